@@ -1,0 +1,72 @@
+using System.Runtime.CompilerServices;
+using SomeService.Sync;
+using SyncData.Shared;
+
+namespace SomeService.Fetch;
+
+/// <summary>EFOffsetPaging: page after page by offset/limit until a short page.</summary>
+public sealed class EFOffsetPagingSource(SourceClient client) : IUserSource
+{
+    public async IAsyncEnumerable<User> ReadAsync(SyncRequest request, [EnumeratorCancellation] CancellationToken ct)
+    {
+        for (long offset = 0; ; offset += request.PageSize)
+        {
+            var uri = $"users/offset?offset={offset}&limit={request.PageSize}";
+            var count = 0;
+            await using (var body = await client.OpenStreamAsync(uri, ct))
+            {
+                await foreach (var user in JsonRows.ReadAsync(body, uri, ct))
+                {
+                    count++;
+                    yield return user;
+                }
+            }
+
+            if (count < request.PageSize)
+            {
+                yield break;
+            }
+        }
+    }
+}
+
+/// <summary>EFKeysetPaging: page after page by "rows after this id" until a short page.</summary>
+public sealed class EFKeysetPagingSource(SourceClient client) : IUserSource
+{
+    public async IAsyncEnumerable<User> ReadAsync(SyncRequest request, [EnumeratorCancellation] CancellationToken ct)
+    {
+        Guid? after = null;
+        while (true)
+        {
+            var uri = after is null ? $"users/keyset?limit={request.PageSize}" : $"users/keyset?after={after}&limit={request.PageSize}";
+            var count = 0;
+            await using (var body = await client.OpenStreamAsync(uri, ct))
+            {
+                await foreach (var user in JsonRows.ReadAsync(body, uri, ct))
+                {
+                    count++;
+                    after = user.Id;
+                    yield return user;
+                }
+            }
+
+            if (count < request.PageSize)
+            {
+                yield break;
+            }
+        }
+    }
+}
+
+/// <summary>EFStream: one request, one JSON array streamed from EF's AsAsyncEnumerable.</summary>
+public sealed class EFStreamSource(SourceClient client) : IUserSource
+{
+    public async IAsyncEnumerable<User> ReadAsync(SyncRequest request, [EnumeratorCancellation] CancellationToken ct)
+    {
+        await using var body = await client.OpenStreamAsync("users/stream", ct);
+        await foreach (var user in JsonRows.ReadAsync(body, "users/stream", ct))
+        {
+            yield return user;
+        }
+    }
+}

@@ -1,0 +1,22 @@
+using System.Runtime.CompilerServices;
+using SomeService.Sync;
+using SyncData.Shared;
+
+namespace SomeService.Fetch;
+
+/// <summary>NpgsqlCopy: one request whose body is PostgreSQL binary COPY, parsed row by row as it arrives.</summary>
+public sealed class NpgsqlCopySource(SourceClient client) : IUserSource, IRawCopySource
+{
+    private const string Path = "users/copy";
+
+    public async IAsyncEnumerable<User> ReadAsync(SyncRequest request, [EnumeratorCancellation] CancellationToken ct)
+    {
+        await using var body = await client.OpenStreamAsync(Path, ct);
+        await foreach (var user in BinaryCopyReader.ReadUsersAsync(body, ct))
+        {
+            yield return user;
+        }
+    }
+
+    public Task<Stream> OpenCopyStreamAsync(CancellationToken ct) => client.OpenStreamAsync(Path, ct);
+}

@@ -1,0 +1,79 @@
+using System.Net.Http.Json;
+using Microsoft.Extensions.Options;
+using SomeService.Sync;
+using SyncData.Shared;
+
+namespace SomeService.Fetch;
+
+/// <summary>HTTP access to SyncDataSource. Whole-request timeouts are off; stalls are caught per read instead.</summary>
+public sealed class SourceClient(HttpClient http, IOptions<SyncOptions> options)
+{
+    public TimeSpan IdleTimeout => options.Value.SourceIdleTimeout;
+
+    public async Task<TableSummary> GetSummaryAsync(CancellationToken ct) =>
+        await SendForJsonAsync(HttpMethod.Get, "users/summary", SyncJsonContext.Default.TableSummary, ct);
+
+    public Task<RuntimeSnapshot> StartRuntimeWindowAsync(CancellationToken ct) =>
+        SendForJsonAsync(HttpMethod.Post, "runtime/window/start", SyncJsonContext.Default.RuntimeSnapshot, ct);
+
+    public Task<RuntimeSnapshot> StopRuntimeWindowAsync(CancellationToken ct) =>
+        SendForJsonAsync(HttpMethod.Post, "runtime/window/stop", SyncJsonContext.Default.RuntimeSnapshot, ct);
+
+    /// <summary>Sends a GET and returns the body as a stream that fails after <see cref="IdleTimeout"/> of silence.</summary>
+    public async Task<Stream> OpenStreamAsync(string relativeUri, CancellationToken ct)
+    {
+        using var headersTimeout = CancellationTokenSource.CreateLinkedTokenSource(ct);
+        headersTimeout.CancelAfter(IdleTimeout);
+        HttpResponseMessage response;
+        try
+        {
+            // ResponseHeadersRead: without it HttpClient buffers the whole body before returning.
+            response = await http.GetAsync(relativeUri, HttpCompletionOption.ResponseHeadersRead, headersTimeout.Token);
+        }
+        catch (Exception ex) when (ex is HttpRequestException || (ex is OperationCanceledException && !ct.IsCancellationRequested))
+        {
+            throw new SourceStreamException($"SyncDataSource did not answer GET /{relativeUri}: {Describe(ex)}", ex);
+        }
+
+        try
+        {
+            await EnsureSuccessAsync(response, relativeUri, ct);
+            var body = await response.Content.ReadAsStreamAsync(ct);
+            return new IdleTimeoutStream(body, response, IdleTimeout, ct);
+        }
+        catch
+        {
+            response.Dispose();
+            throw;
+        }
+    }
+
+    private async Task<T> SendForJsonAsync<T>(HttpMethod method, string relativeUri, System.Text.Json.Serialization.Metadata.JsonTypeInfo<T> type, CancellationToken ct)
+    {
+        using var timeout = CancellationTokenSource.CreateLinkedTokenSource(ct);
+        timeout.CancelAfter(IdleTimeout);
+        try
+        {
+            using var response = await http.SendAsync(new HttpRequestMessage(method, relativeUri), timeout.Token);
+            await EnsureSuccessAsync(response, relativeUri, ct);
+            return await response.Content.ReadFromJsonAsync(type, timeout.Token)
+                   ?? throw new SourceStreamException($"SyncDataSource answered {method} /{relativeUri} with null.");
+        }
+        catch (Exception ex) when (ex is HttpRequestException || (ex is OperationCanceledException && !ct.IsCancellationRequested))
+        {
+            throw new SourceStreamException($"SyncDataSource did not answer {method} /{relativeUri}: {Describe(ex)}", ex);
+        }
+    }
+
+    private static async Task EnsureSuccessAsync(HttpResponseMessage response, string relativeUri, CancellationToken ct)
+    {
+        if (!response.IsSuccessStatusCode)
+        {
+            var body = await response.Content.ReadAsStringAsync(ct);
+            throw new SourceStreamException(
+                $"SyncDataSource answered /{relativeUri} with {(int)response.StatusCode} {response.ReasonPhrase}: {body[..Math.Min(body.Length, 500)]}");
+        }
+    }
+
+    internal static string Describe(Exception ex) => ex is OperationCanceledException ? "timed out" : ex.Message;
+}

@@ -1,0 +1,103 @@
+using System.Text.Json;
+using Npgsql;
+using NpgsqlTypes;
+using SyncData.Shared;
+
+namespace SomeService.Sync;
+
+/// <summary>Runs live in SomeService's own database, so history survives restarts.</summary>
+public sealed class RunStore(NpgsqlDataSource dataSource, ILogger<RunStore> logger)
+{
+    private volatile bool _ready;
+
+    /// <summary>
+    /// Creates the runs table and marks runs left "running" by a previous process as interrupted: a run that was
+    /// in progress when this process started can no longer finish.
+    /// </summary>
+    public async Task EnsureReadyAsync(CancellationToken ct)
+    {
+        if (_ready)
+        {
+            return;
+        }
+
+        await using var batch = dataSource.CreateBatch();
+        batch.BatchCommands.Add(new("""
+            create table if not exists sync_runs (
+                id         uuid primary key,
+                started_at timestamptz not null,
+                status     text not null,
+                result     jsonb not null)
+            """));
+        batch.BatchCommands.Add(new("""
+            update sync_runs
+            set status = 'interrupted',
+                result = result || jsonb_build_object('status', 'interrupted',
+                                                      'error', 'SomeService stopped while this run was in progress.')
+            where status = 'running'
+            """));
+        await batch.ExecuteNonQueryAsync(ct);
+        _ready = true;
+    }
+
+    public async Task SaveAsync(RunResult run, CancellationToken ct)
+    {
+        await EnsureReadyAsync(ct);
+        await using var command = dataSource.CreateCommand("""
+            insert into sync_runs (id, started_at, status, result) values ($1, $2, $3, $4)
+            on conflict (id) do update set status = excluded.status, result = excluded.result
+            """);
+        command.Parameters.Add(new() { Value = run.Id });
+        command.Parameters.Add(new() { Value = run.StartedAt.UtcDateTime });
+        command.Parameters.Add(new() { Value = run.Status });
+        command.Parameters.Add(new() { Value = JsonSerializer.Serialize(run, SyncJsonContext.Default.RunResult), NpgsqlDbType = NpgsqlDbType.Jsonb });
+        await command.ExecuteNonQueryAsync(ct);
+        logger.LogInformation("Run {Id} {Fetch}x{Insert}: {Status} {Rows} rows in {DurationMs} ms {Error}",
+            run.Id, run.Fetch, run.Insert, run.Status, run.Rows, run.DurationMs, run.Error);
+    }
+
+    public async Task<RunResult?> FindAsync(Guid id, CancellationToken ct)
+    {
+        await EnsureReadyAsync(ct);
+        await using var command = dataSource.CreateCommand("select result::text from sync_runs where id = $1");
+        command.Parameters.Add(new() { Value = id });
+        return await command.ExecuteScalarAsync(ct) is string json
+            ? JsonSerializer.Deserialize(json, SyncJsonContext.Default.RunResult)
+            : null;
+    }
+
+    /// <summary>Newest first, without the per-sample series (ask for one run to get them).</summary>
+    public async Task<List<RunResult>> ListAsync(int limit, CancellationToken ct)
+    {
+        await EnsureReadyAsync(ct);
+        await using var command = dataSource.CreateCommand("""
+            select (result #- '{someService,samples}' #- '{syncDataSource,samples}')::text
+            from sync_runs order by started_at desc limit $1
+            """);
+        command.Parameters.Add(new() { Value = limit });
+        var runs = new List<RunResult>();
+        await using var reader = await command.ExecuteReaderAsync(ct);
+        while (await reader.ReadAsync(ct))
+        {
+            runs.Add(JsonSerializer.Deserialize(reader.GetString(0), SyncJsonContext.Default.RunResult)!);
+        }
+
+        return runs;
+    }
+}
+
+/// <summary>Prepares the runs table at startup (best effort: a database that is down now is retried on first use).</summary>
+public sealed class RunStoreInitializer(RunStore store, ILogger<RunStoreInitializer> logger) : BackgroundService
+{
+    protected override async Task ExecuteAsync(CancellationToken stoppingToken)
+    {
+        try
+        {
+            await store.EnsureReadyAsync(stoppingToken);
+        }
+        catch (Exception ex) when (ex is NpgsqlException or TimeoutException or System.Net.Sockets.SocketException)
+        {
+            logger.LogWarning(ex, "Runs table not ready yet; PostgreSQL unreachable. Will retry on first use.");
+        }
+    }
+}

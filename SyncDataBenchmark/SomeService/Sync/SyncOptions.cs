@@ -1,0 +1,36 @@
+using System.ComponentModel.DataAnnotations;
+
+namespace SomeService.Sync;
+
+public sealed class SyncOptions
+{
+    public const string Section = "Sync";
+
+    [Required]
+    public Uri SourceBaseUrl { get; set; } = new("http://127.0.0.1:5190");
+
+    [Range(1, 1_000_000)]
+    public int DefaultPageSize { get; set; } = 1000;
+
+    [Range(1, 1_000_000)]
+    public int DefaultBatchSize { get; set; } = 1000;
+
+    [Range(1, 1_000_000)]
+    public int MaxPageSize { get; set; } = 10_000;
+
+    [Range(1, 10_000_000)]
+    public int MaxBatchSize { get; set; } = 100_000;
+
+    /// <summary>
+    /// How long the source may send nothing before a run fails. Replaces HttpClient's 100 s whole-request
+    /// timeout, which would cut a slow but healthy million-row stream.
+    /// </summary>
+    public TimeSpan SourceIdleTimeout { get; set; } = TimeSpan.FromSeconds(30);
+
+    /// <summary>Per-command timeout on the target (Npgsql's default 30 s would cut a long COPY or SaveChanges).</summary>
+    [Range(0, 86_400)]
+    public int DatabaseCommandTimeoutSeconds { get; set; } = 600;
+}
+
+/// <summary>One run's parameters, validated.</summary>
+public sealed record SyncRequest(SyncData.Shared.FetchApproach Fetch, SyncData.Shared.InsertApproach Insert, int PageSize, int BatchSize);

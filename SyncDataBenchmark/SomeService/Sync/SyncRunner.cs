@@ -1,0 +1,206 @@
+using System.Diagnostics;
+using Npgsql;
+using Microsoft.Extensions.Options;
+using SomeService.Fetch;
+using SomeService.Insert;
+using SyncData.ServiceDefaults;
+using SyncData.Shared;
+
+namespace SomeService.Sync;
+
+/// <summary>
+/// Runs one sync at a time: snapshot both services' runtime counters; in ONE transaction empty the target and write
+/// every row; verify count and checksum against the source inside that transaction; commit only if they match.
+/// </summary>
+public sealed class SyncRunner(
+    IServiceProvider services,
+    NpgsqlDataSource target,
+    RunStore store,
+    RuntimeWindow runtimeWindow,
+    SyncMetrics metrics,
+    IOptions<SyncOptions> options,
+    IHostApplicationLifetime lifetime,
+    ILogger<SyncRunner> logger)
+{
+    private readonly SemaphoreSlim _gate = new(1, 1);
+    private ActiveRun? _active;
+
+    private sealed record ActiveRun(Guid Id, CancellationTokenSource Cancellation, Task<RunResult> Completion);
+
+    public sealed record Started(RunResult Run, Task<RunResult> Completion);
+
+    /// <summary>Starts a run in the background, or returns null when one is already in progress.</summary>
+    public async Task<Started?> TryStartAsync(SyncRequest request, CancellationToken ct)
+    {
+        if (!await _gate.WaitAsync(0, ct))
+        {
+            return null;
+        }
+
+        try
+        {
+            var writer = services.GetRequiredKeyedService<IUserWriter>(request.Insert);
+            var run = new RunResult
+            {
+                Id = Guid.CreateVersion7(),
+                Fetch = request.Fetch.ToString(),
+                Insert = request.Insert.ToString(),
+                PageSize = request.Fetch is FetchApproach.EFOffsetPaging or FetchApproach.EFKeysetPaging ? request.PageSize : null,
+                BatchSize = writer.UsesBatches ? request.BatchSize : null,
+                Status = RunStatus.Running,
+                StartedAt = DateTimeOffset.UtcNow,
+            };
+            await store.SaveAsync(run, ct);
+            var cancellation = CancellationTokenSource.CreateLinkedTokenSource(lifetime.ApplicationStopping);
+            var completion = Task.Run(() => ExecuteAsync(run, request, writer, cancellation.Token), CancellationToken.None);
+            _active = new ActiveRun(run.Id, cancellation, completion);
+            _ = completion.ContinueWith(_ =>
+            {
+                _active = null;
+                cancellation.Dispose();
+                _gate.Release();
+            }, TaskScheduler.Default);
+            return new Started(run, completion);
+        }
+        catch
+        {
+            _gate.Release();
+            throw;
+        }
+    }
+
+    /// <summary>Cancels the run in progress if it has this id; its transaction is rolled back.</summary>
+    public bool TryCancel(Guid id)
+    {
+        var active = _active;
+        if (active is null || active.Id != id)
+        {
+            return false;
+        }
+
+        active.Cancellation.Cancel();
+        return true;
+    }
+
+    private async Task<RunResult> ExecuteAsync(RunResult run, SyncRequest request, IUserWriter writer, CancellationToken ct)
+    {
+        metrics.Started(request);
+        RuntimeSnapshot? localStart = null, remoteStart = null;
+        SourceClient? sourceClient = null;
+        var result = run;
+        try
+        {
+            // Typed HttpClients are transient: one per run, so the handler rotation of IHttpClientFactory still works.
+            sourceClient = services.GetRequiredService<SourceClient>();
+            var sourceSummary = await sourceClient.GetSummaryAsync(ct);
+            var source = services.GetRequiredKeyedService<IUserSource>(request.Fetch);
+
+            remoteStart = await sourceClient.StartRuntimeWindowAsync(ct);
+            localStart = runtimeWindow.Start();
+            var clock = Stopwatch.StartNew();
+
+            await using var connection = await target.OpenConnectionAsync(ct);
+            await using var transaction = await connection.BeginTransactionAsync(ct);
+            await using (var truncate = new NpgsqlCommand($"truncate {UsersTable.Name}", connection, transaction))
+            {
+                await truncate.ExecuteNonQueryAsync(ct);
+            }
+
+            var written = await writer.WriteAsync(source, request, connection, transaction, ct);
+            var writeTime = clock.Elapsed;
+
+            var targetSummary = await connection.ReadUsersSummaryAsync(transaction, ct);
+            var verifyTime = clock.Elapsed - writeTime;
+            var verified = targetSummary == sourceSummary && (written is null || written == targetSummary.Rows);
+            if (!verified)
+            {
+                throw new VerificationException(
+                    $"Verification failed, rolled back: source has {sourceSummary.Rows:N0} rows (checksum {sourceSummary.Checksum}), " +
+                    $"target would have {targetSummary.Rows:N0} (checksum {targetSummary.Checksum})" +
+                    (written is null ? "" : $", writer reported {written:N0}") + ".");
+            }
+
+            var commitStart = clock.Elapsed;
+            await transaction.CommitAsync(ct);
+            var duration = writeTime + (clock.Elapsed - commitStart);
+
+            var figures = await StopWindowsAsync(localStart, remoteStart, sourceClient);
+            result = run with
+            {
+                Status = RunStatus.Succeeded,
+                Rows = targetSummary.Rows,
+                DurationMs = Math.Round(duration.TotalMilliseconds, 1),
+                RowsPerSecond = Math.Round(targetSummary.Rows / duration.TotalSeconds),
+                Verified = true,
+                VerifyMs = Math.Round(verifyTime.TotalMilliseconds, 1),
+                Source = sourceSummary,
+                Target = targetSummary,
+                SomeService = figures.Local,
+                SyncDataSource = figures.Remote,
+            };
+        }
+        catch (Exception ex)
+        {
+            // Once the run is cancelled, whatever broke next is a consequence of it.
+            var cancelled = ct.IsCancellationRequested;
+            var stopping = lifetime.ApplicationStopping.IsCancellationRequested;
+            var figures = localStart is null ? default : await StopWindowsAsync(localStart, remoteStart, sourceClient);
+            result = run with
+            {
+                Status = cancelled ? RunStatus.Cancelled : RunStatus.Failed,
+                Error = cancelled
+                    ? (stopping ? "Cancelled: SomeService is shutting down; the target was rolled back." : "Cancelled on request; the target was rolled back.")
+                    : Describe(ex),
+                SomeService = figures.Local,
+                SyncDataSource = figures.Remote,
+            };
+            if (!cancelled)
+            {
+                logger.LogWarning(ex, "Run {Id} failed", run.Id);
+            }
+        }
+
+        metrics.Finished(result);
+        // Store even when the app is stopping: the run's fate must not stay "running".
+        await store.SaveAsync(result, CancellationToken.None);
+        return result;
+    }
+
+    private async Task<(ServiceFigures? Local, ServiceFigures? Remote)> StopWindowsAsync(RuntimeSnapshot localStart, RuntimeSnapshot? remoteStart, SourceClient? sourceClient)
+    {
+        var local = ServiceFigures.Between(localStart, runtimeWindow.Stop());
+        ServiceFigures? remote = null;
+        if (remoteStart is not null && sourceClient is not null)
+        {
+            try
+            {
+                using var timeout = new CancellationTokenSource(options.Value.SourceIdleTimeout);
+                remote = ServiceFigures.Between(remoteStart, await sourceClient.StopRuntimeWindowAsync(timeout.Token));
+            }
+            catch (Exception ex) when (ex is SourceStreamException or OperationCanceledException)
+            {
+                logger.LogWarning("SyncDataSource's runtime counters are unavailable for this run: {Message}", ex.Message);
+            }
+        }
+
+        return (local, remote);
+    }
+
+    /// <summary>The failure's own words, outermost first, so the cause is named without reading logs.</summary>
+    private static string Describe(Exception ex)
+    {
+        var parts = new List<string>();
+        for (var e = ex; e is not null && parts.Count < 4; e = e.InnerException)
+        {
+            var text = e is SourceStreamException or VerificationException ? e.Message : $"{e.GetType().Name}: {e.Message}";
+            if (!parts.Any(p => p.Contains(e.Message, StringComparison.Ordinal)))
+            {
+                parts.Add(text);
+            }
+        }
+
+        return string.Join(" ← ", parts);
+    }
+}
+
+public sealed class VerificationException(string message) : Exception(message);

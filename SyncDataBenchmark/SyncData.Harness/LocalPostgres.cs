@@ -1,0 +1,164 @@
+using System.Diagnostics;
+using System.Net;
+using System.Net.Sockets;
+using Npgsql;
+
+namespace SyncData.Harness;
+
+/// <summary>
+/// A throwaway PostgreSQL cluster: initdb into a temp directory, started on a free loopback port, removed on dispose.
+/// As root it runs as the `postgres` system user (PostgreSQL refuses to run as root).
+/// </summary>
+public sealed class LocalPostgres : IAsyncDisposable
+{
+    private readonly string _binDirectory;
+    private readonly string _dataDirectory;
+
+    public string Directory { get; }
+    public int Port { get; }
+    public string Version { get; private set; } = "";
+
+    private LocalPostgres(string binDirectory, string directory, int port)
+    {
+        _binDirectory = binDirectory;
+        Directory = directory;
+        _dataDirectory = Path.Combine(directory, "data");
+        Port = port;
+    }
+
+    public string ConnectionString(string database) =>
+        new NpgsqlConnectionStringBuilder { Host = "127.0.0.1", Port = Port, Username = "postgres", Database = database }.ConnectionString;
+
+    /// <param name="settings">Extra server settings (-c name=value), e.g. fsync=off.</param>
+    /// <param name="parentDirectory">Where the cluster lives (default: the system temp directory); a tmpfs path puts it in memory.</param>
+    public static async Task<LocalPostgres> StartAsync(IReadOnlyDictionary<string, string>? settings = null, string? parentDirectory = null, CancellationToken ct = default)
+    {
+        var bin = FindBinDirectory();
+        var parent = parentDirectory ?? Path.GetTempPath();
+        var directory = Path.Combine(parent, "syncdata-pg-" + Path.GetRandomFileName());
+        System.IO.Directory.CreateDirectory(directory);
+
+        var server = new LocalPostgres(bin, directory, FreePort());
+        try
+        {
+            if (IsRoot)
+            {
+                await Run("chown", ["-R", "postgres:postgres", directory], asPostgres: false, ct);
+            }
+
+            await server.RunTool("initdb", ["-D", server._dataDirectory, "-U", "postgres", "-A", "trust", "-E", "UTF8", "--locale=C", "--no-sync"], ct);
+            var options = new List<string> { $"-p {server.Port}", $"-k {directory}", "-c listen_addresses=127.0.0.1" };
+            options.AddRange((settings ?? new Dictionary<string, string>()).Select(s => $"-c {s.Key}={s.Value}"));
+            await server.RunTool("pg_ctl", ["-D", server._dataDirectory, "-l", Path.Combine(directory, "server.log"), "-o", string.Join(' ', options), "-w", "-t", "60", "start"], ct);
+            await using var connection = new NpgsqlConnection(server.ConnectionString("postgres"));
+            await connection.OpenAsync(ct);
+            server.Version = connection.PostgreSqlVersion.ToString();
+            return server;
+        }
+        catch
+        {
+            await server.DisposeAsync();
+            throw;
+        }
+    }
+
+    public async Task CreateDatabaseAsync(string name, CancellationToken ct = default)
+    {
+        await using var connection = new NpgsqlConnection(ConnectionString("postgres"));
+        await connection.OpenAsync(ct);
+        await using var command = new NpgsqlCommand($"create database \"{name}\"", connection);
+        await command.ExecuteNonQueryAsync(ct);
+    }
+
+    /// <summary>Stops the server abruptly (as a crash would) or cleanly, keeping its data.</summary>
+    public Task StopAsync(bool immediate = true, CancellationToken ct = default) =>
+        RunTool("pg_ctl", ["-D", _dataDirectory, "-m", immediate ? "immediate" : "fast", "-w", "stop"], ct);
+
+    public Task RestartAsync(CancellationToken ct = default) =>
+        RunTool("pg_ctl", ["-D", _dataDirectory, "-l", Path.Combine(Directory, "server.log"), "-w", "-t", "60", "start"], ct);
+
+    public async ValueTask DisposeAsync()
+    {
+        try
+        {
+            if (File.Exists(Path.Combine(_dataDirectory, "postmaster.pid")))
+            {
+                await StopAsync(immediate: true);
+            }
+        }
+        catch (Exception ex) when (ex is InvalidOperationException or IOException)
+        {
+            // Best effort: the directory goes anyway.
+        }
+
+        try
+        {
+            System.IO.Directory.Delete(Directory, recursive: true);
+        }
+        catch (IOException)
+        {
+        }
+    }
+
+    private Task RunTool(string tool, IReadOnlyList<string> arguments, CancellationToken ct) =>
+        Run(Path.Combine(_binDirectory, tool), arguments, asPostgres: IsRoot, ct);
+
+    private static bool IsRoot => Environment.UserName == "root";
+
+    private static async Task Run(string file, IReadOnlyList<string> arguments, bool asPostgres, CancellationToken ct)
+    {
+        var start = new ProcessStartInfo(asPostgres ? "runuser" : file)
+        {
+            RedirectStandardOutput = true,
+            RedirectStandardError = true,
+            UseShellExecute = false,
+        };
+        if (asPostgres)
+        {
+            foreach (var a in new[] { "-u", "postgres", "--", file })
+            {
+                start.ArgumentList.Add(a);
+            }
+        }
+
+        foreach (var a in arguments)
+        {
+            start.ArgumentList.Add(a);
+        }
+
+        using var process = Process.Start(start) ?? throw new InvalidOperationException($"Could not start {file}.");
+        var stdout = process.StandardOutput.ReadToEndAsync(ct);
+        var stderr = process.StandardError.ReadToEndAsync(ct);
+        await process.WaitForExitAsync(ct);
+        if (process.ExitCode != 0)
+        {
+            throw new InvalidOperationException($"{Path.GetFileName(file)} {string.Join(' ', arguments)} exited with {process.ExitCode}: {await stderr}{await stdout}");
+        }
+    }
+
+    /// <summary>PG_BIN if set, else the newest /usr/lib/postgresql/*/bin with initdb.</summary>
+    private static string FindBinDirectory()
+    {
+        if (Environment.GetEnvironmentVariable("PG_BIN") is { Length: > 0 } configured)
+        {
+            return configured;
+        }
+
+        var candidates = System.IO.Directory.Exists("/usr/lib/postgresql")
+            ? System.IO.Directory.GetDirectories("/usr/lib/postgresql")
+                .Select(d => (Dir: Path.Combine(d, "bin"), Version: int.TryParse(Path.GetFileName(d), out var v) ? v : 0))
+                .Where(c => File.Exists(Path.Combine(c.Dir, "initdb")))
+                .OrderByDescending(c => c.Version)
+                .Select(c => c.Dir)
+            : [];
+        return candidates.FirstOrDefault()
+               ?? throw new InvalidOperationException("No PostgreSQL server binaries found: install postgresql (Debian) or set PG_BIN to the directory holding initdb and pg_ctl.");
+    }
+
+    public static int FreePort()
+    {
+        using var listener = new TcpListener(IPAddress.Loopback, 0);
+        listener.Start();
+        return ((IPEndPoint)listener.LocalEndpoint).Port;
+    }
+}

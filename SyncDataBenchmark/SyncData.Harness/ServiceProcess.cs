@@ -1,0 +1,143 @@
+using System.Collections.Concurrent;
+using System.Diagnostics;
+
+namespace SyncData.Harness;
+
+/// <summary>One of the lab's ASP.NET Core services running as its own process, on its own loopback port.</summary>
+public sealed class ServiceProcess : IAsyncDisposable
+{
+    private readonly Process _process;
+    private readonly ConcurrentQueue<string> _output = new();
+
+    public string Name { get; }
+    public Uri BaseAddress { get; }
+    public int ProcessId => _process.Id;
+    public bool HasExited => _process.HasExited;
+
+    private ServiceProcess(string name, Process process, Uri baseAddress)
+    {
+        Name = name;
+        _process = process;
+        BaseAddress = baseAddress;
+    }
+
+    /// <summary>The last lines the service printed, for failure messages.</summary>
+    public string RecentOutput => string.Join('\n', _output.TakeLast(60));
+
+    /// <summary>Starts `dotnet {assembly}` listening on 127.0.0.1:{port} and waits for /health.</summary>
+    public static async Task<ServiceProcess> StartAsync(string name, string assemblyPath, int port, IReadOnlyDictionary<string, string> environment, CancellationToken ct = default)
+    {
+        if (!File.Exists(assemblyPath))
+        {
+            throw new FileNotFoundException($"{name} is not built: {assemblyPath}. Build the solution first.", assemblyPath);
+        }
+
+        var baseAddress = new Uri($"http://127.0.0.1:{port}/");
+        var start = new ProcessStartInfo("dotnet")
+        {
+            RedirectStandardOutput = true,
+            RedirectStandardError = true,
+            UseShellExecute = false,
+            WorkingDirectory = Path.GetDirectoryName(assemblyPath)!,
+        };
+        start.ArgumentList.Add(assemblyPath);
+        // Command-line arguments outrank appsettings.json's Urls (ASPNETCORE_URLS does not).
+        start.ArgumentList.Add("--urls");
+        start.ArgumentList.Add(baseAddress.ToString().TrimEnd('/'));
+        start.Environment["DOTNET_ENVIRONMENT"] = "Production";
+        start.Environment["ASPNETCORE_ENVIRONMENT"] = "Production";
+        foreach (var (key, value) in environment)
+        {
+            start.Environment[key] = value;
+        }
+
+        var process = Process.Start(start) ?? throw new InvalidOperationException($"Could not start {name}.");
+        var service = new ServiceProcess(name, process, baseAddress);
+        process.OutputDataReceived += (_, e) => service.Remember(e.Data);
+        process.ErrorDataReceived += (_, e) => service.Remember(e.Data);
+        process.BeginOutputReadLine();
+        process.BeginErrorReadLine();
+        try
+        {
+            await service.WaitHealthyAsync(TimeSpan.FromSeconds(60), ct);
+            return service;
+        }
+        catch
+        {
+            await service.DisposeAsync();
+            throw;
+        }
+    }
+
+    public async Task WaitHealthyAsync(TimeSpan timeout, CancellationToken ct = default)
+    {
+        using var http = new HttpClient { BaseAddress = BaseAddress, Timeout = TimeSpan.FromSeconds(5) };
+        var deadline = Stopwatch.StartNew();
+        while (deadline.Elapsed < timeout)
+        {
+            if (_process.HasExited)
+            {
+                throw new InvalidOperationException($"{Name} exited with {_process.ExitCode} during startup:\n{RecentOutput}");
+            }
+
+            try
+            {
+                using var response = await http.GetAsync("health", ct);
+                if (response.IsSuccessStatusCode)
+                {
+                    return;
+                }
+            }
+            catch (Exception ex) when (ex is HttpRequestException or TaskCanceledException && !ct.IsCancellationRequested)
+            {
+            }
+
+            await Task.Delay(100, ct);
+        }
+
+        throw new TimeoutException($"{Name} was not healthy within {timeout.TotalSeconds} s:\n{RecentOutput}");
+    }
+
+    /// <summary>Kills the process abruptly (SIGKILL), as a crash would.</summary>
+    public async Task KillAsync()
+    {
+        if (!_process.HasExited)
+        {
+            _process.Kill(entireProcessTree: true);
+            await _process.WaitForExitAsync();
+        }
+    }
+
+    /// <summary>Asks the process to stop (SIGTERM), as an orchestrator would, and waits for it.</summary>
+    public async Task TerminateAsync(TimeSpan timeout)
+    {
+        if (_process.HasExited)
+        {
+            return;
+        }
+
+        using var kill = Process.Start("kill", ["-TERM", _process.Id.ToString(System.Globalization.CultureInfo.InvariantCulture)]);
+        await kill.WaitForExitAsync();
+        using var wait = new CancellationTokenSource(timeout);
+        await _process.WaitForExitAsync(wait.Token);
+    }
+
+    private void Remember(string? line)
+    {
+        if (line is null)
+        {
+            return;
+        }
+
+        _output.Enqueue(line);
+        while (_output.Count > 500 && _output.TryDequeue(out _))
+        {
+        }
+    }
+
+    public async ValueTask DisposeAsync()
+    {
+        await KillAsync();
+        _process.Dispose();
+    }
+}

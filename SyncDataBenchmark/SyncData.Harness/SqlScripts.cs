@@ -1,0 +1,37 @@
+using Npgsql;
+
+namespace SyncData.Harness;
+
+/// <summary>The repository's sql/ scripts, embedded, and the database layout the lab uses.</summary>
+public static class SqlScripts
+{
+    public static string Schema => Read("schema.sql");
+    public static string Generator => Read("generate.sql");
+
+    /// <summary>Creates the users table (and, with <paramref name="withGenerator"/>, the seed functions).</summary>
+    public static async Task ApplySchemaAsync(string connectionString, bool withGenerator, CancellationToken ct = default)
+    {
+        await using var connection = new NpgsqlConnection(connectionString);
+        await connection.OpenAsync(ct);
+        await using var command = new NpgsqlCommand(withGenerator ? Schema + "\n" + Generator : Schema, connection);
+        await command.ExecuteNonQueryAsync(ct);
+    }
+
+    /// <summary>Replaces the users rows with <paramref name="rows"/> generated ones (sql/generate.sql's seed_users).</summary>
+    public static async Task SeedAsync(string connectionString, long rows, CancellationToken ct = default)
+    {
+        await using var connection = new NpgsqlConnection(connectionString);
+        await connection.OpenAsync(ct);
+        await using var command = new NpgsqlCommand("select seed_users($1)", connection) { CommandTimeout = 0 };
+        command.Parameters.Add(new() { Value = checked((int)rows) });
+        await command.ExecuteNonQueryAsync(ct);
+    }
+
+    private static string Read(string name)
+    {
+        using var stream = typeof(SqlScripts).Assembly.GetManifestResourceStream(name)
+                           ?? throw new InvalidOperationException($"Embedded script {name} is missing.");
+        using var reader = new StreamReader(stream);
+        return reader.ReadToEnd();
+    }
+}

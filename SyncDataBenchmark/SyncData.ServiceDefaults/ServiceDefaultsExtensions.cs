@@ -1,0 +1,110 @@
+using Microsoft.AspNetCore.Builder;
+using Microsoft.AspNetCore.Http;
+using Microsoft.AspNetCore.Routing;
+using Microsoft.EntityFrameworkCore;
+using Microsoft.Extensions.Configuration;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Diagnostics.HealthChecks;
+using Microsoft.Extensions.Hosting;
+using Npgsql;
+using OpenTelemetry;
+using OpenTelemetry.Metrics;
+using OpenTelemetry.Resources;
+using OpenTelemetry.Trace;
+using SyncData.Shared;
+
+namespace SyncData.ServiceDefaults;
+
+public static class ServiceDefaultsExtensions
+{
+    /// <summary>Meters whose instruments the services publish: ASP.NET Core, Kestrel, HttpClient, runtime, Npgsql, the lab.</summary>
+    public static readonly string[] Meters =
+    [
+        "Microsoft.AspNetCore.Hosting", "Microsoft.AspNetCore.Server.Kestrel", "Microsoft.AspNetCore.Http.Connections",
+        "System.Net.Http", "System.Runtime", "Npgsql", SyncMeter.Name,
+    ];
+
+    /// <summary>Activity sources traced: incoming requests, outgoing HttpClient calls, Npgsql commands.</summary>
+    public static readonly string[] TraceSources = ["Microsoft.AspNetCore", "System.Net.Http", "Npgsql"];
+
+    public static WebApplicationBuilder AddServiceDefaults(this WebApplicationBuilder builder)
+    {
+        builder.Services.AddProblemDetails();
+        builder.Services.ConfigureHttpJsonOptions(o => o.SerializerOptions.TypeInfoResolverChain.Insert(0, SyncJsonContext.Default));
+        builder.Services.AddSingleton<RuntimeWindow>();
+        builder.Services.AddHealthChecks();
+        builder.AddOpenTelemetryExport();
+        return builder;
+    }
+
+    /// <summary>
+    /// OpenTelemetry's job here: export the built-in .NET meters and activity sources over OTLP, only when
+    /// OTEL_EXPORTER_OTLP_ENDPOINT is set (no collector, no overhead in benchmark runs).
+    /// </summary>
+    private static void AddOpenTelemetryExport(this WebApplicationBuilder builder)
+    {
+        if (string.IsNullOrWhiteSpace(builder.Configuration["OTEL_EXPORTER_OTLP_ENDPOINT"]))
+        {
+            return;
+        }
+
+        var serviceName = builder.Environment.ApplicationName;
+        builder.Services.AddSingleton(_ => OpenTelemetrySdk.Create(otel => otel
+            .ConfigureResource(r => r.AddService(serviceName))
+            .WithMetrics(m => m.AddMeter(Meters))
+            .WithTracing(t => t.AddSource(TraceSources))
+            .UseOtlpExporter()));
+        builder.Services.AddHostedService<OpenTelemetryStarter>();
+    }
+
+    /// <summary>Registers the users database: one pooled NpgsqlDataSource and an EF Core context on top of it.</summary>
+    public static WebApplicationBuilder AddUsersDatabase(this WebApplicationBuilder builder, string connectionName)
+    {
+        var connectionString = builder.Configuration.GetConnectionString(connectionName)
+            ?? throw new InvalidOperationException($"ConnectionStrings:{connectionName} is not configured.");
+        builder.Services.AddSingleton(_ => new NpgsqlDataSourceBuilder(connectionString) { Name = connectionName }.Build());
+        builder.Services.AddDbContextPool<UsersDbContext>((sp, o) => o.UseNpgsql(sp.GetRequiredService<NpgsqlDataSource>()));
+        builder.Services.AddHealthChecks().AddCheck<PostgresHealthCheck>("postgres", tags: ["ready"]);
+        return builder;
+    }
+
+    /// <summary>/health (process up), /health/ready (database reachable), and the runtime window endpoints.</summary>
+    public static WebApplication MapDefaultEndpoints(this WebApplication app)
+    {
+        app.UseExceptionHandler();
+        app.UseStatusCodePages();
+        app.MapHealthChecks("/health", new() { Predicate = _ => false });
+        app.MapHealthChecks("/health/ready");
+        var runtime = app.MapGroup("/runtime/window");
+        runtime.MapPost("/start", (RuntimeWindow window) => TypedResults.Ok(window.Start()));
+        runtime.MapPost("/stop", (RuntimeWindow window) => TypedResults.Ok(window.Stop()));
+        return app;
+    }
+
+    private sealed class OpenTelemetryStarter(OpenTelemetrySdk sdk) : IHostedService
+    {
+        // Taking the SDK as a dependency creates it (and its listeners) at startup rather than never.
+        public OpenTelemetrySdk Sdk { get; } = sdk;
+
+        public Task StartAsync(CancellationToken cancellationToken) => Task.CompletedTask;
+
+        public Task StopAsync(CancellationToken cancellationToken) => Task.CompletedTask;
+    }
+
+    private sealed class PostgresHealthCheck(NpgsqlDataSource dataSource) : IHealthCheck
+    {
+        public async Task<HealthCheckResult> CheckHealthAsync(HealthCheckContext context, CancellationToken cancellationToken = default)
+        {
+            try
+            {
+                await using var command = dataSource.CreateCommand("select 1");
+                await command.ExecuteScalarAsync(cancellationToken);
+                return HealthCheckResult.Healthy();
+            }
+            catch (Exception ex) when (ex is NpgsqlException or TimeoutException or System.Net.Sockets.SocketException)
+            {
+                return HealthCheckResult.Unhealthy("PostgreSQL is unreachable", ex);
+            }
+        }
+    }
+}

@@ -1,0 +1,36 @@
+namespace SyncData.Shared;
+
+public static class RunStatus
+{
+    public const string Running = "running";
+    public const string Succeeded = "succeeded";
+    public const string Failed = "failed";
+    public const string Cancelled = "cancelled";
+    /// <summary>SomeService stopped (crash, kill) while the run was in progress.</summary>
+    public const string Interrupted = "interrupted";
+}
+
+/// <summary>One sync run as SomeService stores and reports it.</summary>
+public sealed record RunResult
+{
+    public required Guid Id { get; init; }
+    public required string Fetch { get; init; }
+    public required string Insert { get; init; }
+    /// <summary>Rows written to the target (0 when the run failed: the transaction was rolled back).</summary>
+    public long Rows { get; init; }
+    public int? PageSize { get; init; }
+    public int? BatchSize { get; init; }
+    public required string Status { get; init; }
+    public string? Error { get; init; }
+    public required DateTimeOffset StartedAt { get; init; }
+    /// <summary>Wall time of the transfer: truncate, fetch, write and commit; the verification query is excluded.</summary>
+    public double? DurationMs { get; init; }
+    public double? RowsPerSecond { get; init; }
+    /// <summary>Target count and checksum equal the source's, checked inside the run's transaction before commit.</summary>
+    public bool Verified { get; init; }
+    public double? VerifyMs { get; init; }
+    public TableSummary? Source { get; init; }
+    public TableSummary? Target { get; init; }
+    public ServiceFigures? SomeService { get; init; }
+    public ServiceFigures? SyncDataSource { get; init; }
+}

@@ -1,0 +1,15 @@
+using System.Text.Json;
+using System.Text.Json.Serialization;
+
+namespace SyncData.Shared;
+
+/// <summary>Source-generated JSON metadata: no reflection on the hot path of either service.</summary>
+[JsonSourceGenerationOptions(JsonSerializerDefaults.Web, UseStringEnumConverter = true)]
+[JsonSerializable(typeof(User))]
+[JsonSerializable(typeof(List<User>))]
+[JsonSerializable(typeof(IAsyncEnumerable<User>))]
+[JsonSerializable(typeof(TableSummary))]
+[JsonSerializable(typeof(RuntimeSnapshot))]
+[JsonSerializable(typeof(RunResult))]
+[JsonSerializable(typeof(List<RunResult>))]
+public sealed partial class SyncJsonContext : JsonSerializerContext;

@@ -1,0 +1,22 @@
+using Microsoft.EntityFrameworkCore;
+
+namespace SyncData.Shared;
+
+public sealed class UsersDbContext(DbContextOptions<UsersDbContext> options) : DbContext(options)
+{
+    public DbSet<User> Users => Set<User>();
+
+    protected override void OnModelCreating(ModelBuilder modelBuilder)
+    {
+        var user = modelBuilder.Entity<User>();
+        user.ToTable(UsersTable.Name);
+        user.HasKey(u => u.Id);
+        // Ids come from the source (uuid v7): never let EF generate them.
+        user.Property(u => u.Id).HasColumnName("id").ValueGeneratedNever();
+        user.Property(u => u.Name).HasColumnName("name");
+        user.Property(u => u.Patronymic).HasColumnName("patronymic");
+        user.Property(u => u.Surname).HasColumnName("surname");
+        user.Property(u => u.CreatedAt).HasColumnName("created_at").HasColumnType("timestamp");
+        user.Property(u => u.IsActive).HasColumnName("is_active");
+    }
+}

@@ -1,0 +1,42 @@
+namespace SyncData.Shared;
+
+/// <summary>SQL about the users table that both services must agree on, byte for byte.</summary>
+public static class UsersTable
+{
+    public const string Name = "users";
+
+    /// <summary>Column order of every COPY; the binary reader and writers follow it.</summary>
+    public const string Columns = "id, name, patronymic, surname, created_at, is_active";
+
+    public const string CopyOutBinary = $"COPY {Name} ({Columns}) TO STDOUT (FORMAT binary)";
+
+    public const string CopyInBinary = $"COPY {Name} ({Columns}) FROM STDIN (FORMAT binary)";
+
+    /// <summary>
+    /// Row count and an order-independent content checksum: the sum of the first 64 bits of each row's md5 over
+    /// every column (timestamps to the microsecond). Computed by PostgreSQL on both sides, so a lost, duplicated or
+    /// altered row changes it whatever path the data took.
+    /// </summary>
+    public const string SummarySql = $"""
+        select count(*),
+               coalesce(sum(('x' || left(md5(concat_ws(chr(31), id::text, name, patronymic, surname,
+                                                       to_char(created_at, 'YYYY-MM-DD HH24:MI:SS.US'),
+                                                       is_active::text)), 16))::bit(64)::bigint::numeric), 0)::text
+        from {Name}
+        """;
+}
+
+/// <summary>What a table holds: its row count and content checksum (see <see cref="UsersTable.SummarySql"/>).</summary>
+public sealed record TableSummary(long Rows, string Checksum);
+
+public static class TableSummaryQueries
+{
+    /// <summary>Reads the users table's summary on this connection (inside <paramref name="transaction"/> if given).</summary>
+    public static async Task<TableSummary> ReadUsersSummaryAsync(this Npgsql.NpgsqlConnection connection, Npgsql.NpgsqlTransaction? transaction, CancellationToken ct)
+    {
+        await using var command = new Npgsql.NpgsqlCommand(UsersTable.SummarySql, connection, transaction) { CommandTimeout = 0 };
+        await using var reader = await command.ExecuteReaderAsync(ct);
+        await reader.ReadAsync(ct);
+        return new TableSummary(reader.GetInt64(0), reader.GetString(1));
+    }
+}

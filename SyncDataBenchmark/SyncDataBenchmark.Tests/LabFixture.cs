@@ -1,0 +1,141 @@
+using System.Net.Http.Json;
+using SyncData.Harness;
+using SyncData.Shared;
+using Xunit;
+
+namespace SyncDataBenchmark.Tests;
+
+/// <summary>
+/// A real lab: a throwaway PostgreSQL cluster with the source and target databases, and SyncDataSource and
+/// SomeService as separate Kestrel processes on loopback ports.
+/// </summary>
+public abstract class LabFixture : IAsyncLifetime
+{
+#if DEBUG
+    private const string Configuration = "Debug";
+#else
+    private const string Configuration = "Release";
+#endif
+
+    /// <summary>Rows seeded into the source; 0 leaves it empty for the test to fill.</summary>
+    protected abstract long SeedRows { get; }
+
+    /// <summary>Extra SomeService settings (e.g. a short idle timeout).</summary>
+    protected virtual IReadOnlyDictionary<string, string> SomeServiceSettings => new Dictionary<string, string>();
+
+    public LocalPostgres Postgres { get; private set; } = null!;
+    public ServiceProcess Source { get; private set; } = null!;
+    public ServiceProcess SomeService { get; private set; } = null!;
+    public HttpClient Client { get; private set; } = null!;
+    public HttpClient SourceClient { get; private set; } = null!;
+
+    public string SourceDb => Postgres.ConnectionString(Lab.SourceDatabase);
+    public string TargetDb => Postgres.ConnectionString(Lab.TargetDatabase);
+
+    public async Task InitializeAsync()
+    {
+        Postgres = await LocalPostgres.StartAsync();
+        await Postgres.CreateDatabaseAsync(Lab.SourceDatabase);
+        await Postgres.CreateDatabaseAsync(Lab.TargetDatabase);
+        await SqlScripts.ApplySchemaAsync(SourceDb, withGenerator: true);
+        await SqlScripts.ApplySchemaAsync(TargetDb, withGenerator: false);
+        if (SeedRows > 0)
+        {
+            await SqlScripts.SeedAsync(SourceDb, SeedRows);
+        }
+
+        await StartSourceAsync();
+        await StartSomeServiceAsync();
+    }
+
+    public async Task StartSourceAsync()
+    {
+        var port = Source?.BaseAddress.Port ?? LocalPostgres.FreePort();
+        Source = await ServiceProcess.StartAsync("SyncDataSource", Lab.ServiceAssembly("SyncDataSource", Configuration), port, Lab.SourceEnvironment(SourceDb));
+        SourceClient = new HttpClient { BaseAddress = Source.BaseAddress, Timeout = TimeSpan.FromMinutes(5) };
+    }
+
+    public async Task StartSomeServiceAsync()
+    {
+        var port = SomeService?.BaseAddress.Port ?? LocalPostgres.FreePort();
+        var environment = Lab.SomeServiceEnvironment(TargetDb, Source.BaseAddress);
+        foreach (var (key, value) in SomeServiceSettings)
+        {
+            environment[key] = value;
+        }
+
+        SomeService = await ServiceProcess.StartAsync("SomeService", Lab.ServiceAssembly("SomeService", Configuration), port, environment);
+        Client = new HttpClient { BaseAddress = SomeService.BaseAddress, Timeout = TimeSpan.FromMinutes(10) };
+    }
+
+    /// <summary>Triggers a run and waits for its result; fails the test on anything but 200.</summary>
+    public async Task<RunResult> SyncAsync(string query)
+    {
+        using var response = await Client.GetAsync($"sync?{query}&wait=true");
+        var body = await response.Content.ReadAsStringAsync();
+        Assert.True(response.IsSuccessStatusCode, $"GET /sync?{query} answered {(int)response.StatusCode}: {body}\n{SomeService.RecentOutput}");
+        return System.Text.Json.JsonSerializer.Deserialize(body, SyncJsonContext.Default.RunResult)!;
+    }
+
+    /// <summary>Triggers a run in the background and returns its initial (running) record.</summary>
+    public async Task<RunResult> StartSyncAsync(string query)
+    {
+        using var response = await Client.GetAsync($"sync?{query}");
+        var body = await response.Content.ReadAsStringAsync();
+        Assert.True(response.StatusCode == System.Net.HttpStatusCode.Accepted, $"GET /sync?{query} answered {(int)response.StatusCode}: {body}");
+        return System.Text.Json.JsonSerializer.Deserialize(body, SyncJsonContext.Default.RunResult)!;
+    }
+
+    public async Task<RunResult> GetRunAsync(Guid id) =>
+        (await Client.GetFromJsonAsync($"sync/runs/{id}", SyncJsonContext.Default.RunResult))!;
+
+    /// <summary>Polls a run until it leaves "running".</summary>
+    public async Task<RunResult> WaitFinishedAsync(Guid id, TimeSpan timeout)
+    {
+        var deadline = DateTime.UtcNow + timeout;
+        while (true)
+        {
+            var run = await GetRunAsync(id);
+            if (run.Status != RunStatus.Running)
+            {
+                return run;
+            }
+
+            Assert.True(DateTime.UtcNow < deadline, $"Run {id} still running after {timeout}.\n{SomeService.RecentOutput}");
+            await Task.Delay(100);
+        }
+    }
+
+    public async Task DisposeAsync()
+    {
+        Client?.Dispose();
+        SourceClient?.Dispose();
+        if (SomeService is not null)
+        {
+            await SomeService.DisposeAsync();
+        }
+
+        if (Source is not null)
+        {
+            await Source.DisposeAsync();
+        }
+
+        if (Postgres is not null)
+        {
+            await Postgres.DisposeAsync();
+        }
+    }
+}
+
+/// <summary>10,007 generated rows: not a multiple of any page size the tests use.</summary>
+public sealed class MatrixLab : LabFixture
+{
+    public const long Rows = 10_007;
+    protected override long SeedRows => Rows;
+}
+
+[CollectionDefinition(Name)]
+public sealed class MatrixCollection : ICollectionFixture<MatrixLab>
+{
+    public const string Name = "matrix";
+}

@@ -1,0 +1,112 @@
+using System.Net;
+using System.Net.Http.Json;
+using Microsoft.AspNetCore.Mvc;
+using SyncData.Harness;
+using SyncData.Shared;
+using Xunit;
+
+namespace SyncDataBenchmark.Tests;
+
+/// <summary>Every runnable fetch × insert combination moves the generated table intact.</summary>
+[Collection(MatrixCollection.Name)]
+public sealed class MatrixTests(MatrixLab lab)
+{
+    public static TheoryData<FetchApproach, InsertApproach> Combinations()
+    {
+        var data = new TheoryData<FetchApproach, InsertApproach>();
+        foreach (var (fetch, insert) in Approaches.RunnableCombinations)
+        {
+            data.Add(fetch, insert);
+        }
+
+        return data;
+    }
+
+    [Theory]
+    [MemberData(nameof(Combinations))]
+    public async Task Combination_moves_every_row_and_verifies(FetchApproach fetch, InsertApproach insert)
+    {
+        // Names are case-insensitive: send them in lower case.
+        var run = await lab.SyncAsync($"f={fetch.ToString().ToLowerInvariant()}&i={insert.ToString().ToLowerInvariant()}");
+
+        Assert.Equal(RunStatus.Succeeded, run.Status);
+        Assert.True(run.Verified, run.Error);
+        Assert.Equal(fetch.ToString(), run.Fetch);
+        Assert.Equal(insert.ToString(), run.Insert);
+        Assert.Equal(MatrixLab.Rows, run.Rows);
+
+        // Independent of both services: read both tables directly.
+        var source = await Lab.ReadSummaryAsync(lab.SourceDb);
+        var target = await Lab.ReadSummaryAsync(lab.TargetDb);
+        Assert.Equal(MatrixLab.Rows, source.Rows);
+        Assert.Equal(source, target);
+        Assert.Equal(source, run.Target);
+
+        Assert.True(run.DurationMs > 0);
+        Assert.True(run.RowsPerSecond > 0);
+        foreach (var figures in new[] { run.SomeService, run.SyncDataSource })
+        {
+            Assert.NotNull(figures);
+            Assert.True(figures.AllocatedBytes > 0);
+            Assert.True(figures.PeakWorkingSetBytes > 10_000_000);
+            Assert.True(figures.GcGen0 >= 0 && figures.GcGen1 >= 0 && figures.GcGen2 >= 0);
+            Assert.NotEmpty(figures.Samples!);
+        }
+
+        var stored = await lab.GetRunAsync(run.Id);
+        Assert.Equal(run.Status, stored.Status);
+        Assert.Equal(run.Target, stored.Target);
+    }
+
+    [Theory]
+    [InlineData(FetchApproach.EFOffsetPaging, 333)]
+    [InlineData(FetchApproach.EFKeysetPaging, 4096)]
+    public async Task Paging_with_a_page_size_that_does_not_divide_the_rows_still_verifies(FetchApproach fetch, int pageSize)
+    {
+        var run = await lab.SyncAsync($"f={fetch}&i=NpgsqlCopy&pageSize={pageSize}");
+
+        Assert.Equal(RunStatus.Succeeded, run.Status);
+        Assert.True(run.Verified);
+        Assert.Equal(MatrixLab.Rows, run.Rows);
+        Assert.Equal(pageSize, run.PageSize);
+    }
+
+    [Fact]
+    public async Task Batch_size_is_recorded_for_batching_writers_only()
+    {
+        var typical = await lab.SyncAsync("f=NpgsqlCopy&i=EFTypical&batchSize=777");
+        var copy = await lab.SyncAsync("f=NpgsqlCopy&i=NpgsqlCopy&batchSize=777");
+
+        Assert.Equal(777, typical.BatchSize);
+        Assert.Null(copy.BatchSize);
+        Assert.Null(copy.PageSize);
+    }
+
+    [Theory]
+    [MemberData(nameof(UnavailableInserts))]
+    public async Task Approaches_whose_library_is_missing_answer_501_with_the_reason(InsertApproach insert)
+    {
+        using var response = await lab.Client.GetAsync($"sync?f=EFStream&i={insert}");
+
+        Assert.Equal(HttpStatusCode.NotImplemented, response.StatusCode);
+        var problem = await response.Content.ReadFromJsonAsync<ProblemDetails>();
+        Assert.Contains(Approaches.Unavailable[insert], problem!.Detail);
+    }
+
+    public static TheoryData<InsertApproach> UnavailableInserts() => new(Approaches.Unavailable.Keys);
+
+    [Fact]
+    public async Task Runs_are_listed_newest_first_and_unknown_ids_are_404()
+    {
+        var first = await lab.SyncAsync("f=NpgsqlCopy&i=NpgsqlCopy");
+        var second = await lab.SyncAsync("f=EFStream&i=NpgsqlCopy");
+
+        var runs = await lab.Client.GetFromJsonAsync("sync/runs?limit=2", SyncJsonContext.Default.ListRunResult);
+        Assert.NotNull(runs);
+        Assert.Equal([second.Id, first.Id], runs.Select(r => r.Id));
+        Assert.All(runs, r => Assert.Null(r.SomeService!.Samples));
+
+        using var missing = await lab.Client.GetAsync($"sync/runs/{Guid.NewGuid()}");
+        Assert.Equal(HttpStatusCode.NotFound, missing.StatusCode);
+    }
+}

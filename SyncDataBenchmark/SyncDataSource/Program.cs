@@ -1,0 +1,17 @@
+using SyncData.ServiceDefaults;
+using SyncDataSource.Users;
+
+var builder = WebApplication.CreateBuilder(args);
+builder.AddServiceDefaults();
+builder.AddUsersDatabase("Source");
+builder.Services.AddOptions<UsersApiOptions>().BindConfiguration(UsersApiOptions.Section).ValidateDataAnnotations().ValidateOnStart();
+// A consumer that pauses to commit a batch must not have its stream cut by Kestrel's 240 B/s rule;
+// dead consumers are still noticed through the closed connection.
+builder.WebHost.ConfigureKestrel(k => k.Limits.MinResponseDataRate = null);
+
+var app = builder.Build();
+app.MapDefaultEndpoints();
+app.MapUsersApi();
+app.Run();
+
+public partial class Program;

@@ -22,6 +22,7 @@ builder.Services.AddKeyedSingleton<IUserWriter, NpgsqlCopyWriter>(InsertApproach
 builder.Services.AddKeyedSingleton<IUserWriter, NpgsqlCopyRawWriter>(InsertApproach.NpgsqlCopyRaw);
 builder.Services.AddSingleton<RunStore>().AddHostedService<RunStoreInitializer>();
 builder.Services.AddSingleton<SyncRunner>().AddSingleton<SyncMetrics>();
+builder.Services.AddHostedService(sp => sp.GetRequiredService<SyncRunner>());
 
 var app = builder.Build();
 app.MapDefaultEndpoints();

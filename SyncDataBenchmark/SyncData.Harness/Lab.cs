@@ -31,7 +31,8 @@ public static class Lab
     /// <summary>Reads a database's users summary directly, independent of both services.</summary>
     public static async Task<TableSummary> ReadSummaryAsync(string connectionString, CancellationToken ct = default)
     {
-        await using var connection = new Npgsql.NpgsqlConnection(connectionString);
+        // Unpooled: a check made after a server restart must not trip over a dead pooled connection.
+        await using var connection = new Npgsql.NpgsqlConnection(new Npgsql.NpgsqlConnectionStringBuilder(connectionString) { Pooling = false }.ConnectionString);
         await connection.OpenAsync(ct);
         return await connection.ReadUsersSummaryAsync(null, ct);
     }

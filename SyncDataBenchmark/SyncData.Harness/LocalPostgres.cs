@@ -13,6 +13,7 @@ public sealed class LocalPostgres : IAsyncDisposable
 {
     private readonly string _binDirectory;
     private readonly string _dataDirectory;
+    private string _serverOptions = "";
 
     public string Directory { get; }
     public int Port { get; }
@@ -49,7 +50,8 @@ public sealed class LocalPostgres : IAsyncDisposable
             await server.RunTool("initdb", ["-D", server._dataDirectory, "-U", "postgres", "-A", "trust", "-E", "UTF8", "--locale=C", "--no-sync"], ct);
             var options = new List<string> { $"-p {server.Port}", $"-k {directory}", "-c listen_addresses=127.0.0.1" };
             options.AddRange((settings ?? new Dictionary<string, string>()).Select(s => $"-c {s.Key}={s.Value}"));
-            await server.RunTool("pg_ctl", ["-D", server._dataDirectory, "-l", Path.Combine(directory, "server.log"), "-o", string.Join(' ', options), "-w", "-t", "60", "start"], ct);
+            server._serverOptions = string.Join(' ', options);
+            await server.RestartAsync(ct);
             await using var connection = new NpgsqlConnection(server.ConnectionString("postgres"));
             await connection.OpenAsync(ct);
             server.Version = connection.PostgreSqlVersion.ToString();
@@ -74,8 +76,9 @@ public sealed class LocalPostgres : IAsyncDisposable
     public Task StopAsync(bool immediate = true, CancellationToken ct = default) =>
         RunTool("pg_ctl", ["-D", _dataDirectory, "-m", immediate ? "immediate" : "fast", "-w", "stop"], ct);
 
+    /// <summary>Starts the (stopped) server again with the same settings.</summary>
     public Task RestartAsync(CancellationToken ct = default) =>
-        RunTool("pg_ctl", ["-D", _dataDirectory, "-l", Path.Combine(Directory, "server.log"), "-w", "-t", "60", "start"], ct);
+        RunTool("pg_ctl", ["-D", _dataDirectory, "-l", Path.Combine(Directory, "server.log"), "-o", _serverOptions, "-w", "-t", "60", "start"], ct);
 
     public async ValueTask DisposeAsync()
     {

@@ -72,6 +72,18 @@ public static class ServiceDefaultsExtensions
     public static WebApplication MapDefaultEndpoints(this WebApplication app)
     {
         app.UseExceptionHandler();
+        app.Use(async (context, next) =>
+        {
+            try
+            {
+                await next(context);
+            }
+            catch (Exception ex) when (context.RequestServices.GetService<NpgsqlDataSource>() is { } dataSource
+                                       && dataSource.ClearIfConnectionFailure(ex))
+            {
+                throw;
+            }
+        });
         app.UseStatusCodePages();
         app.MapHealthChecks("/health", new() { Predicate = _ => false });
         app.MapHealthChecks("/health/ready");
@@ -103,6 +115,7 @@ public static class ServiceDefaultsExtensions
             }
             catch (Exception ex) when (ex is NpgsqlException or TimeoutException or System.Net.Sockets.SocketException)
             {
+                dataSource.ClearIfConnectionFailure(ex);
                 return HealthCheckResult.Unhealthy("PostgreSQL is unreachable", ex);
             }
         }

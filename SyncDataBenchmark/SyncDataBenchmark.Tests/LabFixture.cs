@@ -23,6 +23,12 @@ public abstract class LabFixture : IAsyncLifetime
     /// <summary>Extra SomeService settings (e.g. a short idle timeout).</summary>
     protected virtual IReadOnlyDictionary<string, string> SomeServiceSettings => new Dictionary<string, string>();
 
+    /// <summary>Where SomeService finds SyncDataSource (a fixture may put a proxy in between).</summary>
+    protected virtual Uri SourceAddressForSomeService => Source.BaseAddress;
+
+    /// <summary>Runs after the databases exist and before the services start.</summary>
+    protected virtual Task PrepareDatabasesAsync() => Task.CompletedTask;
+
     public LocalPostgres Postgres { get; private set; } = null!;
     public ServiceProcess Source { get; private set; } = null!;
     public ServiceProcess SomeService { get; private set; } = null!;
@@ -44,6 +50,8 @@ public abstract class LabFixture : IAsyncLifetime
             await SqlScripts.SeedAsync(SourceDb, SeedRows);
         }
 
+        await PrepareDatabasesAsync();
+
         await StartSourceAsync();
         await StartSomeServiceAsync();
     }
@@ -58,7 +66,7 @@ public abstract class LabFixture : IAsyncLifetime
     public async Task StartSomeServiceAsync()
     {
         var port = SomeService?.BaseAddress.Port ?? LocalPostgres.FreePort();
-        var environment = Lab.SomeServiceEnvironment(TargetDb, Source.BaseAddress);
+        var environment = Lab.SomeServiceEnvironment(TargetDb, SourceAddressForSomeService);
         foreach (var (key, value) in SomeServiceSettings)
         {
             environment[key] = value;
@@ -106,7 +114,7 @@ public abstract class LabFixture : IAsyncLifetime
         }
     }
 
-    public async Task DisposeAsync()
+    public virtual async Task DisposeAsync()
     {
         Client?.Dispose();
         SourceClient?.Dispose();

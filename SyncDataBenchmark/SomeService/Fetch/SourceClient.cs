@@ -30,9 +30,13 @@ public sealed class SourceClient(HttpClient http, IOptions<SyncOptions> options)
             // ResponseHeadersRead: without it HttpClient buffers the whole body before returning.
             response = await http.GetAsync(relativeUri, HttpCompletionOption.ResponseHeadersRead, headersTimeout.Token);
         }
-        catch (Exception ex) when (ex is HttpRequestException || (ex is OperationCanceledException && !ct.IsCancellationRequested))
+        catch (Exception ex) when (ex is OperationCanceledException && !ct.IsCancellationRequested)
         {
-            throw new SourceStreamException($"SyncDataSource did not answer GET /{relativeUri}: {Describe(ex)}", ex);
+            throw new SourceStreamException($"SyncDataSource sent no response to GET /{relativeUri} for {IdleTimeout.TotalSeconds:0.#} s (idle timeout).", ex);
+        }
+        catch (HttpRequestException ex)
+        {
+            throw new SourceStreamException($"SyncDataSource did not answer GET /{relativeUri}: {ex.Message}", ex);
         }
 
         try
@@ -59,9 +63,13 @@ public sealed class SourceClient(HttpClient http, IOptions<SyncOptions> options)
             return await response.Content.ReadFromJsonAsync(type, timeout.Token)
                    ?? throw new SourceStreamException($"SyncDataSource answered {method} /{relativeUri} with null.");
         }
-        catch (Exception ex) when (ex is HttpRequestException || (ex is OperationCanceledException && !ct.IsCancellationRequested))
+        catch (Exception ex) when (ex is OperationCanceledException && !ct.IsCancellationRequested)
         {
-            throw new SourceStreamException($"SyncDataSource did not answer {method} /{relativeUri}: {Describe(ex)}", ex);
+            throw new SourceStreamException($"SyncDataSource sent no response to {method} /{relativeUri} for {IdleTimeout.TotalSeconds:0.#} s (idle timeout).", ex);
+        }
+        catch (HttpRequestException ex)
+        {
+            throw new SourceStreamException($"SyncDataSource did not answer {method} /{relativeUri}: {ex.Message}", ex);
         }
     }
 
@@ -74,6 +82,4 @@ public sealed class SourceClient(HttpClient http, IOptions<SyncOptions> options)
                 $"SyncDataSource answered /{relativeUri} with {(int)response.StatusCode} {response.ReasonPhrase}: {body[..Math.Min(body.Length, 500)]}");
         }
     }
-
-    internal static string Describe(Exception ex) => ex is OperationCanceledException ? "timed out" : ex.Message;
 }

@@ -29,7 +29,12 @@ public sealed class NpgsqlCopyRawWriter : IUserWriter
         }
         catch
         {
-            await copy.CancelAsync();
+            // Cancel so Dispose does not complete a partial COPY; if the connection is already gone, so is the COPY.
+            if (!connection.FullState.HasFlag(System.Data.ConnectionState.Broken))
+            {
+                await copy.CancelAsync();
+            }
+
             throw;
         }
 

@@ -1,6 +1,7 @@
 using System.Text.Json;
 using Npgsql;
 using NpgsqlTypes;
+using SyncData.ServiceDefaults;
 using SyncData.Shared;
 
 namespace SomeService.Sync;
@@ -54,6 +55,28 @@ public sealed class RunStore(NpgsqlDataSource dataSource, ILogger<RunStore> logg
         await command.ExecuteNonQueryAsync(ct);
         logger.LogInformation("Run {Id} {Fetch}x{Insert}: {Status} {Rows} rows in {DurationMs} ms {Error}",
             run.Id, run.Fetch, run.Insert, run.Status, run.Rows, run.DurationMs, run.Error);
+    }
+
+    /// <summary>
+    /// Records a finished run, retrying for a while: the failure that ended the run (a terminated backend, a
+    /// restarting server) often broke pooled connections too.
+    /// </summary>
+    public async Task SaveFinalAsync(RunResult run)
+    {
+        for (var attempt = 1; ; attempt++)
+        {
+            try
+            {
+                await SaveAsync(run, CancellationToken.None);
+                return;
+            }
+            catch (Exception ex) when (attempt < 10 && ex is NpgsqlException or TimeoutException or System.Net.Sockets.SocketException)
+            {
+                dataSource.ClearIfConnectionFailure(ex);
+                logger.LogWarning("Saving run {Id} failed (attempt {Attempt}): {Message}", run.Id, attempt, ex.Message);
+                await Task.Delay(TimeSpan.FromMilliseconds(200 * attempt));
+            }
+        }
     }
 
     public async Task<RunResult?> FindAsync(Guid id, CancellationToken ct)

@@ -20,7 +20,7 @@ public sealed class SyncRunner(
     SyncMetrics metrics,
     IOptions<SyncOptions> options,
     IHostApplicationLifetime lifetime,
-    ILogger<SyncRunner> logger)
+    ILogger<SyncRunner> logger) : IHostedService
 {
     private readonly SemaphoreSlim _gate = new(1, 1);
     private ActiveRun? _active;
@@ -82,6 +82,21 @@ public sealed class SyncRunner(
         return true;
     }
 
+    public Task StartAsync(CancellationToken cancellationToken) => Task.CompletedTask;
+
+    /// <summary>
+    /// On shutdown (SIGTERM) the run in progress is cancelled, rolled back and recorded before the process exits;
+    /// without this the host would exit first and leave the run "running".
+    /// </summary>
+    public async Task StopAsync(CancellationToken cancellationToken)
+    {
+        if (_active is { } active)
+        {
+            await active.Cancellation.CancelAsync();
+            await ((Task)active.Completion).WaitAsync(cancellationToken).ConfigureAwait(ConfigureAwaitOptions.SuppressThrowing);
+        }
+    }
+
     private async Task<RunResult> ExecuteAsync(RunResult run, SyncRequest request, IUserWriter writer, CancellationToken ct)
     {
         metrics.Started(request);
@@ -106,7 +121,16 @@ public sealed class SyncRunner(
                 await truncate.ExecuteNonQueryAsync(ct);
             }
 
-            var written = await writer.WriteAsync(source, request, connection, transaction, ct);
+            long? written;
+            try
+            {
+                written = await writer.WriteAsync(source, request, connection, transaction, ct);
+            }
+            catch (Exception ex) when (ex is not (SourceStreamException or OperationCanceledException) && !ct.IsCancellationRequested)
+            {
+                throw new TargetWriteException($"Writing to SomeService's database failed ({request.Insert}): {ex.Message}", ex);
+            }
+
             var writeTime = clock.Elapsed;
 
             var targetSummary = await connection.ReadUsersSummaryAsync(transaction, ct);
@@ -158,11 +182,13 @@ public sealed class SyncRunner(
             {
                 logger.LogWarning(ex, "Run {Id} failed", run.Id);
             }
+
+            target.ClearIfConnectionFailure(ex);
         }
 
         metrics.Finished(result);
         // Store even when the app is stopping: the run's fate must not stay "running".
-        await store.SaveAsync(result, CancellationToken.None);
+        await store.SaveFinalAsync(result);
         return result;
     }
 
@@ -192,7 +218,7 @@ public sealed class SyncRunner(
         var parts = new List<string>();
         for (var e = ex; e is not null && parts.Count < 4; e = e.InnerException)
         {
-            var text = e is SourceStreamException or VerificationException ? e.Message : $"{e.GetType().Name}: {e.Message}";
+            var text = e is SourceStreamException or VerificationException or TargetWriteException ? e.Message : $"{e.GetType().Name}: {e.Message}";
             if (!parts.Any(p => p.Contains(e.Message, StringComparison.Ordinal)))
             {
                 parts.Add(text);
@@ -204,3 +230,6 @@ public sealed class SyncRunner(
 }
 
 public sealed class VerificationException(string message) : Exception(message);
+
+/// <summary>The target database failed while rows were being written (not the source).</summary>
+public sealed class TargetWriteException(string message, Exception inner) : Exception(message, inner);

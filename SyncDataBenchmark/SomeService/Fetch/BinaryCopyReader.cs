@@ -155,10 +155,16 @@ public static class BinaryCopyReader
             return false;
         }
 
-        var ticks = PostgresEpochTicks + micros * TimeSpan.TicksPerMicrosecond;
-        if (micros is long.MaxValue or long.MinValue || ticks < DateTime.MinValue.Ticks || ticks > DateTime.MaxValue.Ticks)
+        // ±infinity map to DateTime.Min/MaxValue, as Npgsql reads them (and writes them back), so every path agrees.
+        var ticks = micros switch
         {
-            throw new SourceStreamException($"COPY tuple {rowNumber:N0}: created_at is out of .NET's DateTime range (infinity?).");
+            long.MinValue => DateTime.MinValue.Ticks,
+            long.MaxValue => DateTime.MaxValue.Ticks,
+            _ => PostgresEpochTicks + micros * TimeSpan.TicksPerMicrosecond,
+        };
+        if (ticks < DateTime.MinValue.Ticks || ticks > DateTime.MaxValue.Ticks)
+        {
+            throw new SourceStreamException($"COPY tuple {rowNumber:N0}: created_at is out of .NET's DateTime range.");
         }
 
         user = new User

@@ -81,6 +81,11 @@ public sealed class ObservabilityTests(ITestOutputHelper output)
         Assert.Contains("path: /var/lib/grafana/dashboards", File.ReadAllText(Path.Combine(Root, DashboardProviderFile)));
         Assert.True(File.Exists(Path.Combine(Root, DashboardsDirectory, Path.GetFileName(grafana.Environment["GF_DASHBOARDS_DEFAULT_HOME_DASHBOARD_PATH"]))));
 
+        // `up -d postgres prometheus grafana` (services on the host with dotnet run) pulls in nothing else.
+        string[] infrastructure = ["postgres", "prometheus", "grafana"];
+        Assert.All(infrastructure, name => Assert.All(compose.Services[name].DependsOn, d => Assert.Contains(d, infrastructure)));
+        Assert.Equal(["postgres", "prometheus", "syncdatasource"], compose.Services["someservice"].DependsOn.Order());
+
         // Every bind-mounted host path exists.
         foreach (var volume in compose.Services.Values.SelectMany(s => s.Volumes).Where(v => v.StartsWith('/')))
         {
@@ -519,6 +524,7 @@ internal sealed class ComposeConfig
         public List<string> Ports { get; } = [];
         public List<string> Volumes { get; } = [];
         public Dictionary<string, string> Environment { get; } = [];
+        public List<string> DependsOn { get; } = [];
     }
 
     public Dictionary<string, Service> Services { get; } = [];
@@ -582,6 +588,9 @@ internal sealed class ComposeConfig
                     var (buildKey, buildValue) = KeyValue(text);
                     if (buildKey == "context") service.BuildContext = buildValue;
                     if (buildKey == "dockerfile") service.Dockerfile = buildValue;
+                    break;
+                case "depends_on" when indent == 6:
+                    service.DependsOn.Add(KeyValue(text).Key);
                     break;
                 case "environment" when indent == 6:
                     var (name, envValue) = KeyValue(text);

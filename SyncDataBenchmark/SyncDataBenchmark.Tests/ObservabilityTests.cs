@@ -286,6 +286,7 @@ public sealed class ObservabilityTests(ITestOutputHelper output)
     [Fact]
     public async Task Services_push_every_metric_and_label_the_dashboards_use()
     {
+        var clock = Stopwatch.StartNew();
         var compose = await ComposeConfigAsync();
         await using var postgres = await LocalPostgres.StartAsync();
 
@@ -299,6 +300,7 @@ public sealed class ObservabilityTests(ITestOutputHelper output)
         Assert.Equal(seedRows, (await Lab.ReadSummaryAsync(postgres.ConnectionString(Lab.SourceDatabase))).Rows);
         Assert.Equal(0, (await Lab.ReadSummaryAsync(postgres.ConnectionString(Lab.TargetDatabase))).Rows);
 
+        output.WriteLine($"{clock.Elapsed.TotalSeconds:F1} s: cluster initialised by {InitScript}");
         using var sink = new OtlpSink();
         var source = await StartFromComposeAsync(compose, "syncdatasource", "SyncDataSource", sink, new()
         {
@@ -312,6 +314,7 @@ public sealed class ObservabilityTests(ITestOutputHelper output)
         });
         await using var someProcess = some;
 
+        output.WriteLine($"{clock.Elapsed.TotalSeconds:F1} s: both services healthy");
         using var client = new HttpClient { BaseAddress = some.BaseAddress, Timeout = TimeSpan.FromMinutes(2) };
         foreach (var query in new[] { "f=NpgsqlCopy&i=NpgsqlCopy", "f=EFStream&i=NpgsqlCopy" })
         {
@@ -330,6 +333,7 @@ public sealed class ObservabilityTests(ITestOutputHelper output)
                  && m.Any(x => x.Service == "SyncDataSource" && x.Name == "http.server.request.duration"),
             after, TimeSpan.FromSeconds(15));
 
+        output.WriteLine($"{clock.Elapsed.TotalSeconds:F1} s: runs finished and pushed");
         Assert.All(sink.Requests, r => Assert.Equal("/api/v1/otlp/v1/metrics", r.Path));
         Assert.All(metrics.Where(m => m.Temporality is not null), m => Assert.True(m.Temporality == 2, $"{m.Name} is not cumulative; Prometheus rejects it."));
         var services = metrics.Select(m => m.Service).Distinct().Order().ToArray();

@@ -10,14 +10,16 @@ public sealed class SourceClient(HttpClient http, IOptions<SyncOptions> options)
 {
     public TimeSpan IdleTimeout => options.Value.SourceIdleTimeout;
 
-    public async Task<TableSummary> GetSummaryAsync(CancellationToken ct) =>
-        await SendForJsonAsync(HttpMethod.Get, "users/summary", SyncJsonContext.Default.TableSummary, ct);
+    /// <summary>The source's count and checksum: a full scan, so it gets the database timeout, not the idle one.</summary>
+    public Task<TableSummary> GetSummaryAsync(CancellationToken ct) =>
+        SendForJsonAsync(HttpMethod.Get, "users/summary", SyncJsonContext.Default.TableSummary,
+            TimeSpan.FromSeconds(options.Value.DatabaseCommandTimeoutSeconds), ct);
 
     public Task<RuntimeSnapshot> StartRuntimeWindowAsync(CancellationToken ct) =>
-        SendForJsonAsync(HttpMethod.Post, "runtime/window/start", SyncJsonContext.Default.RuntimeSnapshot, ct);
+        SendForJsonAsync(HttpMethod.Post, "runtime/window/start", SyncJsonContext.Default.RuntimeSnapshot, IdleTimeout, ct);
 
     public Task<RuntimeSnapshot> StopRuntimeWindowAsync(CancellationToken ct) =>
-        SendForJsonAsync(HttpMethod.Post, "runtime/window/stop", SyncJsonContext.Default.RuntimeSnapshot, ct);
+        SendForJsonAsync(HttpMethod.Post, "runtime/window/stop", SyncJsonContext.Default.RuntimeSnapshot, IdleTimeout, ct);
 
     /// <summary>Sends a GET and returns the body as a stream that fails after <see cref="IdleTimeout"/> of silence.</summary>
     public async Task<Stream> OpenStreamAsync(string relativeUri, CancellationToken ct)
@@ -52,10 +54,10 @@ public sealed class SourceClient(HttpClient http, IOptions<SyncOptions> options)
         }
     }
 
-    private async Task<T> SendForJsonAsync<T>(HttpMethod method, string relativeUri, System.Text.Json.Serialization.Metadata.JsonTypeInfo<T> type, CancellationToken ct)
+    private async Task<T> SendForJsonAsync<T>(HttpMethod method, string relativeUri, System.Text.Json.Serialization.Metadata.JsonTypeInfo<T> type, TimeSpan limit, CancellationToken ct)
     {
         using var timeout = CancellationTokenSource.CreateLinkedTokenSource(ct);
-        timeout.CancelAfter(IdleTimeout);
+        timeout.CancelAfter(limit <= TimeSpan.Zero ? Timeout.InfiniteTimeSpan : limit);
         try
         {
             using var response = await http.SendAsync(new HttpRequestMessage(method, relativeUri), timeout.Token);
@@ -65,7 +67,7 @@ public sealed class SourceClient(HttpClient http, IOptions<SyncOptions> options)
         }
         catch (Exception ex) when (ex is OperationCanceledException && !ct.IsCancellationRequested)
         {
-            throw new SourceStreamException($"SyncDataSource sent no response to {method} /{relativeUri} for {IdleTimeout.TotalSeconds:0.#} s (idle timeout).", ex);
+            throw new SourceStreamException($"SyncDataSource did not answer {method} /{relativeUri} within {limit.TotalSeconds:0.#} s.", ex);
         }
         catch (HttpRequestException ex)
         {

@@ -1,0 +1,133 @@
+using System.Net;
+using System.Text.Json;
+using SyncData.Harness;
+using SyncData.Shared;
+using Xunit;
+
+namespace SyncDataBenchmark.Tests;
+
+/// <summary>Malformed requests to both services: every one a 4xx ProblemDetails, none a 500, nothing broken after.</summary>
+[Collection(MatrixCollection.Name)]
+public sealed class BadInputTests(MatrixLab lab)
+{
+    private static readonly string Huge = new('9', 40);
+    private static readonly string LongValue = new('A', 6_000);
+
+    /// <summary>(service, method, path and query, expected status, text the problem must contain).</summary>
+    public static TheoryData<string, string, string, int, string> Requests()
+    {
+        var fetches = Approaches.Names<FetchApproach>();
+        var inserts = Approaches.Names<InsertApproach>();
+        var data = new TheoryData<string, string, string, int, string>
+        {
+            // SomeService: approach names
+            { "some", "GET", "sync", 400, fetches },
+            { "some", "GET", "sync?i=NpgsqlCopy", 400, fetches },
+            { "some", "GET", "sync?f=NpgsqlCopy", 400, inserts },
+            { "some", "GET", "sync?f=&i=", 400, fetches },
+            { "some", "GET", "sync?f=%20&i=NpgsqlCopy", 400, fetches },
+            { "some", "GET", "sync?f=Npgsql&i=NpgsqlCopy", 400, fetches },
+            { "some", "GET", "sync?f=NpgsqlCopy&i=Copy", 400, inserts },
+            { "some", "GET", "sync?f=0&i=NpgsqlCopy", 400, fetches },
+            { "some", "GET", "sync?f=NpgsqlCopy&i=1", 400, inserts },
+            { "some", "GET", "sync?f=NpgsqlCopy,EFStream&i=NpgsqlCopy", 400, fetches },
+            { "some", "GET", "sync?f=NpgsqlCopy'%3B%20drop%20table%20users%3B--&i=NpgsqlCopy", 400, fetches },
+            { "some", "GET", "sync?f=NpgsqlCopy&i=%3Cscript%3Ealert(1)%3C%2Fscript%3E", 400, inserts },
+            { "some", "GET", "sync?f=..%2F..%2Fetc%2Fpasswd&i=NpgsqlCopy", 400, fetches },
+            { "some", "GET", "sync?f=%00&i=NpgsqlCopy", 400, fetches },
+            { "some", "GET", "sync?f=Npgsql%C3%87opy&i=NpgsqlCopy", 400, fetches },
+            { "some", "GET", $"sync?f={LongValue}&i=NpgsqlCopy", 400, fetches },
+            { "some", "GET", "sync?f=EFStream&i=NpgsqlCopyRaw", 400, "needs f=NpgsqlCopy" },
+            { "some", "GET", "sync?f=EFOffsetPaging&i=NpgsqlCopyRaw", 400, "needs f=NpgsqlCopy" },
+            // SomeService: numbers
+            { "some", "GET", "sync?f=EFKeysetPaging&i=NpgsqlCopy&pageSize=0", 400, "pageSize" },
+            { "some", "GET", "sync?f=EFKeysetPaging&i=NpgsqlCopy&pageSize=-1", 400, "pageSize" },
+            { "some", "GET", "sync?f=EFKeysetPaging&i=NpgsqlCopy&pageSize=abc", 400, "pageSize" },
+            { "some", "GET", "sync?f=EFKeysetPaging&i=NpgsqlCopy&pageSize=1.5", 400, "pageSize" },
+            { "some", "GET", "sync?f=EFKeysetPaging&i=NpgsqlCopy&pageSize=1e3", 400, "pageSize" },
+            { "some", "GET", "sync?f=EFKeysetPaging&i=NpgsqlCopy&pageSize=10001", 400, "pageSize" },
+            { "some", "GET", $"sync?f=EFKeysetPaging&i=NpgsqlCopy&pageSize={Huge}", 400, "pageSize" },
+            { "some", "GET", "sync?f=EFKeysetPaging&i=NpgsqlCopy&pageSize=", 400, "pageSize" },
+            { "some", "GET", "sync?f=EFKeysetPaging&i=NpgsqlCopy&pageSize=%2B5", 400, "pageSize" },
+            { "some", "GET", "sync?f=EFKeysetPaging&i=NpgsqlCopy&pageSize=0x10", 400, "pageSize" },
+            { "some", "GET", "sync?f=NpgsqlCopy&i=EFTypical&batchSize=0", 400, "batchSize" },
+            { "some", "GET", "sync?f=NpgsqlCopy&i=EFTypical&batchSize=-100", 400, "batchSize" },
+            { "some", "GET", "sync?f=NpgsqlCopy&i=EFTypical&batchSize=100001", 400, "batchSize" },
+            { "some", "GET", $"sync?f=NpgsqlCopy&i=EFTypical&batchSize={Huge}", 400, "batchSize" },
+            { "some", "GET", "sync?f=NpgsqlCopy&i=EFTypical&batchSize=ten", 400, "batchSize" },
+            { "some", "GET", "sync?f=NpgsqlCopy&i=NpgsqlCopy&wait=yes", 400, "wait" },
+            { "some", "GET", "sync?f=NpgsqlCopy&i=NpgsqlCopy&wait=1", 400, "wait" },
+            { "some", "GET", "sync/runs?limit=0", 400, "limit" },
+            { "some", "GET", "sync/runs?limit=-5", 400, "limit" },
+            { "some", "GET", "sync/runs?limit=many", 400, "limit" },
+            { "some", "GET", "sync/runs?limit=1001", 400, "limit" },
+            // SomeService: ids, methods, oversized requests
+            { "some", "GET", "sync/runs/not-a-uuid", 404, "" },
+            { "some", "DELETE", $"sync/runs/{Guid.NewGuid()}", 404, "" },
+            { "some", "POST", "sync?f=NpgsqlCopy&i=NpgsqlCopy", 405, "" },
+            { "some", "PUT", "sync/runs", 405, "" },
+            { "some", "DELETE", "sync", 405, "" },
+            { "some", "GET", $"sync?f=NpgsqlCopy&i=NpgsqlCopy&pad={new string('p', 40_000)}", 414, "" },
+            // SyncDataSource: page endpoints
+            { "source", "GET", "users/offset", 400, "offset" },
+            { "source", "GET", "users/offset?offset=0", 400, "limit" },
+            { "source", "GET", "users/offset?offset=-1&limit=10", 400, "offset" },
+            { "source", "GET", "users/offset?offset=abc&limit=10", 400, "offset" },
+            { "source", "GET", $"users/offset?offset={Huge}&limit=10", 400, "offset" },
+            { "source", "GET", "users/offset?offset=0&limit=0", 400, "limit" },
+            { "source", "GET", "users/offset?offset=0&limit=-10", 400, "limit" },
+            { "source", "GET", "users/offset?offset=0&limit=10001", 400, "limit" },
+            { "source", "GET", "users/offset?offset=0&limit=1%3B%20select%20pg_sleep(10)", 400, "limit" },
+            { "source", "GET", "users/offset?offset=1.5&limit=10", 400, "offset" },
+            { "source", "GET", "users/keyset?limit=10&after=not-a-uuid", 400, "after" },
+            { "source", "GET", "users/keyset?limit=10&after=", 400, "after" },
+            { "source", "GET", "users/keyset?limit=10&after=00000000-0000-0000-0000-00000000000g", 400, "after" },
+            { "source", "GET", "users/keyset?limit=10&after='%20or%201%3D1--", 400, "after" },
+            { "source", "GET", $"users/keyset?limit=10&after={LongValue}", 400, "after" },
+            { "source", "GET", "users/keyset", 400, "limit" },
+            { "source", "GET", "users/keyset?limit=1000000", 400, "limit" },
+            { "source", "POST", "users/stream", 405, "" },
+            { "source", "DELETE", "users/copy", 405, "" },
+            { "source", "PUT", "users/summary", 405, "" },
+            { "source", "GET", "users/nothing", 404, "" },
+            { "source", "GET", "runtime/window/start", 405, "" },
+        };
+        return data;
+    }
+
+    [Theory]
+    [MemberData(nameof(Requests))]
+    public async Task Malformed_request_gets_a_4xx_problem(string service, string method, string pathAndQuery, int status, string mentions)
+    {
+        var client = service == "some" ? lab.Client : lab.SourceClient;
+        using var request = new HttpRequestMessage(new HttpMethod(method), pathAndQuery);
+        using var response = await client.SendAsync(request);
+        var body = await response.Content.ReadAsStringAsync();
+
+        Assert.True(status == (int)response.StatusCode, $"{method} {pathAndQuery[..Math.Min(80, pathAndQuery.Length)]}: {(int)response.StatusCode} {body}");
+        if (status == 414)
+        {
+            return; // Kestrel refuses an oversized request line before any endpoint runs, with no body.
+        }
+
+        Assert.Equal("application/problem+json", response.Content.Headers.ContentType?.MediaType);
+        using var problem = JsonDocument.Parse(body);
+        Assert.Equal(status, problem.RootElement.GetProperty("status").GetInt32());
+        Assert.Contains(mentions, body);
+        Assert.True(body.Length < 4_000, "the problem echoes the whole oversized input back");
+    }
+
+    [Fact]
+    public async Task After_all_the_bad_input_both_services_still_sync_correctly()
+    {
+        foreach (var (service, method, path, _, _) in Requests().Select(r => ((string)r[0], (string)r[1], (string)r[2], r[3], r[4])))
+        {
+            using var request = new HttpRequestMessage(new HttpMethod(method), path);
+            using var _ = await (service == "some" ? lab.Client : lab.SourceClient).SendAsync(request);
+        }
+
+        var run = await lab.SyncAsync("f=EFKeysetPaging&i=NpgsqlCopy");
+        Assert.True(run.Verified, run.Error);
+        Assert.Equal(await Lab.ReadSummaryAsync(lab.SourceDb), await Lab.ReadSummaryAsync(lab.TargetDb));
+    }
+}

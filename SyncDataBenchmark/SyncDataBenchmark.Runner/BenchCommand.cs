@@ -62,9 +62,9 @@ public static class BenchCommand
             using var session = new BenchSession(settings, lab, display,
                 // Rewritten after every run, so a long session stopped midway still leaves its data.
                 s => WriteJsonAsync(Build(s, lab, settings, environment, complete: false, []), jsonPath));
-            foreach (var b in session.Blocked)
+            foreach (var group in session.Blocked.GroupBy(b => b.Insert))
             {
-                display.Say($"Blocked, not run: {b.Fetch} × {b.Insert} ({b.Reason})");
+                display.Say($"Blocked, not run: {group.Key} with {string.Join(", ", group.Select(b => b.Fetch))}: {group.First().Reason}");
             }
 
             var complete = true;

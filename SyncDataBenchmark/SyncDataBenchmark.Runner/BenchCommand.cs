@@ -174,8 +174,8 @@ public static class BenchCommand
         }
 
         AnsiConsole.Write(table);
-        AnsiConsole.MarkupLine(report.Passed
-            ? $"[green]Every run succeeded and verified.[/] Results in {Markup.Escape(outDirectory)}"
+        AnsiConsole.MarkupLine(report.Passed ? $"[green]Every run succeeded and verified.[/] Results in {Markup.Escape(outDirectory)}"
+            : !report.Complete ? $"[yellow]Stopped before every run finished.[/] What was measured is in {Markup.Escape(outDirectory)}"
             : $"[red]Not every run succeeded and verified[/] (see results.md). Results in {Markup.Escape(outDirectory)}");
     }
 

@@ -71,7 +71,7 @@ public sealed class BenchSession(BenchSettings settings, BenchLab lab, IBenchDis
             Runs.Add(run);
             outcome = run.Ok
                 ? new JobOutcome(true, $"{run.Result!.DurationMs:N0} ms, {run.Result.Rows:N0} rows, verified")
-                : new JobOutcome(false, $"FAILED: {run.Error}");
+                : new JobOutcome(false, run.Error ?? "failed");
         }
         else
         {
@@ -79,7 +79,7 @@ public sealed class BenchSession(BenchSettings settings, BenchLab lab, IBenchDis
             PeerRuns.Add(run);
             outcome = run.Ok
                 ? new JobOutcome(true, $"{run.DurationMs:N0} ms, {run.Rows:N0} rows, verified")
-                : new JobOutcome(false, $"FAILED: {run.Error}");
+                : new JobOutcome(false, run.Error ?? "failed");
         }
 
         await checkpoint(this);

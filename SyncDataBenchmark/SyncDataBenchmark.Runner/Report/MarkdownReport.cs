@@ -20,9 +20,11 @@ public static class MarkdownReport
             md.AppendLine("> **Incomplete:** the runner was stopped before every run finished.").AppendLine();
         }
 
+        var anyFailure = report.Runs.Any(r => !r.Ok) || report.Peers.Any(r => !r.Ok) || report.Problems.Count > 0;
         md.AppendLine(report.Passed
             ? "Every run succeeded and was verified (target row count and checksum equal the source's)."
-            : "**Not every run succeeded and verified**: see Failures below.").AppendLine();
+            : anyFailure ? "**Not every run succeeded and verified**: see Failures below."
+            : "Every run that finished succeeded and was verified.").AppendLine();
 
         md.AppendLine($"- Rows: {p.Rows.ToString("N0", Invariant)}; {n} timed run(s) per case after {p.Warmups} untimed warm-up, interleaved round-robin");
         md.AppendLine($"- Page size: {Setting(p.PageSize, report.Runs.Select(r => r.Result?.PageSize))}; batch size: {Setting(p.BatchSize, report.Runs.Select(r => r.Result?.BatchSize))}");

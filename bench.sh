@@ -27,13 +27,26 @@ if (( ${#missing[@]} )); then
   if [[ $(id -u) == 0 ]]; then
     echo "Installing ${missing[*]}…"
     # Other builds on the machine may hold the dpkg lock for a while: wait for it rather than fail.
-    apt-get -o DPkg::Lock::Timeout=600 update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends "${missing[@]}"
+    apt_log=$(mktemp)
+    if ! { apt-get -o DPkg::Lock::Timeout=600 update \
+           && DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y --no-install-recommends "${missing[@]}"; } >"$apt_log" 2>&1; then
+      cat "$apt_log" >&2
+      echo "Could not install ${missing[*]}; the runner will report what cannot work." >&2
+    fi
+    rm -f "$apt_log"
   else
     echo "Missing Debian packages: ${missing[*]} (run as root to install them, or: sudo apt-get install ${missing[*]})." >&2
     echo "Continuing: the runner reports what cannot work (--no-peers / --no-charts skip those parts)." >&2
   fi
 fi
 
-dotnet build SyncDataBenchmark/SyncDataBenchmark.Runner/SyncDataBenchmark.Runner.csproj -c Release -nologo -v quiet "-clp:ErrorsOnly;NoSummary"
+echo "Building Release…"
+# The build's chatter only matters when it fails.
+build_log=$(mktemp)
+if ! dotnet build SyncDataBenchmark/SyncDataBenchmark.Runner/SyncDataBenchmark.Runner.csproj -c Release -nologo >"$build_log" 2>&1; then
+  cat "$build_log" >&2
+  rm -f "$build_log"
+  exit 2
+fi
+rm -f "$build_log"
 exec dotnet SyncDataBenchmark/SyncDataBenchmark.Runner/bin/Release/net10.0/SyncDataBenchmark.Runner.dll "$@"

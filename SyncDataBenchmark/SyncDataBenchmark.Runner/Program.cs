@@ -82,6 +82,12 @@ root.Validators.Add(r =>
         r.AddError("--source-url and --someservice-url need --connection: the runner seeds and verifies the databases those services use.");
     }
 
+    var selection = CaseSelection.Parse(r.GetValue(cases) ?? [], out var casesError);
+    if (casesError is null && r.GetValue(noPeers) && !Catalog.Runnable.Any(c => selection.Matches(c.Fetch, c.Insert)))
+    {
+        r.AddError($"--cases {string.Join(',', selection.Patterns)} selects no runnable combination and --no-peers skips the peers: nothing would run.");
+    }
+
     if (hasConnection && r.GetValue(tmpfs))
     {
         r.AddError("--tmpfs applies to the runner's own throwaway cluster, not to an existing server given by --connection.");

@@ -1,0 +1,214 @@
+using System.Diagnostics;
+using Npgsql;
+using SyncData.Harness;
+using SyncData.Shared;
+
+namespace SyncDataBenchmark.Runner;
+
+/// <summary>
+/// The databases and services one benchmark session runs against: a throwaway cluster (or --connection), seeded
+/// source and empty target, and SyncDataSource + SomeService as their own Release processes (or the given URLs).
+/// </summary>
+public sealed class BenchLab : IAsyncDisposable
+{
+#if DEBUG
+    public const string Configuration = "Debug";
+#else
+    public const string Configuration = "Release";
+#endif
+
+    private LocalPostgres? _postgres;
+    private ServiceProcess? _source;
+    private ServiceProcess? _someService;
+
+    public required string SourceDb { get; init; }
+    public required string TargetDb { get; init; }
+    public string PostgresVersion { get; private set; } = "";
+    public IReadOnlyDictionary<string, string> PostgresSettings { get; private set; } = new Dictionary<string, string>();
+    public bool SeedReused { get; private set; }
+    public double? SeedMs { get; private set; }
+    public TableSummary SourceSummary { get; private set; } = null!;
+    public Uri SomeServiceUrl { get; private set; } = null!;
+    public Uri? SourceUrl { get; private set; }
+    public bool ServicesStartedByRunner => _someService is not null;
+
+    public static async Task<BenchLab> StartAsync(BenchSettings settings, Action<string> say, CancellationToken ct)
+    {
+        LocalPostgres? postgres = null;
+        BenchLab lab;
+        if (settings.Connection is { } baseConnection)
+        {
+            lab = new BenchLab { SourceDb = WithDatabase(baseConnection, Lab.SourceDatabase), TargetDb = WithDatabase(baseConnection, Lab.TargetDatabase) };
+            say($"Using the PostgreSQL server of --connection ({new NpgsqlConnectionStringBuilder(baseConnection).Host}).");
+            await EnsureDatabaseAsync(baseConnection, Lab.SourceDatabase, ct);
+            await EnsureDatabaseAsync(baseConnection, Lab.TargetDatabase, ct);
+        }
+        else
+        {
+            var serverSettings = settings.Tmpfs ? BenchSettings.TmpfsPostgresSettings : new Dictionary<string, string>();
+            say(settings.Tmpfs
+                ? $"Starting a throwaway PostgreSQL cluster on {BenchSettings.TmpfsDirectory} ({string.Join(", ", serverSettings.Select(s => $"{s.Key}={s.Value}"))})…"
+                : "Starting a throwaway PostgreSQL cluster…");
+            postgres = await LocalPostgres.StartAsync(serverSettings, settings.Tmpfs ? BenchSettings.TmpfsDirectory : null, ct);
+            lab = new BenchLab { SourceDb = postgres.ConnectionString(Lab.SourceDatabase), TargetDb = postgres.ConnectionString(Lab.TargetDatabase) };
+            lab._postgres = postgres;
+            lab.PostgresSettings = serverSettings;
+        }
+
+        try
+        {
+            if (postgres is not null)
+            {
+                await postgres.CreateDatabaseAsync(Lab.SourceDatabase, ct);
+                await postgres.CreateDatabaseAsync(Lab.TargetDatabase, ct);
+            }
+
+            await lab.PrepareDataAsync(settings.Rows, say, ct);
+            await lab.StartServicesAsync(settings, say, ct);
+            return lab;
+        }
+        catch
+        {
+            await lab.DisposeAsync();
+            throw;
+        }
+    }
+
+    private async Task PrepareDataAsync(long rows, Action<string> say, CancellationToken ct)
+    {
+        await SqlScripts.ApplySchemaAsync(SourceDb, withGenerator: true, ct);
+        await SqlScripts.ApplySchemaAsync(TargetDb, withGenerator: false, ct);
+        await using (var connection = new NpgsqlConnection(SourceDb))
+        {
+            await connection.OpenAsync(ct);
+            await using var show = new NpgsqlCommand("show server_version", connection);
+            PostgresVersion = (string)(await show.ExecuteScalarAsync(ct))!;
+            await using var count = new NpgsqlCommand($"select count(*) from {UsersTable.Name}", connection) { CommandTimeout = 0 };
+            SeedReused = (long)(await count.ExecuteScalarAsync(ct))! == rows;
+        }
+
+        if (SeedReused)
+        {
+            say($"Reusing the existing seed of {rows:N0} rows in '{Lab.SourceDatabase}'.");
+        }
+        else
+        {
+            say($"Seeding {rows:N0} rows into '{Lab.SourceDatabase}' (sql/generate.sql)…");
+            var clock = Stopwatch.StartNew();
+            await SqlScripts.SeedAsync(SourceDb, rows, ct);
+            SeedMs = Math.Round(clock.Elapsed.TotalMilliseconds, 1);
+            say($"Seeded in {clock.Elapsed.TotalSeconds:F1} s.");
+        }
+
+        SourceSummary = await Lab.ReadSummaryAsync(SourceDb, ct);
+        if (SourceSummary.Rows != rows)
+        {
+            throw new InvalidOperationException($"The source holds {SourceSummary.Rows:N0} rows after seeding, not {rows:N0}.");
+        }
+    }
+
+    private async Task StartServicesAsync(BenchSettings settings, Action<string> say, CancellationToken ct)
+    {
+        if (settings.SomeServiceUrl is { } someService)
+        {
+            // Someone else's SomeService reads from whatever source it was configured with; --source-url is only recorded.
+            SomeServiceUrl = someService;
+            SourceUrl = settings.SourceUrl;
+            say($"Using SomeService at {someService}.");
+            using var http = new HttpClient { BaseAddress = someService, Timeout = TimeSpan.FromSeconds(10) };
+            using var health = await http.GetAsync("health", ct);
+            health.EnsureSuccessStatusCode();
+            return;
+        }
+
+        if (settings.SourceUrl is { } source)
+        {
+            SourceUrl = source;
+            say($"Using SyncDataSource at {source}.");
+        }
+        else
+        {
+            say($"Starting SyncDataSource ({Configuration})…");
+            _source = await ServiceProcess.StartAsync("SyncDataSource", Lab.ServiceAssembly("SyncDataSource", Configuration), LocalPostgres.FreePort(), Lab.SourceEnvironment(SourceDb), ct);
+            SourceUrl = _source.BaseAddress;
+        }
+
+        say($"Starting SomeService ({Configuration})…");
+        _someService = await StartSomeServiceAsync(LocalPostgres.FreePort(), ct);
+        SomeServiceUrl = _someService.BaseAddress;
+    }
+
+    private Task<ServiceProcess> StartSomeServiceAsync(int port, CancellationToken ct) =>
+        ServiceProcess.StartAsync("SomeService", Lab.ServiceAssembly("SomeService", Configuration), port, Lab.SomeServiceEnvironment(TargetDb, SourceUrl!), ct);
+
+    /// <summary>
+    /// Restarts a service this runner started if it died (a crashed run must not fail every later one too).
+    /// Returns what was done, or null when both were alive.
+    /// </summary>
+    public async Task<string?> ReviveAsync(CancellationToken ct)
+    {
+        var done = new List<string>();
+        if (_source is { HasExited: true })
+        {
+            var output = _source.RecentOutput;
+            // Same port: SomeService was told this address.
+            var port = _source.BaseAddress.Port;
+            await _source.DisposeAsync();
+            _source = await ServiceProcess.StartAsync("SyncDataSource", Lab.ServiceAssembly("SyncDataSource", Configuration), port, Lab.SourceEnvironment(SourceDb), ct);
+            done.Add($"SyncDataSource had exited and was restarted; its last output: {Last(output)}");
+        }
+
+        if (_someService is { HasExited: true })
+        {
+            var output = _someService.RecentOutput;
+            var port = _someService.BaseAddress.Port;
+            await _someService.DisposeAsync();
+            _someService = await StartSomeServiceAsync(port, ct);
+            done.Add($"SomeService had exited and was restarted; its last output: {Last(output)}");
+        }
+
+        return done.Count == 0 ? null : string.Join(" ", done);
+    }
+
+    /// <summary>SomeService's last lines, when the runner started it: context for a failed request.</summary>
+    public string? SomeServiceOutput => _someService is null ? null : Last(_someService.RecentOutput);
+
+    private static string Last(string output) => string.Join(" | ", output.Split('\n', StringSplitOptions.RemoveEmptyEntries).TakeLast(8));
+
+    private static string WithDatabase(string baseConnection, string database) =>
+        new NpgsqlConnectionStringBuilder(baseConnection) { Database = database }.ConnectionString;
+
+    /// <summary>Creates a database on an existing server unless it exists (CREATE DATABASE has no IF NOT EXISTS).</summary>
+    private static async Task EnsureDatabaseAsync(string baseConnection, string database, CancellationToken ct)
+    {
+        var maintenance = new NpgsqlConnectionStringBuilder(baseConnection);
+        maintenance.Database ??= "postgres";
+        await using var connection = new NpgsqlConnection(maintenance.ConnectionString);
+        await connection.OpenAsync(ct);
+        await using var exists = new NpgsqlCommand("select 1 from pg_database where datname = $1", connection);
+        exists.Parameters.Add(new() { Value = database });
+        if (await exists.ExecuteScalarAsync(ct) is null)
+        {
+            await using var create = new NpgsqlCommand($"create database \"{database}\"", connection);
+            await create.ExecuteNonQueryAsync(ct);
+        }
+    }
+
+    public async ValueTask DisposeAsync()
+    {
+        if (_someService is not null)
+        {
+            await _someService.DisposeAsync();
+        }
+
+        if (_source is not null)
+        {
+            await _source.DisposeAsync();
+        }
+
+        if (_postgres is not null)
+        {
+            await _postgres.DisposeAsync();
+        }
+    }
+}

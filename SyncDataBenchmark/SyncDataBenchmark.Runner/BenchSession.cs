@@ -1,0 +1,148 @@
+using System.Diagnostics;
+using System.Globalization;
+using System.Net;
+using System.Text.Json;
+using SyncData.Shared;
+using SyncDataBenchmark.Runner.Report;
+
+namespace SyncDataBenchmark.Runner;
+
+/// <summary>One timed (or warm-up) run of a combination or a peer, in its place in the round-robin.</summary>
+public sealed record BenchJob(int Index, int Round, bool Warmup, Combination? Combination, PeerDefinition? Peer)
+{
+    public string Key => Combination?.Key ?? Peer!.Key;
+    public string Title => Combination is { } c ? $"#{c.Number} {c.Fetch} × {c.Insert}" : $"peer: {Peer!.Name}";
+    public string RunLabel(int repeat) => Warmup ? "warm-up" : $"run {Round}/{repeat}";
+}
+
+public sealed record JobOutcome(bool Ok, string Text);
+
+/// <summary>
+/// Runs the matrix: one untimed warm-up round, then `repeat` timed rounds, each round visiting every selected
+/// combination and then every peer, so slow drift of the machine spreads over all cases instead of hitting one.
+/// </summary>
+public sealed class BenchSession(BenchSettings settings, BenchLab lab, IBenchDisplay display, Func<BenchSession, Task> checkpoint) : IDisposable
+{
+    /// <summary>Another run in progress (someone else's, on a shared SomeService) is waited out this long.</summary>
+    private static readonly TimeSpan BusyPatience = TimeSpan.FromMinutes(10);
+
+    // A million rows through EFOffsetPaging × EFTypical takes minutes; HttpClient's 100 s default would cut it.
+    private readonly HttpClient _http = new() { BaseAddress = lab.SomeServiceUrl, Timeout = TimeSpan.FromHours(2) };
+    private readonly PeerRunner _peers = new(lab.SourceDb, lab.TargetDb, lab.SourceSummary);
+
+    public IReadOnlyList<Combination> Combinations { get; } = Catalog.Runnable.Where(c => settings.Cases.Matches(c.Fetch, c.Insert)).ToArray();
+    public IReadOnlyList<BlockedCombination> Blocked { get; } = Catalog.Blocked.Where(b => settings.Cases.Matches(b.Fetch, b.Insert)).ToArray();
+    public IReadOnlyList<PeerDefinition> Peers { get; } = settings.Peers ? PeerDefinition.All : [];
+
+    public List<CombinationRun> Runs { get; } = [];
+    public List<PeerRun> PeerRuns { get; } = [];
+    public List<string> Problems { get; } = [];
+
+    public IReadOnlyList<BenchJob> Schedule()
+    {
+        var jobs = new List<BenchJob>();
+        for (var round = 1 - settings.Warmups; round <= settings.Repeat; round++)
+        {
+            var warmup = round <= 0;
+            jobs.AddRange(Combinations.Select(c => new BenchJob(jobs.Count, Math.Max(round, 0), warmup, c, null)));
+            foreach (var p in Peers)
+            {
+                jobs.Add(new BenchJob(jobs.Count, Math.Max(round, 0), warmup, null, p));
+            }
+        }
+
+        return jobs;
+    }
+
+    public Task RunAsync(CancellationToken ct) => display.RunAsync(Schedule(), ExecuteAsync, ct);
+
+    private async Task<JobOutcome> ExecuteAsync(BenchJob job, CancellationToken ct)
+    {
+        if (await lab.ReviveAsync(ct) is { } revived)
+        {
+            Problems.Add($"Before {job.Title} {job.RunLabel(settings.Repeat)}: {revived}");
+            display.Say(revived);
+        }
+
+        JobOutcome outcome;
+        if (job.Combination is { } combination)
+        {
+            var run = await RunCombinationAsync(combination, job, ct);
+            Runs.Add(run);
+            outcome = run.Ok
+                ? new JobOutcome(true, $"{run.Result!.DurationMs:N0} ms, {run.Result.Rows:N0} rows, verified")
+                : new JobOutcome(false, run.Error ?? "failed");
+        }
+        else
+        {
+            var run = await _peers.RunAsync(job.Peer!, job.Round, job.Warmup, ct);
+            PeerRuns.Add(run);
+            outcome = run.Ok
+                ? new JobOutcome(true, $"{run.DurationMs:N0} ms, {run.Rows:N0} rows, verified")
+                : new JobOutcome(false, run.Error ?? "failed");
+        }
+
+        await checkpoint(this);
+        return outcome;
+    }
+
+    private async Task<CombinationRun> RunCombinationAsync(Combination combination, BenchJob job, CancellationToken ct)
+    {
+        var query = $"sync?f={combination.Fetch}&i={combination.Insert}&wait=true"
+                    + (settings.PageSize is { } p ? $"&pageSize={p.ToString(CultureInfo.InvariantCulture)}" : "")
+                    + (settings.BatchSize is { } b ? $"&batchSize={b.ToString(CultureInfo.InvariantCulture)}" : "");
+        CombinationRun Make(Stopwatch clock, int? status, string? error, RunResult? result) => new()
+        {
+            Number = combination.Number,
+            Case = combination.Key,
+            Fetch = combination.Fetch.ToString(),
+            Insert = combination.Insert.ToString(),
+            Round = job.Round,
+            Warmup = job.Warmup,
+            WallMs = Math.Round(clock.Elapsed.TotalMilliseconds, 1),
+            HttpStatus = status,
+            Error = error,
+            Result = result,
+        };
+
+        var busy = Stopwatch.StartNew();
+        while (true)
+        {
+            var clock = Stopwatch.StartNew();
+            try
+            {
+                using var response = await _http.GetAsync(query, ct);
+                var body = await response.Content.ReadAsStringAsync(ct);
+                if (response.StatusCode == HttpStatusCode.Conflict && busy.Elapsed < BusyPatience)
+                {
+                    await Task.Delay(TimeSpan.FromSeconds(2), ct);
+                    continue;
+                }
+
+                if (response.StatusCode != HttpStatusCode.OK)
+                {
+                    return Make(clock, (int)response.StatusCode, $"HTTP {(int)response.StatusCode}: {Shorten(body)}", null);
+                }
+
+                var result = JsonSerializer.Deserialize(body, SyncJsonContext.Default.RunResult)
+                             ?? throw new JsonException("empty body");
+                var error = result switch
+                {
+                    { Status: RunStatus.Succeeded, Verified: true } => null,
+                    { Status: RunStatus.Succeeded } => "The run succeeded but was not verified.",
+                    _ => $"{result.Status}: {result.Error}",
+                };
+                return Make(clock, 200, error, result);
+            }
+            catch (Exception ex) when (ex is HttpRequestException or JsonException || (ex is TaskCanceledException && !ct.IsCancellationRequested))
+            {
+                var context = lab.SomeServiceOutput is { } output ? $" SomeService's last output: {output}" : "";
+                return Make(clock, null, $"Request failed: {ex.Message}{context}", null);
+            }
+        }
+    }
+
+    private static string Shorten(string text) => text.Length <= 600 ? text : text[..600] + "…";
+
+    public void Dispose() => _http.Dispose();
+}

@@ -1,0 +1,37 @@
+namespace SyncDataBenchmark.Runner;
+
+/// <summary>What one invocation of the runner was asked to do, after parsing and validation.</summary>
+public sealed record BenchSettings
+{
+    public required long Rows { get; init; }
+    public required int Repeat { get; init; }
+    public required CaseSelection Cases { get; init; }
+    /// <summary>Null: SomeService's own default.</summary>
+    public int? PageSize { get; init; }
+    /// <summary>Null: SomeService's own default.</summary>
+    public int? BatchSize { get; init; }
+    public required DirectoryInfo Out { get; init; }
+    /// <summary>Base connection string of an existing server; null starts a throwaway local cluster.</summary>
+    public string? Connection { get; init; }
+    public Uri? SourceUrl { get; init; }
+    public Uri? SomeServiceUrl { get; init; }
+    public bool Tmpfs { get; init; }
+    public bool Peers { get; init; } = true;
+    public bool Charts { get; init; } = true;
+
+    /// <summary>Untimed runs per combination (and peer) before the timed ones.</summary>
+    public int Warmups => 1;
+
+    /// <summary>
+    /// The sqlx write-up's finding: on a throwaway cluster, durability costs dominate COPY; with these off the
+    /// database stops being the bottleneck, so the services' own costs show.
+    /// </summary>
+    public static IReadOnlyDictionary<string, string> TmpfsPostgresSettings { get; } = new Dictionary<string, string>
+    {
+        ["fsync"] = "off",
+        ["synchronous_commit"] = "off",
+        ["full_page_writes"] = "off",
+    };
+
+    public const string TmpfsDirectory = "/dev/shm";
+}

@@ -1,0 +1,116 @@
+using SyncData.Shared;
+
+namespace SyncDataBenchmark.Runner;
+
+/// <summary>A runnable fetch × insert combination; its number names its picture and never depends on --cases.</summary>
+public sealed record Combination(int Number, FetchApproach Fetch, InsertApproach Insert)
+{
+    public string Key => $"{Fetch}:{Insert}";
+    public string Picture => $"{Number}.png";
+}
+
+/// <summary>A combination whose insert library cannot be restored here: reported with its reason, never run.</summary>
+public sealed record BlockedCombination(FetchApproach Fetch, InsertApproach Insert, string Reason)
+{
+    public string Key => $"{Fetch}:{Insert}";
+}
+
+public static class Catalog
+{
+    /// <summary>Approaches.RunnableCombinations, numbered 1.. in that order.</summary>
+    public static IReadOnlyList<Combination> Runnable { get; } =
+        Approaches.RunnableCombinations.Select((c, i) => new Combination(i + 1, c.Fetch, c.Insert)).ToArray();
+
+    /// <summary>Every compatible fetch × unavailable insert pair, in enum order.</summary>
+    public static IReadOnlyList<BlockedCombination> Blocked { get; } =
+        (from f in Approaches.Fetches
+         from i in Approaches.Inserts
+         where Approaches.Unavailable.ContainsKey(i) && Approaches.Incompatibility(f, i) is null
+         select new BlockedCombination(f, i, Approaches.Unavailable[i])).ToArray();
+}
+
+/// <summary>
+/// --cases: "Fetch:Insert" patterns, either side may be "*"; several separated by commas or given repeatedly.
+/// Names are case-insensitive and must exist, so a typo is an error rather than an empty matrix.
+/// </summary>
+public sealed class CaseSelection
+{
+    private readonly List<(FetchApproach? Fetch, InsertApproach? Insert)> _patterns;
+
+    private CaseSelection(List<(FetchApproach?, InsertApproach?)> patterns, IReadOnlyList<string> text)
+    {
+        _patterns = patterns;
+        Patterns = text;
+    }
+
+    public static CaseSelection All { get; } = new([(null, null)], ["*:*"]);
+
+    /// <summary>The patterns as given (normalised), for the report.</summary>
+    public IReadOnlyList<string> Patterns { get; }
+
+    public bool Matches(FetchApproach fetch, InsertApproach insert) =>
+        _patterns.Any(p => (p.Fetch is null || p.Fetch == fetch) && (p.Insert is null || p.Insert == insert));
+
+    public static CaseSelection Parse(IEnumerable<string> values, out string? error)
+    {
+        error = null;
+        var patterns = new List<(FetchApproach?, InsertApproach?)>();
+        var text = new List<string>();
+        foreach (var item in values.SelectMany(v => v.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries)))
+        {
+            var parts = item.Split(':');
+            if (parts.Length != 2)
+            {
+                error = $"'{item}' is not a case: use Fetch:Insert, either side may be '*' (e.g. NpgsqlCopy:* or EFStream:NpgsqlCopy).";
+                return All;
+            }
+
+            FetchApproach? fetch = null;
+            InsertApproach? insert = null;
+            if (parts[0] != "*")
+            {
+                if (!Approaches.TryParse<FetchApproach>(parts[0], out var f))
+                {
+                    error = $"'{parts[0]}' in '{item}' is not a fetch approach. Valid values: {Approaches.Names<FetchApproach>()}, *.";
+                    return All;
+                }
+
+                fetch = f;
+            }
+
+            if (parts[1] != "*")
+            {
+                if (!Approaches.TryParse<InsertApproach>(parts[1], out var i))
+                {
+                    error = $"'{parts[1]}' in '{item}' is not an insert approach. Valid values: {Approaches.Names<InsertApproach>()}, *.";
+                    return All;
+                }
+
+                insert = i;
+            }
+
+            // Naming one exact pair that can never run is a mistake worth stopping for; a wildcard just skips it.
+            if (fetch is { } ef && insert is { } ei && Approaches.Incompatibility(ef, ei) is { } why)
+            {
+                error = $"{ef}:{ei} cannot run: {why}";
+                return All;
+            }
+
+            patterns.Add((fetch, insert));
+            text.Add($"{fetch?.ToString() ?? "*"}:{insert?.ToString() ?? "*"}");
+        }
+
+        if (patterns.Count == 0)
+        {
+            return All;
+        }
+
+        var selection = new CaseSelection(patterns, text);
+        if (!Catalog.Runnable.Any(c => selection.Matches(c.Fetch, c.Insert)) && !Catalog.Blocked.Any(b => selection.Matches(b.Fetch, b.Insert)))
+        {
+            error = $"--cases {string.Join(',', text)} selects no combination.";
+        }
+
+        return selection;
+    }
+}

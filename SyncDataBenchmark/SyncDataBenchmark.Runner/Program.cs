@@ -1,0 +1,119 @@
+using System.CommandLine;
+using SyncDataBenchmark.Runner;
+
+var rows = new Option<long>("--rows") { Description = "Rows seeded into the source users table.", DefaultValueFactory = _ => 1_000_000 };
+rows.Validators.Add(r =>
+{
+    // sql/generate.sql's seed_users takes an integer.
+    if (r.GetValueOrDefault<long>() is < 1 or > int.MaxValue)
+    {
+        r.AddError($"--rows must be from 1 to {int.MaxValue:N0}.");
+    }
+});
+
+var repeat = new Option<int>("--repeat") { Description = "Timed runs per combination (after one untimed warm-up).", DefaultValueFactory = _ => 3 };
+repeat.Validators.Add(r =>
+{
+    if (r.GetValueOrDefault<int>() < 1)
+    {
+        r.AddError("--repeat must be at least 1.");
+    }
+});
+
+var cases = new Option<string[]>("--cases")
+{
+    Description = "Combinations to run, as Fetch:Insert with * for any (e.g. NpgsqlCopy:* or EFStream:NpgsqlCopy); comma-separated or repeated. Default: all.",
+    AllowMultipleArgumentsPerToken = true,
+};
+cases.Validators.Add(r =>
+{
+    CaseSelection.Parse(r.GetValueOrDefault<string[]>() ?? [], out var error);
+    if (error is not null)
+    {
+        r.AddError(error);
+    }
+});
+
+var pageSize = new Option<int?>("--page-size") { Description = "Page size for the paging fetch approaches (default: SomeService's)." };
+var batchSize = new Option<int?>("--batch-size") { Description = "Batch size for the batching insert approaches (default: SomeService's)." };
+foreach (var option in new[] { pageSize, batchSize })
+{
+    option.Validators.Add(r =>
+    {
+        if (r.GetValueOrDefault<int?>() is < 1)
+        {
+            r.AddError($"{option.Name} must be at least 1.");
+        }
+    });
+}
+
+var output = new Option<DirectoryInfo>("--out") { Description = "Where results.json, results.csv, results.md and the pictures go.", DefaultValueFactory = _ => new DirectoryInfo("artifacts") };
+var connection = new Option<string?>("--connection")
+{
+    Description = "Base Npgsql connection string of an existing PostgreSQL server (databases source/target are created if missing; a seed of the right size is reused). Default: a throwaway local cluster.",
+};
+var sourceUrl = new Option<string?>("--source-url") { Description = "Use this running SyncDataSource instead of starting one (needs --connection: the databases it reads)." };
+var someServiceUrl = new Option<string?>("--someservice-url") { Description = "Use this running SomeService instead of starting the services (needs --connection)." };
+var tmpfs = new Option<bool>("--tmpfs") { Description = "Put the local cluster on /dev/shm with fsync, synchronous_commit and full_page_writes off (recorded in the results)." };
+var noPeers = new Option<bool>("--no-peers") { Description = "Skip the psql pipes and pgcopydb." };
+var noCharts = new Option<bool>("--no-charts") { Description = "Skip the pictures (no matplotlib needed)." };
+foreach (var option in new[] { sourceUrl, someServiceUrl })
+{
+    option.Validators.Add(r =>
+    {
+        if (!Uri.TryCreate(r.GetValueOrDefault<string?>(), UriKind.Absolute, out var uri) || uri.Scheme is not ("http" or "https"))
+        {
+            r.AddError($"{option.Name} must be an absolute http(s) URL.");
+        }
+    });
+}
+
+var root = new RootCommand(
+    "Runs every runnable fetch × insert combination of SyncDataBenchmark (and the psql/pgcopydb peers) against the same seeded table, " +
+    "verifies every run, and writes results.json, results.csv, results.md and pictures. Exits 1 if any run failed or was not verified.")
+{
+    rows, repeat, cases, pageSize, batchSize, output, connection, sourceUrl, someServiceUrl, tmpfs, noPeers, noCharts,
+};
+root.Validators.Add(r =>
+{
+    var hasConnection = r.GetValue(connection) is not null;
+    if (!hasConnection && (r.GetValue(sourceUrl) is not null || r.GetValue(someServiceUrl) is not null))
+    {
+        r.AddError("--source-url and --someservice-url need --connection: the runner seeds and verifies the databases those services use.");
+    }
+
+    var selection = CaseSelection.Parse(r.GetValue(cases) ?? [], out var casesError);
+    if (casesError is null && r.GetValue(noPeers) && !Catalog.Runnable.Any(c => selection.Matches(c.Fetch, c.Insert)))
+    {
+        r.AddError($"--cases {string.Join(',', selection.Patterns)} selects no runnable combination and --no-peers skips the peers: nothing would run.");
+    }
+
+    if (hasConnection && r.GetValue(tmpfs))
+    {
+        r.AddError("--tmpfs applies to the runner's own throwaway cluster, not to an existing server given by --connection.");
+    }
+});
+
+root.SetAction((parse, ct) =>
+{
+    static Uri? AsUri(string? value) => value is null ? null : new Uri(value.EndsWith('/') ? value : value + "/");
+    var settings = new BenchSettings
+    {
+        Rows = parse.GetValue(rows),
+        Repeat = parse.GetValue(repeat),
+        Cases = CaseSelection.Parse(parse.GetValue(cases) ?? [], out _),
+        PageSize = parse.GetValue(pageSize),
+        BatchSize = parse.GetValue(batchSize),
+        Out = parse.GetValue(output)!,
+        Connection = parse.GetValue(connection),
+        SourceUrl = AsUri(parse.GetValue(sourceUrl)),
+        SomeServiceUrl = AsUri(parse.GetValue(someServiceUrl)),
+        Tmpfs = parse.GetValue(tmpfs),
+        Peers = !parse.GetValue(noPeers),
+        Charts = !parse.GetValue(noCharts),
+    };
+    return BenchCommand.RunAsync(settings, ct);
+});
+
+// Ctrl+C cancels the action; give it time to write partial results and stop the services and the cluster.
+return await root.Parse(args).InvokeAsync(new InvocationConfiguration { ProcessTerminationTimeout = TimeSpan.FromSeconds(30) });

@@ -1,0 +1,38 @@
+using SyncData.Harness;
+
+namespace SyncDataBenchmark.Runner.Report;
+
+/// <summary>
+/// The pictures are drawn by bench/plot.py with matplotlib (no .NET charting package restores here). Debian's
+/// python3-matplotlib installs into /usr/bin/python3, which a pyenv or venv python3 first on PATH would not see.
+/// </summary>
+public static class Charts
+{
+    public static string Script => Path.Combine(Lab.RepositoryRoot, "bench", "plot.py");
+
+    public static string Python =>
+        Environment.GetEnvironmentVariable("BENCH_PYTHON") is { Length: > 0 } configured ? configured
+        : File.Exists("/usr/bin/python3") ? "/usr/bin/python3"
+        : "python3";
+
+    /// <summary>matplotlib's version, or null when it cannot be imported: checked before an hour of runs, not after.</summary>
+    public static Task<string?> MatplotlibVersionAsync() => ShellCommand.FirstLineAsync(Python, Script, "--version");
+
+    /// <summary>Draws N.png per combination and summary.png into <paramref name="outDirectory"/>; returns an error or null.</summary>
+    public static async Task<string?> DrawAsync(string resultsJson, string outDirectory, CancellationToken ct)
+    {
+        var environment = new Dictionary<string, string>
+        {
+            ["MPLBACKEND"] = "Agg",
+            // matplotlib caches fonts under $HOME; keep it out of a read-only or shared home.
+            ["MPLCONFIGDIR"] = Path.Combine(Path.GetTempPath(), "syncdata-matplotlib"),
+        };
+        var script = $"\"$PY\" \"$SCRIPT\" \"$RESULTS\" --out \"$OUT\"";
+        environment["PY"] = Python;
+        environment["SCRIPT"] = Script;
+        environment["RESULTS"] = resultsJson;
+        environment["OUT"] = outDirectory;
+        var outcome = await ShellCommand.RunAsync(script, environment, outDirectory, ct);
+        return outcome.ExitCode == 0 ? null : $"bench/plot.py exited with {outcome.ExitCode}: {outcome.Output}";
+    }
+}

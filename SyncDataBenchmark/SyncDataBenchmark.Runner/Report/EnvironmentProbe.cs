@@ -1,0 +1,71 @@
+using System.Runtime.InteropServices;
+using System.Xml.Linq;
+using SyncData.Harness;
+
+namespace SyncDataBenchmark.Runner.Report;
+
+/// <summary>What the numbers were measured on: hardware, OS, runtimes, package and tool versions, the commit.</summary>
+public static class EnvironmentProbe
+{
+    public static async Task<BenchEnvironment> ReadAsync(string postgresVersion, IReadOnlyDictionary<string, string> tools, DateTimeOffset startedAt)
+    {
+        var (commit, dirty) = await GitAsync();
+        return new BenchEnvironment
+        {
+            CpuModel = ProcField("/proc/cpuinfo", "model name") ?? RuntimeInformation.ProcessArchitecture.ToString(),
+            Cores = Environment.ProcessorCount,
+            MemoryBytes = ProcField("/proc/meminfo", "MemTotal") is { } mem && long.TryParse(mem.Split(' ')[0], out var kb)
+                ? kb * 1024
+                : GC.GetGCMemoryInfo().TotalAvailableMemoryBytes,
+            Os = OsRelease() ?? RuntimeInformation.OSDescription,
+            Kernel = File.Exists("/proc/sys/kernel/osrelease") ? File.ReadAllText("/proc/sys/kernel/osrelease").Trim() : RuntimeInformation.OSDescription,
+            DotnetRuntime = $"{RuntimeInformation.FrameworkDescription} ({RuntimeInformation.RuntimeIdentifier})",
+            PostgresVersion = postgresVersion,
+            NuGetPackages = PackageVersions(),
+            Tools = tools,
+            GitCommit = commit,
+            GitDirty = dirty,
+            StartedAt = startedAt,
+        };
+    }
+
+    /// <summary>Every PackageVersion of the central Directory.Packages.props.</summary>
+    public static IReadOnlyDictionary<string, string> PackageVersions()
+    {
+        var path = Path.Combine(Lab.RepositoryRoot, "SyncDataBenchmark", "Directory.Packages.props");
+        return XDocument.Load(path).Descendants("PackageVersion")
+            .Where(e => e.Attribute("Include") is not null && e.Attribute("Version") is not null)
+            .ToDictionary(e => e.Attribute("Include")!.Value, e => e.Attribute("Version")!.Value);
+    }
+
+    private static string? ProcField(string file, string name)
+    {
+        if (!File.Exists(file))
+        {
+            return null;
+        }
+
+        var line = File.ReadLines(file).FirstOrDefault(l => l.StartsWith(name, StringComparison.Ordinal));
+        return line?[(line.IndexOf(':') + 1)..].Trim();
+    }
+
+    private static string? OsRelease()
+    {
+        const string file = "/etc/os-release";
+        var line = File.Exists(file) ? File.ReadLines(file).FirstOrDefault(l => l.StartsWith("PRETTY_NAME=", StringComparison.Ordinal)) : null;
+        return line?["PRETTY_NAME=".Length..].Trim('"');
+    }
+
+    private static async Task<(string? Commit, bool? Dirty)> GitAsync()
+    {
+        var root = Lab.RepositoryRoot;
+        var commit = await ShellCommand.FirstLineAsync("git", "-C", root, "rev-parse", "HEAD");
+        if (commit is null)
+        {
+            return (null, null);
+        }
+
+        var status = await ShellCommand.RunAsync("git status --porcelain --untracked-files=no", new Dictionary<string, string>(), root, CancellationToken.None);
+        return (commit, status.ExitCode == 0 ? status.Output.Trim().Length > 0 : null);
+    }
+}

@@ -1,0 +1,169 @@
+using System.Globalization;
+using System.Text;
+
+namespace SyncDataBenchmark.Runner.Report;
+
+/// <summary>results.md: the original write-up's table, one row per combination, peer and blocked pair, with notes.</summary>
+public static class MarkdownReport
+{
+    private static readonly CultureInfo Invariant = CultureInfo.InvariantCulture;
+
+    public static string Render(BenchReport report, bool charts)
+    {
+        var p = report.Parameters;
+        var e = report.Environment;
+        var n = p.Repeat;
+        var md = new StringBuilder();
+        md.AppendLine("# SyncDataBenchmark results").AppendLine();
+        if (!report.Complete)
+        {
+            md.AppendLine("> **Incomplete:** the runner was stopped before every run finished.").AppendLine();
+        }
+
+        var anyFailure = report.Runs.Any(r => !r.Ok) || report.Peers.Any(r => !r.Ok) || report.Problems.Count > 0;
+        md.AppendLine(report.Passed
+            ? "Every run succeeded and was verified (target row count and checksum equal the source's)."
+            : anyFailure ? "**Not every run succeeded and verified**: see Failures below."
+            : "Every run that finished succeeded and was verified.").AppendLine();
+
+        md.AppendLine($"- Rows: {p.Rows.ToString("N0", Invariant)}; {n} timed run(s) per case after {p.Warmups} untimed warm-up, interleaved round-robin");
+        md.AppendLine($"- Page size: {Setting(p.PageSize, report.Runs.Select(r => r.Result?.PageSize))}; batch size: {Setting(p.BatchSize, report.Runs.Select(r => r.Result?.BatchSize))}");
+        md.AppendLine($"- PostgreSQL {e.PostgresVersion}, {(p.Database == "local" ? "throwaway local cluster" : "existing server (--connection)")}"
+                      + (p.Tmpfs ? $", **tmpfs** ({string.Join(", ", p.PostgresSettings.Select(s => $"{s.Key}={s.Value}"))})" : ", on disk, default durability settings")
+                      + (p.SeedReused ? "; seed reused" : ""));
+        md.AppendLine($"- {e.CpuModel}, {e.Cores} cores, {Bytes(e.MemoryBytes)} RAM; {e.Os}, kernel {e.Kernel}; {e.DotnetRuntime}");
+        md.AppendLine($"- Services: {(p.ServicesStartedByRunner ? "started by the runner as separate Release processes" : "already running")}; SomeService {p.SomeServiceUrl}");
+        md.AppendLine($"- Commit {e.GitCommit ?? "unknown"}{(e.GitDirty == true ? " (with uncommitted changes)" : "")}; {e.StartedAt:yyyy-MM-dd HH:mm} UTC; wall time {(e.WallTimeMs is { } w ? Estimator.Format(TimeSpan.FromMilliseconds(w)) : "n/a")}");
+        md.AppendLine($"- Tools: {string.Join("; ", e.Tools.Values)}");
+        md.AppendLine();
+
+        string[] header =
+        [
+            "TestCase", "Rank", "FetchApproach", "InsertApproach", $"Process Time (best of {n})",
+            "SomeService Memory Allocated", "SomeService Physical Memory (peak)", "SomeService GC Collections", "SomeService GC Pause",
+            "SyncDataSource Memory Allocated", "SyncDataSource Physical Memory (peak)", "SyncDataSource GC Collections", "SyncDataSource GC Pause",
+            "Median", "StdDev", "Failures", "Verified", "Ratio to fastest", "Ratio to psql binary",
+        ];
+        md.AppendLine("| " + string.Join(" | ", header) + " |");
+        md.AppendLine("|" + string.Concat(header.Select(_ => " --- |")));
+        foreach (var row in report.Summary)
+        {
+            md.AppendLine("| " + string.Join(" | ", Cells(row, charts).Select(Escape)) + " |");
+        }
+
+        md.AppendLine();
+        md.AppendLine("Notes:").AppendLine();
+        md.AppendLine($"- Process Time is the best of the {n} timed runs: SomeService's own measure of truncate, fetch, write and commit, "
+                      + "excluding the verification query. Median and StdDev (sample) are over the successful timed runs.");
+        md.AppendLine($"- **Memory and GC columns are per-run medians** over the successful timed runs, not sums: the original summed its 3 runs, "
+                      + "so multiply allocation, collection and pause figures by 3 to compare with it. Physical Memory is the highest working set "
+                      + "sampled (every 50 ms) during the run, not the process lifetime peak. GC collections are exclusive per generation.");
+        md.AppendLine("- Rank orders the combinations by best time. Ratio to fastest divides a row's best time by the fastest combination's; "
+                      + "Ratio to psql binary by the psql binary pipe's.");
+        md.AppendLine("- Peers run in the same session on the same databases and are verified the same way (target count and checksum against "
+                      + "the source): `psql \\copy to stdout | psql \\copy from stdin` with truncate + copy in one transaction on the target, in binary "
+                      + "and text format, and `pgcopydb copy table-data` (which also truncates, and vacuums/analyzes the target as part of its run). "
+                      + "Their time is the whole command's wall time. They run no .NET process, so their memory and GC cells are empty.");
+        md.AppendLine("- Failures counts failed or unverified timed runs; \"+ warm-up\" marks a failed warm-up.");
+        if (charts)
+        {
+            md.AppendLine("- Each TestCase number links to its picture: both services' working set, allocation rate and GC collections over the best run.");
+        }
+
+        var blocked = report.Blocked.GroupBy(b => b.Insert).ToList();
+        if (blocked.Count > 0)
+        {
+            md.AppendLine().AppendLine("Blocked combinations (not run, not zero):").AppendLine();
+            foreach (var group in blocked)
+            {
+                md.AppendLine($"- {group.Key} ({string.Join(", ", group.Select(b => b.Fetch))}): {group.First().Reason}");
+            }
+        }
+
+        var failures = report.Runs.Where(r => !r.Ok).Select(r => $"{r.Case} {(r.Warmup ? "warm-up" : $"run {r.Round}")}: {r.Error}")
+            .Concat(report.Peers.Where(r => !r.Ok).Select(r => $"{r.Peer} {(r.Warmup ? "warm-up" : $"run {r.Round}")}: {r.Error}"))
+            .Concat(report.Problems)
+            .ToList();
+        if (failures.Count > 0)
+        {
+            md.AppendLine().AppendLine("Failures:").AppendLine();
+            foreach (var f in failures)
+            {
+                md.AppendLine($"- {f}");
+            }
+        }
+
+        if (charts)
+        {
+            md.AppendLine().AppendLine("![Time and memory across combinations](summary.png)");
+        }
+
+        return md.ToString();
+    }
+
+    private static IEnumerable<string> Cells(CaseSummary row, bool charts)
+    {
+        var testCase = row.Kind switch
+        {
+            CaseSummary.Kinds.Combination when charts => $"[{row.Number}]({row.Picture})",
+            CaseSummary.Kinds.Combination => row.Number!.Value.ToString(Invariant),
+            CaseSummary.Kinds.Peer => $"peer: {row.Title}",
+            _ => "blocked",
+        };
+        if (row.Kind == CaseSummary.Kinds.Blocked)
+        {
+            // The first clause names the missing package; the full reason is listed once under the table.
+            var reason = row.BlockedReason!.Split(':')[0];
+            return [testCase, "—", row.Fetch, row.Insert, $"blocked: {reason} (see below)", .. Enumerable.Repeat("—", 14)];
+        }
+
+        var time = row.BestMs is { } best ? Ms(best) : row.TimedRuns == 0 ? "not run" : "no successful run";
+        return
+        [
+            testCase,
+            row.Rank?.ToString(Invariant) ?? "—",
+            row.Fetch,
+            row.Insert,
+            time,
+            .. Figures(row.SomeService),
+            .. Figures(row.SyncDataSource),
+            row.MedianMs is { } median ? Ms(median) : "—",
+            row.StdDevMs is { } sd ? Ms(sd) : "—",
+            row.Failures.ToString(Invariant) + (row.WarmupFailed ? " + warm-up" : ""),
+            $"{row.Succeeded}/{row.TimedRuns}",
+            row.RatioToFastest is { } rf ? $"{rf:0.00}×" : "—",
+            row.RatioToPsqlBinary is { } rp ? $"{rp:0.00}×" : "—",
+        ];
+    }
+
+    private static string[] Figures(FigureMedians? f) => f is null
+        ? ["—", "—", "—", "—"]
+        : [
+            Bytes(f.AllocatedBytes),
+            Bytes(f.PeakWorkingSetBytes),
+            $"gen0: {Count(f.GcGen0)}, gen1: {Count(f.GcGen1)}, gen2: {Count(f.GcGen2)}",
+            Ms(f.GcPauseMs),
+        ];
+
+    private static string Setting(int? asked, IEnumerable<int?> used)
+    {
+        var values = used.OfType<int>().Distinct().Order().ToList();
+        var seen = values.Count == 0 ? "not used by the runs" : string.Join(", ", values.Select(v => v.ToString("N0", Invariant)));
+        return asked is null ? $"{seen} (SomeService default)" : seen;
+    }
+
+    public static string Ms(double ms) => ms >= 100 ? ms.ToString("N0", Invariant) + " ms" : ms.ToString("0.#", Invariant) + " ms";
+
+    private static string Count(double value) => value.ToString("0.#", Invariant);
+
+    public static string Bytes(double bytes) => bytes switch
+    {
+        >= 1L << 30 => (bytes / (1L << 30)).ToString("0.00", Invariant) + " GiB",
+        >= 100L << 20 => (bytes / (1L << 20)).ToString("0", Invariant) + " MiB",
+        >= 1L << 20 => (bytes / (1L << 20)).ToString("0.0", Invariant) + " MiB",
+        >= 1L << 10 => (bytes / (1L << 10)).ToString("0", Invariant) + " KiB",
+        _ => bytes.ToString("0", Invariant) + " B",
+    };
+
+    private static string Escape(string cell) => cell.Replace("|", "\\|", StringComparison.Ordinal).Replace("\n", " ", StringComparison.Ordinal);
+}

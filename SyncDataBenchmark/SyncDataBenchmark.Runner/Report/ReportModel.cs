@@ -1,0 +1,154 @@
+using System.Text.Json;
+using System.Text.Json.Serialization;
+using SyncData.Shared;
+
+namespace SyncDataBenchmark.Runner.Report;
+
+/// <summary>results.json: everything the runner measured and where; the markdown, CSV and pictures derive from it.</summary>
+public sealed record BenchReport
+{
+    /// <summary>False while the runner is still going (the file is rewritten after every run) or when it was stopped.</summary>
+    public required bool Complete { get; init; }
+    /// <summary>Every run (warm-ups included) succeeded and verified, and nothing else went wrong.</summary>
+    public required bool Passed { get; init; }
+    public required BenchEnvironment Environment { get; init; }
+    public required BenchParameters Parameters { get; init; }
+    public required IReadOnlyList<CaseSummary> Summary { get; init; }
+    public required IReadOnlyList<CombinationRun> Runs { get; init; }
+    public required IReadOnlyList<PeerRun> Peers { get; init; }
+    public required IReadOnlyList<BlockedCombinationReport> Blocked { get; init; }
+    /// <summary>Failures outside any single run (charts, service restarts), in words.</summary>
+    public required IReadOnlyList<string> Problems { get; init; }
+}
+
+public sealed record BenchEnvironment
+{
+    public required string CpuModel { get; init; }
+    public required int Cores { get; init; }
+    public required long MemoryBytes { get; init; }
+    public required string Os { get; init; }
+    public required string Kernel { get; init; }
+    public required string DotnetRuntime { get; init; }
+    public required string PostgresVersion { get; init; }
+    /// <summary>Every PackageVersion in Directory.Packages.props.</summary>
+    public required IReadOnlyDictionary<string, string> NuGetPackages { get; init; }
+    /// <summary>Versions of the external tools used (psql, pgcopydb, matplotlib), or why they are missing.</summary>
+    public required IReadOnlyDictionary<string, string> Tools { get; init; }
+    public string? GitCommit { get; init; }
+    /// <summary>The work tree had uncommitted changes: the commit alone does not reproduce the build.</summary>
+    public bool? GitDirty { get; init; }
+    public required DateTimeOffset StartedAt { get; init; }
+    public DateTimeOffset? FinishedAt { get; init; }
+    public double? WallTimeMs { get; init; }
+}
+
+public sealed record BenchParameters
+{
+    public required long Rows { get; init; }
+    public required int Repeat { get; init; }
+    public required int Warmups { get; init; }
+    /// <summary>As asked; null means SomeService's default (the runs record what was used).</summary>
+    public int? PageSize { get; init; }
+    public int? BatchSize { get; init; }
+    public required IReadOnlyList<string> Cases { get; init; }
+    public required bool Tmpfs { get; init; }
+    /// <summary>Server settings the runner set on its cluster (tmpfs); empty for defaults or an existing server.</summary>
+    public required IReadOnlyDictionary<string, string> PostgresSettings { get; init; }
+    /// <summary>"local" (throwaway cluster started by the runner) or "existing" (--connection).</summary>
+    public required string Database { get; init; }
+    public required bool SeedReused { get; init; }
+    public double? SeedMs { get; init; }
+    public TableSummary? SourceSummary { get; init; }
+    public required bool Peers { get; init; }
+    public required bool Charts { get; init; }
+    public required string SomeServiceUrl { get; init; }
+    public string? SourceUrl { get; init; }
+    /// <summary>False when --someservice-url/--source-url pointed at services someone else started.</summary>
+    public required bool ServicesStartedByRunner { get; init; }
+}
+
+/// <summary>One request to SomeService's /sync?wait=true, and what it answered.</summary>
+public sealed record CombinationRun
+{
+    public required int Number { get; init; }
+    public required string Case { get; init; }
+    public required string Fetch { get; init; }
+    public required string Insert { get; init; }
+    /// <summary>0 is the warm-up round; 1..repeat are timed.</summary>
+    public required int Round { get; init; }
+    public required bool Warmup { get; init; }
+    /// <summary>Seen from the runner: the HTTP request's whole duration (includes the in-transaction verification).</summary>
+    public required double WallMs { get; init; }
+    public int? HttpStatus { get; init; }
+    /// <summary>Why there is no usable result (transport, HTTP status, or the run's own error).</summary>
+    public string? Error { get; init; }
+    /// <summary>The RunResult exactly as SomeService returned it, samples included.</summary>
+    public RunResult? Result { get; init; }
+
+    public bool Ok => Result is { Status: RunStatus.Succeeded, Verified: true };
+}
+
+/// <summary>One run of an external tool moving the same table, verified the same way.</summary>
+public sealed record PeerRun
+{
+    public required string Peer { get; init; }
+    public required int Round { get; init; }
+    public required bool Warmup { get; init; }
+    public required string Status { get; init; }
+    /// <summary>Wall time of the whole command (process start to exit); the verification query is excluded.</summary>
+    public double? DurationMs { get; init; }
+    public long Rows { get; init; }
+    /// <summary>Target count and checksum equal the source's, read directly after the command.</summary>
+    public bool Verified { get; init; }
+    public TableSummary? Target { get; init; }
+    public int? ExitCode { get; init; }
+    public string? Error { get; init; }
+
+    public bool Ok => Status == RunStatus.Succeeded && Verified;
+}
+
+public sealed record BlockedCombinationReport(string Case, string Fetch, string Insert, string Reason);
+
+/// <summary>Medians over a case's successful timed runs, per run (the original summed over its runs).</summary>
+public sealed record FigureMedians(double AllocatedBytes, double PeakWorkingSetBytes, double GcGen0, double GcGen1, double GcGen2, double GcPauseMs);
+
+/// <summary>One row of results.md.</summary>
+public sealed record CaseSummary
+{
+    public static class Kinds
+    {
+        public const string Combination = "combination";
+        public const string Peer = "peer";
+        public const string Blocked = "blocked";
+    }
+
+    public required string Kind { get; init; }
+    public required string Case { get; init; }
+    public int? Number { get; init; }
+    public required string Title { get; init; }
+    public required string Fetch { get; init; }
+    public required string Insert { get; init; }
+    /// <summary>1 = fastest best time among the combinations (peers and blocked rows are not ranked).</summary>
+    public int? Rank { get; init; }
+    public int TimedRuns { get; init; }
+    public int Succeeded { get; init; }
+    public int Failures { get; init; }
+    public bool WarmupFailed { get; init; }
+    public double? BestMs { get; init; }
+    public double? MedianMs { get; init; }
+    /// <summary>Sample standard deviation of the successful timed runs; null with fewer than two.</summary>
+    public double? StdDevMs { get; init; }
+    public double? RatioToFastest { get; init; }
+    public double? RatioToPsqlBinary { get; init; }
+    /// <summary>The run whose samples the picture shows: the best successful one, else the last one with samples.</summary>
+    public Guid? PictureRunId { get; init; }
+    public string? Picture { get; init; }
+    public string? BlockedReason { get; init; }
+    public FigureMedians? SomeService { get; init; }
+    public FigureMedians? SyncDataSource { get; init; }
+}
+
+[JsonSourceGenerationOptions(JsonSerializerDefaults.Web, UseStringEnumConverter = true, WriteIndented = true,
+    DefaultIgnoreCondition = JsonIgnoreCondition.Never)]
+[JsonSerializable(typeof(BenchReport))]
+internal sealed partial class BenchJsonContext : JsonSerializerContext;

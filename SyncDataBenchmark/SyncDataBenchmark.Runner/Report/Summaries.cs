@@ -1,0 +1,130 @@
+using SyncData.Shared;
+
+namespace SyncDataBenchmark.Runner.Report;
+
+/// <summary>Turns the runs into one row per combination, peer and blocked pair.</summary>
+public static class Summaries
+{
+    public static List<CaseSummary> Build(
+        IReadOnlyList<Combination> combinations,
+        IReadOnlyList<PeerDefinition> peers,
+        IReadOnlyList<BlockedCombination> blocked,
+        IReadOnlyList<CombinationRun> runs,
+        IReadOnlyList<PeerRun> peerRuns)
+    {
+        var rows = new List<CaseSummary>();
+        foreach (var c in combinations)
+        {
+            var all = runs.Where(r => r.Case == c.Key).ToList();
+            var timed = all.Where(r => !r.Warmup).ToList();
+            var ok = timed.Where(r => r.Ok).ToList();
+            var durations = ok.Select(r => r.Result!.DurationMs!.Value).ToList();
+            var best = ok.MinBy(r => r.Result!.DurationMs);
+            // A failed case still gets a picture of what it did, if it got far enough to sample anything.
+            var pictured = best ?? all.LastOrDefault(r => r.Result?.SomeService?.Samples is { Count: > 0 });
+            rows.Add(new CaseSummary
+            {
+                Kind = CaseSummary.Kinds.Combination,
+                Case = c.Key,
+                Number = c.Number,
+                Title = $"{c.Fetch} × {c.Insert}",
+                Fetch = c.Fetch.ToString(),
+                Insert = c.Insert.ToString(),
+                TimedRuns = timed.Count,
+                Succeeded = ok.Count,
+                Failures = timed.Count - ok.Count,
+                WarmupFailed = all.Any(r => r.Warmup && !r.Ok),
+                BestMs = durations.Count > 0 ? durations.Min() : null,
+                MedianMs = Median(durations),
+                StdDevMs = StdDev(durations),
+                PictureRunId = pictured?.Result?.Id,
+                Picture = c.Picture,
+                SomeService = Medians(ok.Select(r => r.Result!.SomeService)),
+                SyncDataSource = Medians(ok.Select(r => r.Result!.SyncDataSource)),
+            });
+        }
+
+        foreach (var p in peers)
+        {
+            var all = peerRuns.Where(r => r.Peer == p.Key).ToList();
+            var timed = all.Where(r => !r.Warmup).ToList();
+            var durations = timed.Where(r => r.Ok).Select(r => r.DurationMs!.Value).ToList();
+            rows.Add(new CaseSummary
+            {
+                Kind = CaseSummary.Kinds.Peer,
+                Case = p.Key,
+                Title = p.Name,
+                Fetch = p.FetchLabel,
+                Insert = p.InsertLabel,
+                TimedRuns = timed.Count,
+                Succeeded = durations.Count,
+                Failures = timed.Count - durations.Count,
+                WarmupFailed = all.Any(r => r.Warmup && !r.Ok),
+                BestMs = durations.Count > 0 ? durations.Min() : null,
+                MedianMs = Median(durations),
+                StdDevMs = StdDev(durations),
+            });
+        }
+
+        foreach (var b in blocked)
+        {
+            rows.Add(new CaseSummary
+            {
+                Kind = CaseSummary.Kinds.Blocked,
+                Case = b.Key,
+                Title = $"{b.Fetch} × {b.Insert}",
+                Fetch = b.Fetch.ToString(),
+                Insert = b.Insert.ToString(),
+                BlockedReason = b.Reason,
+            });
+        }
+
+        var fastest = rows.Where(r => r.Kind == CaseSummary.Kinds.Combination && r.BestMs is not null).Select(r => r.BestMs!.Value).DefaultIfEmpty().Min();
+        var psqlBinary = rows.FirstOrDefault(r => r.Case == PeerDefinition.PsqlBinaryKey)?.BestMs;
+        var ranks = rows.Where(r => r.Kind == CaseSummary.Kinds.Combination && r.BestMs is not null)
+            .OrderBy(r => r.BestMs)
+            .Select((r, i) => (r.Case, Rank: i + 1))
+            .ToDictionary(x => x.Case, x => x.Rank);
+        return rows.Select(r => r.BestMs is not { } best ? r : r with
+        {
+            Rank = r.Kind == CaseSummary.Kinds.Combination ? ranks[r.Case] : null,
+            RatioToFastest = fastest > 0 ? best / fastest : null,
+            RatioToPsqlBinary = psqlBinary > 0 ? best / psqlBinary : null,
+        }).ToList();
+    }
+
+    public static double? Median(IReadOnlyCollection<double> values)
+    {
+        if (values.Count == 0)
+        {
+            return null;
+        }
+
+        var sorted = values.Order().ToArray();
+        var mid = sorted.Length / 2;
+        return sorted.Length % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+    }
+
+    public static double? StdDev(IReadOnlyCollection<double> values)
+    {
+        if (values.Count < 2)
+        {
+            return null;
+        }
+
+        var mean = values.Average();
+        return Math.Sqrt(values.Sum(v => (v - mean) * (v - mean)) / (values.Count - 1));
+    }
+
+    private static FigureMedians? Medians(IEnumerable<ServiceFigures?> figures)
+    {
+        var list = figures.OfType<ServiceFigures>().ToList();
+        if (list.Count == 0)
+        {
+            return null;
+        }
+
+        double M(Func<ServiceFigures, double> pick) => Median(list.Select(pick).ToList())!.Value;
+        return new FigureMedians(M(f => f.AllocatedBytes), M(f => f.PeakWorkingSetBytes), M(f => f.GcGen0), M(f => f.GcGen1), M(f => f.GcGen2), M(f => f.GcPauseMs));
+    }
+}

@@ -1,0 +1,185 @@
+using System.Diagnostics;
+using System.Text.Json;
+using SyncData.Harness;
+using SyncData.Shared;
+using Xunit;
+
+namespace SyncDataBenchmark.Tests;
+
+/// <summary>
+/// The benchmark command end to end: the built runner as its own process, starting its own PostgreSQL and services,
+/// running every combination and peer on a few thousand rows, and writing every output.
+/// </summary>
+public sealed class BenchCommandTests
+{
+#if DEBUG
+    private const string Configuration = "Debug";
+#else
+    private const string Configuration = "Release";
+#endif
+
+    private const long Rows = 3_001;
+
+    private static readonly string[] PeerKeys = ["psql-binary", "psql-text", "pgcopydb"];
+    private static readonly byte[] PngSignature = [0x89, (byte)'P', (byte)'N', (byte)'G', 0x0D, 0x0A, 0x1A, 0x0A];
+
+    private static string RunnerAssembly =>
+        Path.Combine(Lab.RepositoryRoot, "SyncDataBenchmark", "SyncDataBenchmark.Runner", "bin", Configuration, "net10.0", "SyncDataBenchmark.Runner.dll");
+
+    /// <summary>Every compatible fetch × unavailable insert, as the runner must report them.</summary>
+    private static IEnumerable<(FetchApproach Fetch, InsertApproach Insert)> BlockedCombinations =>
+        from f in Approaches.Fetches
+        from i in Approaches.Unavailable.Keys
+        where Approaches.Incompatibility(f, i) is null
+        select (f, i);
+
+    [Fact]
+    public async Task Bench_runs_every_combination_and_peer_verified_and_writes_json_csv_markdown_and_pictures()
+    {
+        var output = Directory.CreateTempSubdirectory("syncdata-bench-test-");
+        try
+        {
+            var (exitCode, console) = await RunAsync(["--rows", Rows.ToString(System.Globalization.CultureInfo.InvariantCulture), "--repeat", "1", "--out", output.FullName]);
+            Assert.True(exitCode == 0, $"exit code {exitCode}:\n{console}");
+
+            using var json = JsonDocument.Parse(await File.ReadAllTextAsync(Path.Combine(output.FullName, "results.json")));
+            var report = json.RootElement;
+            Assert.True(report.GetProperty("complete").GetBoolean());
+            Assert.True(report.GetProperty("passed").GetBoolean());
+            Assert.Equal(Rows, report.GetProperty("parameters").GetProperty("rows").GetInt64());
+            var environment = report.GetProperty("environment");
+            Assert.StartsWith("15", environment.GetProperty("postgresVersion").GetString());
+            Assert.Equal("10.0.0", environment.GetProperty("nuGetPackages").GetProperty("Npgsql").GetString());
+            Assert.True(environment.GetProperty("cores").GetInt32() > 0);
+
+            var combinations = Approaches.RunnableCombinations.ToList();
+            var runs = report.GetProperty("runs").EnumerateArray().ToList();
+            var markdown = await File.ReadAllTextAsync(Path.Combine(output.FullName, "results.md"));
+            Assert.Contains("| TestCase | Rank | FetchApproach | InsertApproach | Process Time (best of 1) |", markdown);
+            Assert.Contains("per-run medians", markdown);
+            for (var n = 1; n <= combinations.Count; n++)
+            {
+                var (fetch, insert) = combinations[n - 1];
+                var ofCase = runs.Where(r => r.GetProperty("case").GetString() == $"{fetch}:{insert}").ToList();
+                // One warm-up and one timed run, both as SomeService returned them.
+                Assert.Equal([true, false], ofCase.Select(r => r.GetProperty("warmup").GetBoolean()));
+                foreach (var run in ofCase)
+                {
+                    var result = run.GetProperty("result");
+                    Assert.Equal(RunStatus.Succeeded, result.GetProperty("status").GetString());
+                    Assert.True(result.GetProperty("verified").GetBoolean());
+                    Assert.Equal(Rows, result.GetProperty("rows").GetInt64());
+                    Assert.True(result.GetProperty("someService").GetProperty("samples").GetArrayLength() > 0);
+                    Assert.True(result.GetProperty("syncDataSource").GetProperty("samples").GetArrayLength() > 0);
+                }
+
+                Assert.Contains($"| [{n}]({n}.png) |", markdown);
+                Assert.Contains($"| {fetch} | {insert} |", markdown);
+                await AssertPngAsync(Path.Combine(output.FullName, $"{n}.png"));
+            }
+
+            Assert.Equal(combinations.Count * 2, runs.Count);
+
+            var blocked = report.GetProperty("blocked").EnumerateArray().ToList();
+            foreach (var (fetch, insert) in BlockedCombinations)
+            {
+                var row = Assert.Single(blocked, b => b.GetProperty("case").GetString() == $"{fetch}:{insert}");
+                Assert.Equal(Approaches.Unavailable[insert], row.GetProperty("reason").GetString());
+                Assert.Contains($"| blocked | — | {fetch} | {insert} | blocked: ", markdown);
+            }
+
+            Assert.Equal(BlockedCombinations.Count(), blocked.Count);
+            Assert.DoesNotContain(runs, r => Approaches.Unavailable.Keys.Any(i => i.ToString() == r.GetProperty("insert").GetString()));
+
+            var peers = report.GetProperty("peers").EnumerateArray().ToList();
+            foreach (var key in PeerKeys)
+            {
+                var ofPeer = peers.Where(p => p.GetProperty("peer").GetString() == key).ToList();
+                Assert.Equal(2, ofPeer.Count);
+                Assert.All(ofPeer, p =>
+                {
+                    Assert.True(p.GetProperty("verified").GetBoolean(), p.GetProperty("error").ToString());
+                    Assert.Equal(Rows, p.GetProperty("rows").GetInt64());
+                });
+            }
+
+            Assert.Contains("| peer: psql binary pipe |", markdown);
+            Assert.Contains("| peer: psql text pipe |", markdown);
+            Assert.Contains("| peer: pgcopydb copy table-data |", markdown);
+            // The psql binary pipe is its own yardstick.
+            Assert.Contains("| 1.00× |", markdown.Split('\n').Single(l => l.StartsWith("| peer: psql binary pipe |", StringComparison.Ordinal)));
+
+            await AssertPngAsync(Path.Combine(output.FullName, "summary.png"));
+
+            var csv = await File.ReadAllLinesAsync(Path.Combine(output.FullName, "results.csv"));
+            Assert.StartsWith("Kind,Case,Number,Fetch,Insert,Round,Warmup,Status,Verified,Rows,DurationMs", csv[0]);
+            Assert.Equal(1 + runs.Count + peers.Count, csv.Length);
+        }
+        finally
+        {
+            output.Delete(recursive: true);
+        }
+    }
+
+    [Theory]
+    [InlineData("--cases", "EFStreem:*", "'EFStreem' in 'EFStreem:*' is not a fetch approach")]
+    [InlineData("--cases", "EFStream:NpgsqlCopyRaw", "EFStream:NpgsqlCopyRaw cannot run")]
+    [InlineData("--someservice-url", "http://127.0.0.1:1", "need --connection")]
+    [InlineData("--repeat", "0", "--repeat must be at least 1")]
+    public async Task Bad_options_are_refused_before_anything_starts(string option, string value, string message)
+    {
+        var output = Path.Combine(Path.GetTempPath(), "syncdata-bench-refused-" + Path.GetRandomFileName());
+        var (exitCode, console) = await RunAsync([option, value, "--out", output]);
+
+        Assert.NotEqual(0, exitCode);
+        Assert.Contains(message, console);
+        Assert.False(Directory.Exists(output));
+    }
+
+    private static async Task AssertPngAsync(string path)
+    {
+        Assert.True(File.Exists(path), $"{path} was not written");
+        var bytes = await File.ReadAllBytesAsync(path);
+        Assert.True(bytes.Length > 1000, $"{path} is only {bytes.Length} bytes");
+        Assert.Equal(PngSignature, bytes[..PngSignature.Length]);
+    }
+
+    private static async Task<(int ExitCode, string Output)> RunAsync(IReadOnlyList<string> arguments)
+    {
+        Assert.True(File.Exists(RunnerAssembly), $"The runner is not built: {RunnerAssembly}");
+        var start = new ProcessStartInfo("dotnet")
+        {
+            RedirectStandardOutput = true,
+            RedirectStandardError = true,
+            UseShellExecute = false,
+        };
+        start.ArgumentList.Add(RunnerAssembly);
+        foreach (var a in arguments)
+        {
+            start.ArgumentList.Add(a);
+        }
+
+        using var process = Process.Start(start)!;
+        var stdout = process.StandardOutput.ReadToEndAsync();
+        var stderr = process.StandardError.ReadToEndAsync();
+        using var timeout = new CancellationTokenSource(TimeSpan.FromMinutes(2));
+        try
+        {
+            await process.WaitForExitAsync(timeout.Token);
+        }
+        catch (OperationCanceledException)
+        {
+            // SIGTERM first: the runner then stops its services and its cluster.
+            using (var kill = Process.Start("kill", ["-TERM", process.Id.ToString(System.Globalization.CultureInfo.InvariantCulture)]))
+            {
+                await kill.WaitForExitAsync();
+            }
+
+            using var grace = new CancellationTokenSource(TimeSpan.FromSeconds(30));
+            await process.WaitForExitAsync(grace.Token);
+            Assert.Fail($"The runner did not finish within 2 minutes:\n{await stdout}\n{await stderr}");
+        }
+
+        return (process.ExitCode, await stdout + await stderr);
+    }
+}

@@ -1,29 +1,36 @@
 #!/usr/bin/env bash
-# Installs the Debian packages the lab needs when they are missing (as root), or says which ones to install.
-# Usage: scripts/ensure-deps.sh [extra-package ...]
+# Installs the Debian packages the lab needs (bench.sh and test.sh both call this) when they are missing and we are
+# root; otherwise says which to install. Exit 1 only when something is missing and could not be installed.
 set -euo pipefail
 
 need=()
-ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql)
+if [[ -z "${PG_BIN:-}" ]] && ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then need+=(postgresql); fi
 command -v psql >/dev/null 2>&1 || need+=(postgresql-client)
+command -v pgcopydb >/dev/null 2>&1 || need+=(pgcopydb)
 command -v docker-compose >/dev/null 2>&1 || need+=(docker-compose)
-command -v prometheus >/dev/null 2>&1 || need+=(prometheus)
-command -v promtool >/dev/null 2>&1 || need+=(prometheus)
-python3 -c 'import matplotlib' >/dev/null 2>&1 || need+=(python3-matplotlib)
-for extra in "$@"; do
-  dpkg -s "$extra" >/dev/null 2>&1 || need+=("$extra")
-done
-[ ${#need[@]} -eq 0 ] && exit 0
+{ command -v prometheus && command -v promtool; } >/dev/null 2>&1 || need+=(prometheus)
+# Debian's matplotlib lives in /usr/bin/python3, whatever python3 comes first on PATH (pyenv, venv).
+/usr/bin/python3 -c 'import matplotlib' >/dev/null 2>&1 || need+=(python3-matplotlib)
+(( ${#need[@]} )) || exit 0
 
-mapfile -t need < <(printf '%s\n' "${need[@]}" | sort -u)
-if [ "$(id -u)" -ne 0 ]; then
-  echo "Missing Debian packages: ${need[*]}. Install them with: sudo apt-get install -y ${need[*]}" >&2
+if [[ $(id -u) != 0 ]]; then
+  echo "Missing Debian packages: ${need[*]}. Install them with: sudo apt-get install -y --no-install-recommends ${need[*]}" >&2
   exit 1
 fi
 echo "Installing Debian packages: ${need[*]}"
 export DEBIAN_FRONTEND=noninteractive
-apt-get update -qq
-# Services from these packages are not wanted running: the lab starts its own throwaway instances.
-printf '#!/bin/sh\nexit 101\n' > /usr/sbin/policy-rc.d && chmod +x /usr/sbin/policy-rc.d
-trap 'rm -f /usr/sbin/policy-rc.d' EXIT
-apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+# The lab starts its own throwaway PostgreSQL and Prometheus: keep the packages' services from starting.
+if [[ ! -e /usr/sbin/policy-rc.d ]]; then
+  printf '#!/bin/sh\nexit 101\n' > /usr/sbin/policy-rc.d && chmod +x /usr/sbin/policy-rc.d
+  trap 'rm -f /usr/sbin/policy-rc.d' EXIT
+fi
+log=$(mktemp)
+# Another install may hold the dpkg lock for a while: wait for it rather than fail.
+if ! { apt-get -o DPkg::Lock::Timeout=600 update -qq \
+       && apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends "${need[@]}"; } >"$log" 2>&1; then
+  cat "$log" >&2
+  rm -f "$log"
+  echo "Could not install ${need[*]}." >&2
+  exit 1
+fi
+rm -f "$log"

@@ -28,6 +28,7 @@ public sealed record RunResult
     public double? RowsPerSecond { get; init; }
     /// <summary>Target count and checksum equal the source's, checked inside the run's transaction before commit.</summary>
     public bool Verified { get; init; }
+    /// <summary>Both summaries (source and target count + checksum), taken after the write, before the commit.</summary>
     public double? VerifyMs { get; init; }
     public TableSummary? Source { get; init; }
     public TableSummary? Target { get; init; }

@@ -9,9 +9,8 @@ trap 'rm -f "$log"' EXIT
 status=0
 dotnet test SyncDataBenchmark/SyncDataBenchmark.slnx -c Release "$@" 2>&1 | tee "$log" || status=$?
 # One plain closing line, whatever the runner printed.
-counts=$(grep -Eo 'Failed: +[0-9]+, Passed: +[0-9]+, Skipped: +[0-9]+' "$log" | tail -1 || true)
-if [ -n "$counts" ]; then
-  read -r failed passed skipped < <(echo "$counts" | grep -Eo '[0-9]+' | tr '\n' ' ')
-  echo "tests: $passed passed, $failed failed, $skipped skipped"
+summary=$(grep -Eo 'Failed: +[0-9]+, Passed: +[0-9]+, Skipped: +[0-9]+' "$log" | tail -1 || true)
+if [[ $summary =~ Failed:\ +([0-9]+),\ Passed:\ +([0-9]+),\ Skipped:\ +([0-9]+) ]]; then
+  echo "tests: ${BASH_REMATCH[2]} passed, ${BASH_REMATCH[1]} failed, ${BASH_REMATCH[3]} skipped"
 fi
 exit $status

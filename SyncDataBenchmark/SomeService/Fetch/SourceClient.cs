@@ -67,7 +67,8 @@ public sealed class SourceClient(HttpClient http, IOptions<SyncOptions> options)
         }
         catch (Exception ex) when (ex is OperationCanceledException && !ct.IsCancellationRequested)
         {
-            throw new SourceStreamException($"SyncDataSource did not answer {method} /{relativeUri} within {limit.TotalSeconds:0.#} s.", ex);
+            throw new SourceStreamException(
+                $"SyncDataSource did not answer {method} /{relativeUri} within {limit.TotalSeconds:0.#} s{(limit == IdleTimeout ? " (idle timeout)" : "")}.", ex);
         }
         catch (HttpRequestException ex)
         {

@@ -74,7 +74,8 @@ public sealed class RuntimeWindow : IDisposable
             GC.GetTotalPauseDuration().TotalMilliseconds,
             workingSet,
             Math.Max(_peakWorkingSet, workingSet),
-            samples);
+            samples,
+            Environment.CpuUsage.TotalTime.TotalMilliseconds);
     }
 
     public void Dispose() => _timer?.Dispose();

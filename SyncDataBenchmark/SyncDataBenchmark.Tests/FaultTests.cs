@@ -81,6 +81,43 @@ public sealed class FaultTests(FaultLab lab)
     }
 
     [Fact]
+    public async Task A_source_changed_during_the_run_fails_verification_and_rolls_back()
+    {
+        var before = await Lab.ReadSummaryAsync(lab.TargetDb);
+        var extra = Guid.CreateVersion7();
+        lab.Proxy.BurstBytes = 1024 * 1024;
+        lab.Proxy.PauseBetweenBursts = TimeSpan.FromMilliseconds(500);
+        try
+        {
+            var run = await lab.StartAndWaitMidStreamAsync("f=NpgsqlCopy&i=NpgsqlCopy");
+            // Committed after COPY took its snapshot: the stream cannot hold this row, the source's summary will.
+            await ExecuteOnSourceAsync("insert into users values ($1, 'Late', 'L', 'Arrival', now()::timestamp, true)", extra);
+
+            var finished = await lab.WaitFinishedAsync(run.Id, TimeSpan.FromSeconds(60));
+            Assert.Equal(RunStatus.Failed, finished.Status);
+            Assert.False(finished.Verified);
+            Assert.Contains("Verification failed, rolled back", finished.Error);
+            Assert.Contains($"source has {FaultLab.Rows + 1:N0} rows", finished.Error);
+            Assert.Equal(before, await Lab.ReadSummaryAsync(lab.TargetDb));
+        }
+        finally
+        {
+            await ExecuteOnSourceAsync("delete from users where id = $1", extra);
+        }
+
+        await lab.AssertHealthyAndSyncingAsync();
+    }
+
+    private async Task ExecuteOnSourceAsync(string sql, Guid id)
+    {
+        await using var connection = new Npgsql.NpgsqlConnection(lab.SourceDb + ";Pooling=false");
+        await connection.OpenAsync();
+        await using var command = new Npgsql.NpgsqlCommand(sql, connection);
+        command.Parameters.Add(new() { Value = id });
+        await command.ExecuteNonQueryAsync();
+    }
+
+    [Fact]
     public async Task SomeService_killed_mid_run_marks_the_run_interrupted_after_restart()
     {
         var before = await Lab.ReadSummaryAsync(lab.TargetDb);

@@ -90,6 +90,7 @@ public sealed class FaultTests(FaultLab lab)
         try
         {
             var run = await lab.StartAndWaitMidStreamAsync("f=NpgsqlCopy&i=NpgsqlCopy");
+            await lab.WaitForBackendAsync(Lab.SourceDatabase, FaultLab.SourceStreaming, TimeSpan.FromSeconds(30));
             // Committed after COPY took its snapshot: the stream cannot hold this row, the source's summary will.
             await ExecuteOnSourceAsync("insert into users values ($1, 'Late', 'L', 'Arrival', now()::timestamp, true)", extra);
 

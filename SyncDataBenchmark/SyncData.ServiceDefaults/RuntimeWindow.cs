@@ -19,6 +19,11 @@ public sealed class RuntimeWindow : IDisposable
 
     public RuntimeSnapshot Start()
     {
+        // Each run starts from the same baseline: without this, memory the GC kept from an earlier run (it does not
+        // return it to the OS on its own) would count in this run's working set. The collection happens before the
+        // start snapshot, so it is not in the run's GC figures.
+        GC.Collect(GC.MaxGeneration, GCCollectionMode.Aggressive, blocking: true, compacting: true);
+        GC.WaitForPendingFinalizers();
         lock (_lock)
         {
             _timer?.Dispose();

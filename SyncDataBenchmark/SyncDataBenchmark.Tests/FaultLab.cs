@@ -55,21 +55,21 @@ public sealed class FaultLab : LabFixture
     public async Task WaitForBackendAsync(string database, string[] patterns, TimeSpan timeout)
     {
         var deadline = DateTime.UtcNow + timeout;
-        while (true)
+        while (await CountBackendsAsync(database, patterns) == 0)
         {
-            await using var connection = new NpgsqlConnection(Postgres.ConnectionString("postgres") + ";Pooling=false");
-            await connection.OpenAsync();
-            await using var command = new NpgsqlCommand(BackendsSql("count(*)"), connection);
-            command.Parameters.Add(new() { Value = database });
-            command.Parameters.Add(new() { Value = patterns });
-            if (Convert.ToInt32(await command.ExecuteScalarAsync()) > 0)
-            {
-                return;
-            }
-
             Assert.True(DateTime.UtcNow < deadline, $"No {database} backend ran {string.Join(" | ", patterns)} within {timeout}:\n{await DescribeActivityAsync()}\n{SomeService.RecentOutput}");
             await Task.Delay(50);
         }
+    }
+
+    private async Task<int> CountBackendsAsync(string database, string[] patterns)
+    {
+        await using var connection = new NpgsqlConnection(Postgres.ConnectionString("postgres") + ";Pooling=false");
+        await connection.OpenAsync();
+        await using var command = new NpgsqlCommand(BackendsSql("count(*)"), connection);
+        command.Parameters.Add(new() { Value = database });
+        command.Parameters.Add(new() { Value = patterns });
+        return Convert.ToInt32(await command.ExecuteScalarAsync());
     }
 
     private static string BackendsSql(string select) => $"""
@@ -96,12 +96,31 @@ public sealed class FaultLab : LabFixture
     /// </summary>
     public async Task<RunResult> StartAndWaitMidStreamAsync(string query)
     {
-        await CancelLeftoverRunsAsync();
-        var run = await StartSyncAsync(query);
-        await WaitForBackendAsync(Lab.TargetDatabase, TargetWriting, TimeSpan.FromSeconds(30));
-        var now = await GetRunAsync(run.Id);
-        Assert.True(now.Status == RunStatus.Running, $"The run ended before the fault could be injected: {now.Status} {now.Error}");
-        return run;
+        for (var attempt = 1; ; attempt++)
+        {
+            await CancelLeftoverRunsAsync();
+            var run = await StartSyncAsync(query);
+            var deadline = DateTime.UtcNow + TimeSpan.FromSeconds(60);
+            while (true)
+            {
+                var now = await GetRunAsync(run.Id);
+                if (now.Status != RunStatus.Running)
+                {
+                    // The precondition (a run mid-stream) was not reached, e.g. the previous test's restart left
+                    // something transient behind: try once more, then report why.
+                    Assert.True(attempt < 2, $"The run ended before the fault could be injected: {now.Status} {now.Error}\n{SomeService.RecentOutput}");
+                    break;
+                }
+
+                if (await CountBackendsAsync(Lab.TargetDatabase, TargetWriting) > 0)
+                {
+                    return run;
+                }
+
+                Assert.True(DateTime.UtcNow < deadline, $"The run did not start writing within 60 s:\n{await DescribeActivityAsync()}\n{SomeService.RecentOutput}");
+                await Task.Delay(50);
+            }
+        }
     }
 
     /// <summary>A test that failed half-way must not leave its run blocking the next test with 409.</summary>

@@ -41,15 +41,8 @@ public sealed class FaultLab : LabFixture
     public static readonly string[] TargetWriting = ["COPY users%", "INSERT INTO users%", "%SAVEPOINT%"];
 
     /// <summary>Terminates the backends of a database whose current or last statement matches, as an operator or a failover would.</summary>
-    public async Task<int> TerminateBackendsAsync(string database, string[] patterns)
-    {
-        await using var connection = new NpgsqlConnection(Postgres.ConnectionString("postgres") + ";Pooling=false");
-        await connection.OpenAsync();
-        await using var command = new NpgsqlCommand(BackendsSql("count(pg_terminate_backend(pid))"), connection);
-        command.Parameters.Add(new() { Value = database });
-        command.Parameters.Add(new() { Value = patterns });
-        return Convert.ToInt32(await command.ExecuteScalarAsync());
-    }
+    public async Task<int> TerminateBackendsAsync(string database, string[] patterns) =>
+        Convert.ToInt32(await ScalarAsync("postgres", BackendsSql("count(pg_terminate_backend(pid))"), database, patterns));
 
     /// <summary>Waits until a backend of the database is in a transaction running one of the statements.</summary>
     public async Task WaitForBackendAsync(string database, string[] patterns, TimeSpan timeout)
@@ -62,15 +55,8 @@ public sealed class FaultLab : LabFixture
         }
     }
 
-    private async Task<int> CountBackendsAsync(string database, string[] patterns)
-    {
-        await using var connection = new NpgsqlConnection(Postgres.ConnectionString("postgres") + ";Pooling=false");
-        await connection.OpenAsync();
-        await using var command = new NpgsqlCommand(BackendsSql("count(*)"), connection);
-        command.Parameters.Add(new() { Value = database });
-        command.Parameters.Add(new() { Value = patterns });
-        return Convert.ToInt32(await command.ExecuteScalarAsync());
-    }
+    private async Task<int> CountBackendsAsync(string database, string[] patterns) =>
+        Convert.ToInt32(await ScalarAsync("postgres", BackendsSql("count(*)"), database, patterns));
 
     private static string BackendsSql(string select) => $"""
         select {select} from pg_stat_activity
@@ -79,15 +65,27 @@ public sealed class FaultLab : LabFixture
         """;
 
     /// <summary>What each client backend is doing, for failure messages.</summary>
-    public async Task<string> DescribeActivityAsync()
-    {
-        await using var connection = new NpgsqlConnection(Postgres.ConnectionString("postgres") + ";Pooling=false");
-        await connection.OpenAsync();
-        await using var command = new NpgsqlCommand("""
+    public async Task<string> DescribeActivityAsync() =>
+        (await ScalarAsync("postgres", """
             select string_agg(format('%s %s %s %s', datname, state, wait_event, left(query, 60)), E'\n')
             from pg_stat_activity where backend_type = 'client backend' and pid <> pg_backend_pid()
-            """, connection);
-        return (await command.ExecuteScalarAsync())?.ToString() ?? "";
+            """))?.ToString() ?? "";
+
+    /// <summary>
+    /// One statement on its own unpooled connection: checks made around faults and server restarts must not trip
+    /// over a dead pooled connection.
+    /// </summary>
+    public async Task<object?> ScalarAsync(string database, string sql, params object[] parameters)
+    {
+        await using var connection = new NpgsqlConnection(Postgres.ConnectionString(database) + ";Pooling=false");
+        await connection.OpenAsync();
+        await using var command = new NpgsqlCommand(sql, connection);
+        foreach (var parameter in parameters)
+        {
+            command.Parameters.Add(new() { Value = parameter });
+        }
+
+        return await command.ExecuteScalarAsync();
     }
 
     /// <summary>

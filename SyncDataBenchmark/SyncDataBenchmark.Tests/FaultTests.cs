@@ -109,14 +109,7 @@ public sealed class FaultTests(FaultLab lab)
         await lab.AssertHealthyAndSyncingAsync();
     }
 
-    private async Task ExecuteOnSourceAsync(string sql, Guid id)
-    {
-        await using var connection = new Npgsql.NpgsqlConnection(lab.SourceDb + ";Pooling=false");
-        await connection.OpenAsync();
-        await using var command = new Npgsql.NpgsqlCommand(sql, connection);
-        command.Parameters.Add(new() { Value = id });
-        await command.ExecuteNonQueryAsync();
-    }
+    private Task ExecuteOnSourceAsync(string sql, Guid id) => lab.ScalarAsync(Lab.SourceDatabase, sql, id);
 
     [Fact]
     public async Task SomeService_killed_mid_run_marks_the_run_interrupted_after_restart()

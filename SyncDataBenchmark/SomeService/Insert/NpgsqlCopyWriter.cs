@@ -21,13 +21,15 @@ public sealed class NpgsqlCopyWriter(IOptions<SyncOptions> options) : IUserWrite
         importer.Timeout = TimeSpan.FromSeconds(options.Value.DatabaseCommandTimeoutSeconds);
         await foreach (var user in source.ReadAsync(request, ct))
         {
-            await importer.StartRowAsync(ct);
-            await importer.WriteAsync(user.Id, NpgsqlDbType.Uuid, ct);
-            await importer.WriteAsync(user.Name, NpgsqlDbType.Text, ct);
-            await importer.WriteAsync(user.Patronymic, NpgsqlDbType.Text, ct);
-            await importer.WriteAsync(user.Surname, NpgsqlDbType.Text, ct);
-            await importer.WriteAsync(user.CreatedAt, NpgsqlDbType.Timestamp, ct);
-            await importer.WriteAsync(user.IsActive, NpgsqlDbType.Boolean, ct);
+            // Synchronous writes: they only copy into Npgsql's buffer (a full buffer is sent blocking, bounded by
+            // importer.Timeout); seven awaited calls per row cost ~0.25 s more CPU per 1M rows (README, "Where the time goes").
+            importer.StartRow();
+            importer.Write(user.Id, NpgsqlDbType.Uuid);
+            importer.Write(user.Name, NpgsqlDbType.Text);
+            importer.Write(user.Patronymic, NpgsqlDbType.Text);
+            importer.Write(user.Surname, NpgsqlDbType.Text);
+            importer.Write(user.CreatedAt, NpgsqlDbType.Timestamp);
+            importer.Write(user.IsActive, NpgsqlDbType.Boolean);
         }
 
         return (long)await importer.CompleteAsync(ct);

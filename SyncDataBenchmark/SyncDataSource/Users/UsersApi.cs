@@ -76,6 +76,31 @@ public static class UsersApi
     private static Ok<IAsyncEnumerable<User>> Stream(UsersDbContext db) =>
         TypedResults.Ok(db.Users.AsNoTracking().AsAsyncEnumerable());
 
+    private const int RelayChunkBytes = 64 * 1024;
+
+    /// <summary>
+    /// Npgsql's raw COPY stream returns one CopyData message (one row, ~70 bytes) per read. Copied read for write,
+    /// every row became its own HTTP chunk and flush: 1M tiny chunks cost both services most of their relay CPU.
+    /// Filling each 64 KiB chunk before flushing keeps the bytes identical and the overhead per chunk, not per row.
+    /// </summary>
+    private static async Task RelayInLargeChunksAsync(Stream copy, System.IO.Pipelines.PipeWriter body, CancellationToken ct)
+    {
+        while (true)
+        {
+            var chunk = body.GetMemory(RelayChunkBytes);
+            var filled = await copy.ReadAtLeastAsync(chunk, chunk.Length, throwOnEndOfStream: false, ct);
+            body.Advance(filled);
+            if (filled < chunk.Length)
+            {
+                break;
+            }
+
+            await body.FlushAsync(ct);
+        }
+
+        await body.FlushAsync(ct);
+    }
+
     /// <summary>NpgsqlCopy: COPY TO STDOUT (FORMAT binary) relayed as bytes; no row is ever materialised here.</summary>
     private static async Task Copy(HttpContext http, NpgsqlDataSource dataSource, CancellationToken ct)
     {
@@ -84,7 +109,7 @@ public static class UsersApi
         http.Response.ContentType = "application/octet-stream";
         try
         {
-            await copy.CopyToAsync(http.Response.Body, ct);
+            await RelayInLargeChunksAsync(copy, http.Response.BodyWriter, ct);
         }
         catch
         {

@@ -3,14 +3,20 @@ using SomeService.Sync;
 
 namespace SomeService.Fetch;
 
-/// <summary>The consumer half of a fetch approach: pulls every source row over HTTP, incrementally.</summary>
+/// <summary>
+/// The consumer half of a fetch approach: pulls every source row over HTTP, incrementally. Each approach is one
+/// class that declares its own name (its server half is in SyncDataSource/Users).
+/// </summary>
 public interface IUserSource
 {
+    /// <summary>Whether <see cref="SyncRequest.PageSize"/> means anything to this approach (recorded only if so).</summary>
+    bool UsesPages { get; }
+
     IAsyncEnumerable<User> ReadAsync(SyncRequest request, CancellationToken ct);
 }
 
 /// <summary>A source whose wire format is already PostgreSQL binary COPY, so its bytes can be relayed unparsed.</summary>
-public interface IRawCopySource
+public interface IBinaryCopySource : IUserSource
 {
     Task<Stream> OpenCopyStreamAsync(CancellationToken ct);
 }

@@ -5,8 +5,11 @@ using SyncData.Shared;
 namespace SomeService.Fetch;
 
 /// <summary>EFOffsetPaging: page after page by offset/limit until a short page.</summary>
+[Approach(FetchApproach.EFOffsetPaging)]
 public sealed class EFOffsetPagingSource(SourceClient client) : IUserSource
 {
+    public bool UsesPages => true;
+
     public async IAsyncEnumerable<User> ReadAsync(SyncRequest request, [EnumeratorCancellation] CancellationToken ct)
     {
         for (long offset = 0; ; offset += request.PageSize)
@@ -31,8 +34,11 @@ public sealed class EFOffsetPagingSource(SourceClient client) : IUserSource
 }
 
 /// <summary>EFKeysetPaging: page after page by "rows after this id" until a short page.</summary>
+[Approach(FetchApproach.EFKeysetPaging)]
 public sealed class EFKeysetPagingSource(SourceClient client) : IUserSource
 {
+    public bool UsesPages => true;
+
     public async IAsyncEnumerable<User> ReadAsync(SyncRequest request, [EnumeratorCancellation] CancellationToken ct)
     {
         Guid? after = null;
@@ -59,8 +65,11 @@ public sealed class EFKeysetPagingSource(SourceClient client) : IUserSource
 }
 
 /// <summary>EFStream: one request, one JSON array streamed from EF's AsAsyncEnumerable.</summary>
+[Approach(FetchApproach.EFStream)]
 public sealed class EFStreamSource(SourceClient client) : IUserSource
 {
+    public bool UsesPages => false;
+
     public async IAsyncEnumerable<User> ReadAsync(SyncRequest request, [EnumeratorCancellation] CancellationToken ct)
     {
         await using var body = await client.OpenStreamAsync("users/stream", ct);

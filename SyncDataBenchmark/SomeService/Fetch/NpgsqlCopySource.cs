@@ -5,8 +5,11 @@ using SyncData.Shared;
 namespace SomeService.Fetch;
 
 /// <summary>NpgsqlCopy: one request whose body is PostgreSQL binary COPY, parsed row by row as it arrives.</summary>
-public sealed class NpgsqlCopySource(SourceClient client) : IUserSource, IRawCopySource
+[Approach(FetchApproach.NpgsqlCopy)]
+public sealed class NpgsqlCopySource(SourceClient client) : IBinaryCopySource
 {
+    public bool UsesPages => false;
+
     private const string Path = "users/copy";
 
     public async IAsyncEnumerable<User> ReadAsync(SyncRequest request, [EnumeratorCancellation] CancellationToken ct)

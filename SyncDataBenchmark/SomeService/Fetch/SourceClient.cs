@@ -15,11 +15,11 @@ public sealed class SourceClient(HttpClient http, IOptions<SyncOptions> options)
         SendForJsonAsync(HttpMethod.Get, "users/summary", SyncJsonContext.Default.TableSummary,
             TimeSpan.FromSeconds(options.Value.DatabaseCommandTimeoutSeconds), ct);
 
-    public Task<RuntimeSnapshot> StartRuntimeWindowAsync(CancellationToken ct) =>
-        SendForJsonAsync(HttpMethod.Post, "runtime/window/start", SyncJsonContext.Default.RuntimeSnapshot, IdleTimeout, ct);
+    public Task<RuntimeSnapshot> StartRuntimeWindowAsync(TimeSpan limit, CancellationToken ct) =>
+        SendForJsonAsync(HttpMethod.Post, "runtime/window/start", SyncJsonContext.Default.RuntimeSnapshot, limit, ct);
 
-    public Task<RuntimeSnapshot> StopRuntimeWindowAsync(CancellationToken ct) =>
-        SendForJsonAsync(HttpMethod.Post, "runtime/window/stop", SyncJsonContext.Default.RuntimeSnapshot, IdleTimeout, ct);
+    public Task<RuntimeSnapshot> StopRuntimeWindowAsync(TimeSpan limit, CancellationToken ct) =>
+        SendForJsonAsync(HttpMethod.Post, "runtime/window/stop", SyncJsonContext.Default.RuntimeSnapshot, limit, ct);
 
     /// <summary>Sends a GET and returns the body as a stream that fails after <see cref="IdleTimeout"/> of silence.</summary>
     public async Task<Stream> OpenStreamAsync(string relativeUri, CancellationToken ct)

@@ -1,18 +1,35 @@
 using Npgsql;
-using SomeService.Fetch;
-using SomeService.Sync;
+using SyncData.Shared;
 
 namespace SomeService.Insert;
 
 /// <summary>
-/// The write half of a run: moves every row from <paramref name="source"/> into the target's users table on
-/// <paramref name="connection"/>, inside <paramref name="transaction"/> (which the runner commits or rolls back).
+/// The write half of a run. Each approach is one class that declares its own name; <see cref="Approaches"/> in
+/// SomeService finds them by enumeration, so adding an approach adds one file. A writer knows nothing of sources:
+/// it consumes rows (<see cref="IRowWriter"/>) or PostgreSQL binary COPY bytes (<see cref="ICopyBytesWriter"/>).
 /// </summary>
 public interface IUserWriter
 {
-    /// <returns>Rows written, or null when the approach cannot count them (the verification counts anyway).</returns>
-    Task<long?> WriteAsync(IUserSource source, SyncRequest request, NpgsqlConnection connection, NpgsqlTransaction transaction, CancellationToken ct);
-
-    /// <summary>Whether <see cref="SyncRequest.BatchSize"/> means anything to this approach (recorded only if so).</summary>
+    /// <summary>Whether <see cref="WriteTarget.BatchSize"/> means anything to this approach (recorded only if so).</summary>
     bool UsesBatches { get; }
 }
+
+/// <summary>A writer fed with rows as they arrive, whatever the fetch approach.</summary>
+public interface IRowWriter : IUserWriter
+{
+    /// <returns>Rows written, or null when the approach cannot count them (the verification counts anyway).</returns>
+    Task<long?> WriteAsync(IAsyncEnumerable<User> rows, WriteTarget target, CancellationToken ct);
+}
+
+/// <summary>A writer fed with the source's binary COPY body, byte for byte; runs only with a fetch that delivers one.</summary>
+public interface ICopyBytesWriter : IUserWriter
+{
+    /// <returns>Rows written, or null when the approach cannot count them.</returns>
+    Task<long?> WriteAsync(Stream binaryCopy, WriteTarget target, CancellationToken ct);
+}
+
+/// <summary>
+/// Where a writer writes: the target's users table on <see cref="Connection"/>, inside <see cref="Transaction"/>,
+/// which the runner commits only after verification (or rolls back).
+/// </summary>
+public sealed record WriteTarget(NpgsqlConnection Connection, NpgsqlTransaction Transaction, int BatchSize, int CommandTimeoutSeconds);

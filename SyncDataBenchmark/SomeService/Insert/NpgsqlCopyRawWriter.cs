@@ -1,6 +1,3 @@
-using Npgsql;
-using SomeService.Fetch;
-using SomeService.Sync;
 using SyncData.Shared;
 
 namespace SomeService.Insert;
@@ -10,22 +7,18 @@ namespace SomeService.Insert;
 /// Npgsql's raw COPY stream completes (commits the COPY) on Dispose, so any failure must Cancel it first; the
 /// run's transaction and its verification before commit guard the rest.
 /// </summary>
-public sealed class NpgsqlCopyRawWriter : IUserWriter
+[Approach(InsertApproach.NpgsqlCopyRaw)]
+public sealed class NpgsqlCopyRawWriter : ICopyBytesWriter
 {
     public bool UsesBatches => false;
 
-    public async Task<long?> WriteAsync(IUserSource source, SyncRequest request, NpgsqlConnection connection, NpgsqlTransaction transaction, CancellationToken ct)
+    public async Task<long?> WriteAsync(Stream binaryCopy, WriteTarget target, CancellationToken ct)
     {
-        if (source is not IRawCopySource raw)
-        {
-            throw new InvalidOperationException(Approaches.Incompatibility(request.Fetch, request.Insert));
-        }
-
-        await using var body = await raw.OpenCopyStreamAsync(ct);
+        var connection = target.Connection;
         await using var copy = await connection.BeginRawBinaryCopyAsync(UsersTable.CopyInBinary, ct);
         try
         {
-            await body.CopyToAsync(copy, ct);
+            await binaryCopy.CopyToAsync(copy, ct);
         }
         catch
         {

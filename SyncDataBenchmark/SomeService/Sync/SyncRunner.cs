@@ -22,6 +22,9 @@ public sealed class SyncRunner(
     IHostApplicationLifetime lifetime,
     ILogger<SyncRunner> logger) : IHostedService
 {
+    /// <summary>How long a healthy source gets to open or close its measurement window; they are not worth a longer wait.</summary>
+    private static readonly TimeSpan WindowPatience = TimeSpan.FromSeconds(5);
+
     private readonly SemaphoreSlim _gate = new(1, 1);
     private ActiveRun? _active;
 
@@ -40,12 +43,13 @@ public sealed class SyncRunner(
         try
         {
             var writer = services.GetRequiredKeyedService<IUserWriter>(request.Insert);
+            var source = services.GetRequiredKeyedService<IUserSource>(request.Fetch);
             var run = new RunResult
             {
                 Id = Guid.CreateVersion7(),
                 Fetch = request.Fetch.ToString(),
                 Insert = request.Insert.ToString(),
-                PageSize = request.Fetch is FetchApproach.EFOffsetPaging or FetchApproach.EFKeysetPaging ? request.PageSize : null,
+                PageSize = source.UsesPages ? request.PageSize : null,
                 BatchSize = writer.UsesBatches ? request.BatchSize : null,
                 Status = RunStatus.Running,
                 StartedAt = DateTimeOffset.UtcNow,
@@ -102,76 +106,23 @@ public sealed class SyncRunner(
         metrics.Started(request);
         RuntimeSnapshot? localStart = null, remoteStart = null;
         SourceClient? sourceClient = null;
-        var result = run;
+        RunResult result = run;
+        Committed? committed = null;
         try
         {
             // Typed HttpClients are transient: one per run, so the handler rotation of IHttpClientFactory still works.
             sourceClient = services.GetRequiredService<SourceClient>();
-            var source = services.GetRequiredKeyedService<IUserSource>(request.Fetch);
-
-            remoteStart = await sourceClient.StartRuntimeWindowAsync(ct);
+            remoteStart = await TryStartSourceWindowAsync(sourceClient, ct);
             localStart = runtimeWindow.Start();
-            var clock = Stopwatch.StartNew();
-
-            await using var connection = await target.OpenConnectionAsync(ct);
-            await using var transaction = await connection.BeginTransactionAsync(ct);
-            await using (var truncate = new NpgsqlCommand($"truncate {UsersTable.Name}", connection, transaction))
-            {
-                await truncate.ExecuteNonQueryAsync(ct);
-            }
-
-            long? written;
-            try
-            {
-                written = await writer.WriteAsync(source, request, connection, transaction, ct);
-            }
-            catch (Exception ex) when (ex is not (SourceStreamException or OperationCanceledException) && !ct.IsCancellationRequested)
-            {
-                throw new TargetWriteException($"Writing to SomeService's database failed ({request.Insert}): {ex.Message}", ex);
-            }
-
-            var writeTime = clock.Elapsed;
-
-            // Asked only now (a full scan on the source while rows move would slow the transfer it measures), and
-            // both sides at once: two backends, two cores.
-            var sourceSummaryTask = sourceClient.GetSummaryAsync(ct);
-            var targetSummary = await connection.ReadUsersSummaryAsync(transaction, ct);
-            var sourceSummary = await sourceSummaryTask;
-            var verifyTime = clock.Elapsed - writeTime;
-            var verified = targetSummary == sourceSummary && (written is null || written == targetSummary.Rows);
-            if (!verified)
-            {
-                throw new VerificationException(
-                    $"Verification failed, rolled back: source has {sourceSummary.Rows:N0} rows (checksum {sourceSummary.Checksum}), " +
-                    $"target would have {targetSummary.Rows:N0} (checksum {targetSummary.Checksum})" +
-                    (written is null ? "" : $", writer reported {written:N0}") + ".");
-            }
-
-            var commitStart = clock.Elapsed;
-            await transaction.CommitAsync(ct);
-            var duration = writeTime + (clock.Elapsed - commitStart);
-
-            var figures = await StopWindowsAsync(localStart, remoteStart, sourceClient);
-            result = run with
-            {
-                Status = RunStatus.Succeeded,
-                Rows = targetSummary.Rows,
-                DurationMs = Math.Round(duration.TotalMilliseconds, 1),
-                RowsPerSecond = Math.Round(targetSummary.Rows / duration.TotalSeconds),
-                Verified = true,
-                VerifyMs = Math.Round(verifyTime.TotalMilliseconds, 1),
-                Source = sourceSummary,
-                Target = targetSummary,
-                SomeService = figures.Local,
-                SyncDataSource = figures.Remote,
-            };
+            committed = await TransferAndCommitAsync(request, writer, sourceClient, ct);
         }
         catch (Exception ex)
         {
             // Once the run is cancelled, whatever broke next is a consequence of it.
             var cancelled = ct.IsCancellationRequested;
             var stopping = lifetime.ApplicationStopping.IsCancellationRequested;
-            var figures = localStart is null ? default : await StopWindowsAsync(localStart, remoteStart, sourceClient);
+            // A source that has just failed is not asked for its figures: it may be frozen, and the run's end must not wait.
+            var figures = localStart is null ? default : await StopWindowsAsync(localStart, ex is SourceStreamException ? null : remoteStart, sourceClient);
             result = run with
             {
                 Status = cancelled ? RunStatus.Cancelled : RunStatus.Failed,
@@ -189,10 +140,111 @@ public sealed class SyncRunner(
             target.ClearIfConnectionFailure(ex);
         }
 
+        if (committed is { } done)
+        {
+            // Committed: nothing from here on can turn the run into a failure or a rollback.
+            var figures = await StopWindowsAsync(localStart!, remoteStart, sourceClient);
+            result = run with
+            {
+                Status = RunStatus.Succeeded,
+                Rows = done.Target.Rows,
+                DurationMs = Math.Round(done.Duration.TotalMilliseconds, 1),
+                RowsPerSecond = done.Duration > TimeSpan.Zero ? Math.Round(done.Target.Rows / done.Duration.TotalSeconds) : null,
+                Verified = true,
+                VerifyMs = Math.Round(done.VerifyTime.TotalMilliseconds, 1),
+                Source = done.Source,
+                Target = done.Target,
+                SomeService = figures.Local,
+                SyncDataSource = figures.Remote,
+            };
+        }
+
         metrics.Finished(result);
         // Store even when the app is stopping: the run's fate must not stay "running".
         await store.SaveFinalAsync(result);
         return result;
+    }
+
+    private sealed record Committed(TableSummary Source, TableSummary Target, TimeSpan Duration, TimeSpan VerifyTime);
+
+    /// <summary>
+    /// The run itself: in one transaction empty the target and write every row; compare both sides' count and
+    /// checksum inside it; commit only if they match. Returns only once committed.
+    /// </summary>
+    private async Task<Committed> TransferAndCommitAsync(SyncRequest request, IUserWriter writer, SourceClient sourceClient, CancellationToken ct)
+    {
+        var clock = Stopwatch.StartNew();
+        await using var connection = await target.OpenConnectionAsync(ct);
+        await using var transaction = await connection.BeginTransactionAsync(ct);
+        await using (var truncate = new NpgsqlCommand($"truncate {UsersTable.Name}", connection, transaction))
+        {
+            await truncate.ExecuteNonQueryAsync(ct);
+        }
+
+        var written = await TransferAsync(request, writer, new WriteTarget(connection, transaction, request.BatchSize, options.Value.DatabaseCommandTimeoutSeconds), ct);
+        var writeTime = clock.Elapsed;
+
+        // Asked only now (a full scan on the source while rows move would slow the transfer it measures), and
+        // both sides at once: two backends, two cores.
+        var sourceSummaryTask = sourceClient.GetSummaryAsync(ct);
+        var targetSummary = await connection.ReadUsersSummaryAsync(transaction, ct);
+        var sourceSummary = await sourceSummaryTask;
+        var verifyTime = clock.Elapsed - writeTime;
+        if (targetSummary != sourceSummary || (written is not null && written != targetSummary.Rows))
+        {
+            throw new VerificationException(
+                $"Verification failed, rolled back: source has {sourceSummary.Rows:N0} rows (checksum {sourceSummary.Checksum}), " +
+                $"target would have {targetSummary.Rows:N0} (checksum {targetSummary.Checksum})" +
+                (written is null ? "" : $", writer reported {written:N0}") + ".");
+        }
+
+        // Verified: the commit is not cancellable (a DELETE or a shutdown arriving now must not abandon it half-way).
+        var commitStart = clock.Elapsed;
+        await transaction.CommitAsync(CancellationToken.None);
+        return new Committed(sourceSummary, targetSummary, writeTime + (clock.Elapsed - commitStart), verifyTime);
+    }
+
+    /// <summary>
+    /// Feeds the writer what it consumes, and names the side that failed by where the failure happened: anything
+    /// thrown while reading the source is the source's (<see cref="SourceStreamException"/>), the rest the target's.
+    /// </summary>
+    private async Task<long?> TransferAsync(SyncRequest request, IUserWriter writer, WriteTarget writeTarget, CancellationToken ct)
+    {
+        var source = services.GetRequiredKeyedService<IUserSource>(request.Fetch);
+        try
+        {
+            switch (writer)
+            {
+                case IRowWriter rows:
+                    return await rows.WriteAsync(SourceReads.Attributed(source.ReadAsync(request, ct), ct), writeTarget, ct);
+                case ICopyBytesWriter bytes when source is IBinaryCopySource copySource:
+                    await using (var body = await copySource.OpenCopyStreamAsync(ct))
+                    {
+                        return await bytes.WriteAsync(body, writeTarget, ct);
+                    }
+
+                default:
+                    throw new InvalidOperationException(Approaches.Incompatibility(request.Fetch, request.Insert) ?? $"{request.Insert} cannot consume {request.Fetch}.");
+            }
+        }
+        catch (Exception ex) when (ex is not (SourceStreamException or OperationCanceledException) && !ct.IsCancellationRequested)
+        {
+            throw new TargetWriteException($"Writing to SomeService's database failed ({request.Insert}): {ex.Message}", ex);
+        }
+    }
+
+    /// <summary>The source's measurement window, if it answers promptly; its figures are a bonus, never a reason to fail.</summary>
+    private async Task<RuntimeSnapshot?> TryStartSourceWindowAsync(SourceClient sourceClient, CancellationToken ct)
+    {
+        try
+        {
+            return await sourceClient.StartRuntimeWindowAsync(WindowPatience, ct);
+        }
+        catch (SourceStreamException ex)
+        {
+            logger.LogWarning("SyncDataSource's runtime counters are unavailable for this run: {Message}", ex.Message);
+            return null;
+        }
     }
 
     private async Task<(ServiceFigures? Local, ServiceFigures? Remote)> StopWindowsAsync(RuntimeSnapshot localStart, RuntimeSnapshot? remoteStart, SourceClient? sourceClient)
@@ -203,8 +255,7 @@ public sealed class SyncRunner(
         {
             try
             {
-                using var timeout = new CancellationTokenSource(options.Value.SourceIdleTimeout);
-                remote = ServiceFigures.Between(remoteStart, await sourceClient.StopRuntimeWindowAsync(timeout.Token));
+                remote = ServiceFigures.Between(remoteStart, await sourceClient.StopRuntimeWindowAsync(WindowPatience, CancellationToken.None));
             }
             catch (Exception ex) when (ex is SourceStreamException or OperationCanceledException)
             {

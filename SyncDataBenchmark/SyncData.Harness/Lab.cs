@@ -37,6 +37,28 @@ public static class Lab
         return await connection.ReadUsersSummaryAsync(null, ct);
     }
 
+    /// <summary>
+    /// Untimed, before every run and every peer: empties the target and leaves one sentinel row no source holds, so
+    /// that a run or a tool that does nothing can never verify. Throws if the target still equals the source.
+    /// </summary>
+    public static async Task MakeTargetDifferAsync(string targetConnection, TableSummary source, CancellationToken ct = default)
+    {
+        await using var connection = new Npgsql.NpgsqlConnection(new Npgsql.NpgsqlConnectionStringBuilder(targetConnection) { Pooling = false }.ConnectionString);
+        await connection.OpenAsync(ct);
+        await using (var command = new Npgsql.NpgsqlCommand(
+            $"truncate {UsersTable.Name}; insert into {UsersTable.Name} ({UsersTable.Columns}) " +
+            "values (gen_random_uuid(), 'sentinel row left by the lab before this run', '', '', timestamp '2000-01-01', false)", connection))
+        {
+            await command.ExecuteNonQueryAsync(ct);
+        }
+
+        var target = await connection.ReadUsersSummaryAsync(null, ct);
+        if (target == source)
+        {
+            throw new InvalidOperationException("The target still equals the source after planting the sentinel row; a run could verify without copying.");
+        }
+    }
+
     private static string FindRepositoryRoot()
     {
         for (var dir = new DirectoryInfo(AppContext.BaseDirectory); dir is not null; dir = dir.Parent)

@@ -6,9 +6,11 @@ public sealed class UsersDbContext(DbContextOptions<UsersDbContext> options) : D
 {
     public DbSet<User> Users => Set<User>();
 
-    protected override void OnModelCreating(ModelBuilder modelBuilder)
+    protected override void OnModelCreating(ModelBuilder modelBuilder) => Configure(modelBuilder.Entity<User>());
+
+    /// <summary>The users table's mapping, shared by every context that reads or writes it.</summary>
+    public static void Configure(Microsoft.EntityFrameworkCore.Metadata.Builders.EntityTypeBuilder<User> user)
     {
-        var user = modelBuilder.Entity<User>();
         user.ToTable(UsersTable.Name);
         user.HasKey(u => u.Id);
         // Ids come from the source (uuid v7): never let EF generate them.

@@ -13,17 +13,16 @@ public static class UsersTable
     public const string CopyInBinary = $"COPY {Name} ({Columns}) FROM STDIN (FORMAT binary)";
 
     /// <summary>
-    /// Row count and an order-independent content checksum: the sum of the first 64 bits of each row's md5 over
-    /// every column (timestamps to the microsecond). Computed by PostgreSQL on both sides, so a lost, duplicated or
-    /// altered row changes it whatever path the data took.
+    /// Row count and an order-independent content checksum: the sum of the first 64 bits of each row's md5 over the
+    /// row's text form. Computed by PostgreSQL on both sides, so a lost, duplicated or altered row changes it whatever
+    /// path the data took. The row constructor's text form quotes every field that needs it, so no value can move a
+    /// field boundary; the timestamp enters as its epoch (exact to the microsecond, ±Infinity for ±infinity, negative
+    /// before Christ), which unlike to_char cannot lose infinity or the era and does not depend on DateStyle.
     /// </summary>
-    public const string SummarySql = $"""
-        select count(*),
-               coalesce(sum(('x' || left(md5(concat_ws(chr(31), id::text, name, patronymic, surname,
-                                                       to_char(created_at, 'YYYY-MM-DD HH24:MI:SS.US'),
-                                                       is_active::text)), 16))::bit(64)::bigint::numeric), 0)::text
-        from {Name}
-        """;
+    public const string RowChecksumExpression =
+        "('x' || left(md5(row(id, name, patronymic, surname, extract(epoch from created_at), is_active)::text), 16))::bit(64)::bigint::numeric";
+
+    public const string SummarySql = $"select count(*), coalesce(sum({RowChecksumExpression}), 0)::text from {Name}";
 }
 
 /// <summary>What a table holds: its row count and content checksum (see <see cref="UsersTable.SummarySql"/>).</summary>

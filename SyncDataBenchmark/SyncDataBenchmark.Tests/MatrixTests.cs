@@ -26,6 +26,8 @@ public sealed class MatrixTests(MatrixLab lab)
     [MemberData(nameof(Combinations))]
     public async Task Combination_moves_every_row_and_verifies(FetchApproach fetch, InsertApproach insert)
     {
+        // Doing nothing must not verify: the target starts different from the source.
+        await Lab.MakeTargetDifferAsync(lab.TargetDb, await Lab.ReadSummaryAsync(lab.SourceDb));
         // Names are case-insensitive: send them in lower case.
         var run = await lab.SyncAsync($"f={fetch.ToString().ToLowerInvariant()}&i={insert.ToString().ToLowerInvariant()}");
 

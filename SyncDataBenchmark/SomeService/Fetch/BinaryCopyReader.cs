@@ -17,6 +17,8 @@ public static class BinaryCopyReader
     private static readonly byte[] Signature = [(byte)'P', (byte)'G', (byte)'C', (byte)'O', (byte)'P', (byte)'Y', (byte)'\n', 0xFF, (byte)'\r', (byte)'\n', 0];
     private const int FieldCount = 6;
     private static readonly long PostgresEpochTicks = new DateTime(2000, 1, 1).Ticks;
+    private static readonly long MinMicros = (DateTime.MinValue.Ticks - PostgresEpochTicks) / TimeSpan.TicksPerMicrosecond;
+    private static readonly long MaxMicros = (DateTime.MaxValue.Ticks - PostgresEpochTicks) / TimeSpan.TicksPerMicrosecond;
 
     public static async IAsyncEnumerable<User> ReadUsersAsync(Stream stream, [EnumeratorCancellation] CancellationToken ct)
     {
@@ -155,25 +157,24 @@ public static class BinaryCopyReader
             return false;
         }
 
-        // ±infinity map to DateTime.Min/MaxValue, as Npgsql reads them (and writes them back), so every path agrees.
-        var ticks = micros switch
+        var id = new Guid(uuid, bigEndian: true);
+        // .NET's DateTime holds years 1–9999 and no infinity; PostgreSQL's timestamp holds 4713 BC–294276 AD and
+        // ±infinity. Anything outside is refused with its row, never clamped or mapped (Npgsql would write
+        // DateTime.MinValue back as -infinity, and MaxValue as a finite value).
+        if (micros is long.MinValue or long.MaxValue || micros < MinMicros || micros > MaxMicros)
         {
-            long.MinValue => DateTime.MinValue.Ticks,
-            long.MaxValue => DateTime.MaxValue.Ticks,
-            _ => PostgresEpochTicks + micros * TimeSpan.TicksPerMicrosecond,
-        };
-        if (ticks < DateTime.MinValue.Ticks || ticks > DateTime.MaxValue.Ticks)
-        {
-            throw new SourceStreamException($"COPY tuple {rowNumber:N0}: created_at is out of .NET's DateTime range.");
+            throw new SourceStreamException(
+                $"row {id}: created_at = {PostgresTimestamp.Format(micros)} cannot be carried by a parsed COPY row: .NET's DateTime holds years 1–9999 and no ±infinity. " +
+                $"Only {FetchApproach.NpgsqlCopy} × {InsertApproach.NpgsqlCopyRaw} carries it unchanged.");
         }
 
         user = new User
         {
-            Id = new Guid(uuid, bigEndian: true),
+            Id = id,
             Name = name,
             Patronymic = patronymic,
             Surname = surname,
-            CreatedAt = new DateTime(ticks, DateTimeKind.Unspecified),
+            CreatedAt = new DateTime(PostgresEpochTicks + micros * TimeSpan.TicksPerMicrosecond, DateTimeKind.Unspecified),
             IsActive = active != 0,
         };
         return true;

@@ -11,7 +11,8 @@ internal static class JsonRows
     /// </summary>
     public static async IAsyncEnumerable<User> ReadAsync(Stream body, string what, [System.Runtime.CompilerServices.EnumeratorCancellation] CancellationToken ct)
     {
-        await using var rows = JsonSerializer.DeserializeAsyncEnumerable(body, SyncJsonContext.Default.User, ct).GetAsyncEnumerator(ct);
+        var tail = new TailKeepingStream(body);
+        await using var rows = JsonSerializer.DeserializeAsyncEnumerable(tail, SyncJsonContext.Default.User, ct).GetAsyncEnumerator(ct);
         long count = 0;
         while (true)
         {
@@ -22,7 +23,9 @@ internal static class JsonRows
             }
             catch (JsonException ex)
             {
-                throw new SourceStreamException($"SyncDataSource's {what} JSON is incomplete or malformed after {count:N0} rows: {ex.Message}", ex);
+                throw SourceFailure.FindExplanation(tail.Tail) is { } why
+                    ? new SourceStreamException($"SyncDataSource's {what} broke after {count:N0} rows: {why}", ex)
+                    : new SourceStreamException($"SyncDataSource's {what} JSON is incomplete or malformed after {count:N0} rows: {ex.Message}", ex);
             }
 
             if (!hasRow)

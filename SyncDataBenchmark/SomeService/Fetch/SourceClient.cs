@@ -76,13 +76,30 @@ public sealed class SourceClient(HttpClient http, IOptions<SyncOptions> options)
         }
     }
 
+    /// <summary>The "detail" of a ProblemDetails body: the source's own explanation, without the JSON around it.</summary>
+    private static string? ProblemDetail(string body)
+    {
+        try
+        {
+            using var document = System.Text.Json.JsonDocument.Parse(body);
+            return document.RootElement.ValueKind == System.Text.Json.JsonValueKind.Object
+                   && document.RootElement.TryGetProperty("detail", out var detail) && detail.ValueKind == System.Text.Json.JsonValueKind.String
+                ? detail.GetString()
+                : null;
+        }
+        catch (System.Text.Json.JsonException)
+        {
+            return null;
+        }
+    }
+
     private static async Task EnsureSuccessAsync(HttpResponseMessage response, string relativeUri, CancellationToken ct)
     {
         if (!response.IsSuccessStatusCode)
         {
             var body = await response.Content.ReadAsStringAsync(ct);
             throw new SourceStreamException(
-                $"SyncDataSource answered /{relativeUri} with {(int)response.StatusCode} {response.ReasonPhrase}: {body[..Math.Min(body.Length, 500)]}");
+                $"SyncDataSource answered /{relativeUri} with {(int)response.StatusCode} {response.ReasonPhrase}: {ProblemDetail(body) ?? body[..Math.Min(body.Length, 500)]}");
         }
     }
 }

@@ -21,8 +21,8 @@ public static class UsersApi
     }
 
     /// <summary>EFOffsetPaging: Skip/Take ordered by id. Deep pages make PostgreSQL walk and discard `offset` rows.</summary>
-    private static async Task<Results<Ok<List<User>>, ValidationProblem>> GetPageByOffset(
-        string? offset, string? limit, UsersDbContext db, IOptions<UsersApiOptions> options, CancellationToken ct)
+    private static async Task<Results<Ok<List<User>>, ValidationProblem, ProblemHttpResult>> GetPageByOffset(
+        string? offset, string? limit, SendableUsersDbContext db, IOptions<UsersApiOptions> options, CancellationToken ct)
     {
         var errors = new Dictionary<string, string[]>();
         var skip = ParseNumber(offset, "offset", 0, long.MaxValue, errors, required: true);
@@ -32,13 +32,19 @@ public static class UsersApi
             return TypedResults.ValidationProblem(errors);
         }
 
-        var page = await db.Users.AsNoTracking().OrderBy(u => u.Id).Skip((int)Math.Min(skip, int.MaxValue)).Take(take).ToListAsync(ct);
-        return TypedResults.Ok(page);
+        try
+        {
+            return TypedResults.Ok(await db.Users.AsNoTracking().OrderBy(u => u.Id).Skip((int)Math.Min(skip, int.MaxValue)).Take(take).ToListAsync(ct));
+        }
+        catch (Exception ex) when (ex is not OperationCanceledException)
+        {
+            return Unsendable(SendableUsersDbContext.Unsendable(ex) ?? throw ex.Rethrown());
+        }
     }
 
     /// <summary>EFKeysetPaging: the page after a given id, ordered by id; each page is an index range scan.</summary>
-    private static async Task<Results<Ok<List<User>>, ValidationProblem>> GetPageAfter(
-        string? after, string? limit, UsersDbContext db, IOptions<UsersApiOptions> options, CancellationToken ct)
+    private static async Task<Results<Ok<List<User>>, ValidationProblem, ProblemHttpResult>> GetPageAfter(
+        string? after, string? limit, SendableUsersDbContext db, IOptions<UsersApiOptions> options, CancellationToken ct)
     {
         var errors = new Dictionary<string, string[]>();
         Guid? afterId = null;
@@ -66,15 +72,46 @@ public static class UsersApi
             query = query.Where(u => u.Id.CompareTo(id) > 0);
         }
 
-        return TypedResults.Ok(await query.OrderBy(u => u.Id).Take(take).ToListAsync(ct));
+        try
+        {
+            return TypedResults.Ok(await query.OrderBy(u => u.Id).Take(take).ToListAsync(ct));
+        }
+        catch (Exception ex) when (ex is not OperationCanceledException)
+        {
+            return Unsendable(SendableUsersDbContext.Unsendable(ex) ?? throw ex.Rethrown());
+        }
     }
 
+    /// <summary>422: the request is fine, but a row in its range cannot travel this way.</summary>
+    private static ProblemHttpResult Unsendable(string why) =>
+        TypedResults.Problem(why, statusCode: StatusCodes.Status422UnprocessableEntity, title: "A row cannot be sent by this fetch approach");
+
     /// <summary>
-    /// EFStream: one query, rows serialised to a JSON array as EF reads them (bounded memory). If the query fails
-    /// after the headers went out, the exception aborts the connection, so the consumer sees a broken array.
+    /// EFStream: one query, rows serialised to a JSON array as EF reads them (bounded memory). If a row cannot be read
+    /// after the headers went out, the body ends with <see cref="SourceFailure.Marker"/> and the reason, then the
+    /// connection is aborted, so the consumer sees a broken array and knows why.
     /// </summary>
-    private static Ok<IAsyncEnumerable<User>> Stream(UsersDbContext db) =>
-        TypedResults.Ok(db.Users.AsNoTracking().AsAsyncEnumerable());
+    private static async Task Stream(HttpContext http, SendableUsersDbContext db, CancellationToken ct)
+    {
+        try
+        {
+            await http.Response.WriteAsJsonAsync(db.Users.AsNoTracking().AsAsyncEnumerable(), SyncJsonContext.Default.IAsyncEnumerableUser, cancellationToken: ct);
+        }
+        catch (Exception ex) when (ex is not OperationCanceledException)
+        {
+            var why = SendableUsersDbContext.Unsendable(ex) ?? throw ex.Rethrown();
+            if (!http.Response.HasStarted)
+            {
+                http.Response.Clear();
+                await Unsendable(why).ExecuteAsync(http);
+                return;
+            }
+
+            // Ended, not aborted: an abort can overtake the bytes just written, and the marker already makes the body
+            // invalid JSON, so no consumer can take it for a complete array.
+            await http.Response.Body.WriteAsync(System.Text.Encoding.UTF8.GetBytes("\n" + SourceFailure.Marker + why + "\n"), ct);
+        }
+    }
 
     private const int RelayChunkBytes = 64 * 1024;
 
@@ -155,4 +192,14 @@ public static class UsersApi
 
     // Echoing a 100 KB query string back would make the error the attack.
     private static string Truncate(string value) => value.Length <= 64 ? value : value[..64] + "…";
+}
+
+internal static class ExceptionRethrow
+{
+    /// <summary>Rethrows with the original stack trace; typed as an expression for use after `??`.</summary>
+    public static Exception Rethrown(this Exception ex)
+    {
+        System.Runtime.ExceptionServices.ExceptionDispatchInfo.Capture(ex).Throw();
+        return ex;
+    }
 }

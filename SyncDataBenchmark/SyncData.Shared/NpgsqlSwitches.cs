@@ -1,0 +1,7 @@
+namespace SyncData.Shared;
+
+public static class NpgsqlSwitches
+{
+    /// <summary>Npgsql's AppContext switch: DateTime.MinValue/MaxValue stay themselves instead of meaning ±infinity.</summary>
+    public const string DisableDateTimeInfinityConversions = "Npgsql.DisableDateTimeInfinityConversions";
+}

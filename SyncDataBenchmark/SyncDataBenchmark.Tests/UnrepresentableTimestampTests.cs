@@ -1,0 +1,96 @@
+using Npgsql;
+using SomeService.Fetch;
+using SyncData.Harness;
+using SyncData.Shared;
+using Xunit;
+
+namespace SyncDataBenchmark.Tests;
+
+/// <summary>A small source whose rows get, one at a time, a timestamp .NET's DateTime cannot hold.</summary>
+public sealed class UnrepresentableLab : LabFixture
+{
+    public const long Rows = 300;
+    protected override long SeedRows => Rows;
+}
+
+[CollectionDefinition(Name)]
+public sealed class UnrepresentableCollection : ICollectionFixture<UnrepresentableLab>
+{
+    public const string Name = "unrepresentable";
+}
+
+/// <summary>
+/// No value is altered silently: a legal PostgreSQL timestamp either arrives exactly, or the run fails naming the
+/// row, the column and the value, even when the failure happened inside SyncDataSource.
+/// </summary>
+[Collection(UnrepresentableCollection.Name)]
+public sealed class UnrepresentableTimestampTests(UnrepresentableLab lab)
+{
+    public static TheoryData<string> Values => new() { "infinity", "-infinity", "4713-11-24 00:00:00 BC", "294276-12-31 23:59:59.999999", "0001-12-31 23:59:59.999999 BC" };
+
+    [Theory]
+    [MemberData(nameof(Values))]
+    public async Task A_timestamp_outside_DateTime_fails_every_parsing_combination_by_name_and_crosses_the_raw_relay_exactly(string value)
+    {
+        var id = await PlantAsync(value);
+        try
+        {
+            var source = await Lab.ReadSummaryAsync(lab.SourceDb);
+            foreach (var (fetch, insert) in Approaches.RunnableCombinations)
+            {
+                await Lab.MakeTargetDifferAsync(lab.TargetDb, source);
+                var run = await lab.SyncAsync($"f={fetch}&i={insert}&pageSize=50&batchSize=40");
+                if (insert == InsertApproach.NpgsqlCopyRaw)
+                {
+                    Assert.True(run.Verified, $"{fetch} × {insert}: {run.Error}");
+                    Assert.Equal(value, await CreatedAtTextAsync(lab.TargetDb, id));
+                }
+                else
+                {
+                    Assert.True(run.Status == RunStatus.Failed, $"{fetch} × {insert}: {run.Status}");
+                    Assert.True(run.Error?.Contains($"row {id}: created_at = {value} ") == true, $"{fetch} × {insert}: {run.Error}");
+                    // Rolled back: the target still holds only the sentinel row.
+                    Assert.Equal(1, (await Lab.ReadSummaryAsync(lab.TargetDb)).Rows);
+                }
+            }
+        }
+        finally
+        {
+            await PlantAsync("2025-01-01 00:00:00", id);
+        }
+    }
+
+    [Theory]
+    [InlineData(long.MaxValue, "infinity")]
+    [InlineData(long.MinValue, "-infinity")]
+    [InlineData(0L, "2000-01-01 00:00:00")]
+    [InlineData(-1L, "1999-12-31 23:59:59.999999")]
+    [InlineData(-63_082_281_600_000_000L, "0001-01-01 00:00:00")]
+    [InlineData(-63_082_281_600_000_001L, "0001-12-31 23:59:59.999999 BC")]
+    [InlineData(-211_781_865_600_000_000L, "4713-11-24 00:00:00 BC")]
+    [InlineData(9_223_371_331_199_999_999L, "294276-12-31 23:59:59.999999")]
+    [InlineData(1_000_500_000L, "2000-01-01 00:16:40.5")]
+    public void Binary_timestamps_are_named_as_PostgreSQL_prints_them(long micros, string expected) =>
+        Assert.Equal(expected, PostgresTimestamp.Format(micros));
+
+    /// <summary>Sets created_at of one row (the 150th by id, or <paramref name="id"/>) to a timestamp literal.</summary>
+    private async Task<Guid> PlantAsync(string value, Guid? id = null)
+    {
+        await using var connection = new NpgsqlConnection(lab.SourceDb);
+        await connection.OpenAsync();
+        await using var command = new NpgsqlCommand(
+            "update users set created_at = $1::timestamp where id = coalesce($2, (select id from users order by id offset 149 limit 1)) returning id", connection);
+        command.Parameters.Add(new NpgsqlParameter { Value = value });
+        command.Parameters.Add(new NpgsqlParameter { Value = (object?)id ?? DBNull.Value, NpgsqlDbType = NpgsqlTypes.NpgsqlDbType.Uuid });
+        return (Guid)(await command.ExecuteScalarAsync())!;
+    }
+
+    private static async Task<string> CreatedAtTextAsync(string connectionString, Guid id)
+    {
+        await using var connection = new NpgsqlConnection(connectionString);
+        await connection.OpenAsync();
+        await using var command = new NpgsqlCommand("select created_at::text from users where id = $1", connection);
+        command.Parameters.Add(new NpgsqlParameter { Value = id });
+        return (string)(await command.ExecuteScalarAsync())!;
+    }
+}

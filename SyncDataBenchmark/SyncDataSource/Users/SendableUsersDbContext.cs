@@ -1,0 +1,40 @@
+using Microsoft.EntityFrameworkCore;
+using Npgsql;
+using SyncData.Shared;
+
+namespace SyncDataSource.Users;
+
+/// <summary>
+/// The EF model the fetch endpoints read through. PostgreSQL's timestamp reaches from 4713 BC to 294276 AD and has
+/// ±infinity; .NET's DateTime holds years 1–9999 and no infinity, and Npgsql does not always refuse the difference
+/// (a year beyond ~29000 overflows its tick arithmetic and comes back as some other date). So the query itself
+/// refuses such a row: the value is replaced by a cast that fails with a message naming the row, the column and the
+/// value, which reaches the consumer (README, "Guarantees").
+/// </summary>
+public sealed class SendableUsersDbContext(DbContextOptions<SendableUsersDbContext> options) : DbContext(options)
+{
+    private const string Refusal = "cannot be read into a .NET DateTime (years 1-9999, no infinity); only NpgsqlCopy × NpgsqlCopyRaw carries it unchanged";
+
+    /// <summary>The users table with created_at checked row by row: cheap comparisons on the way that works.</summary>
+    private const string GuardedUsers = $"""
+        select id, name, patronymic, surname,
+               case when created_at >= timestamp '0001-01-01' and created_at < timestamp '10000-01-01' then created_at
+                    else ('row ' || id || ': created_at = ' || created_at || ' {Refusal}')::timestamp end as created_at,
+               is_active
+        from {UsersTable.Name}
+        """;
+
+    public DbSet<User> Users => Set<User>();
+
+    protected override void OnModelCreating(ModelBuilder modelBuilder)
+    {
+        UsersDbContext.Configure(modelBuilder.Entity<User>());
+        modelBuilder.Entity<User>().ToSqlQuery(GuardedUsers);
+    }
+
+    /// <summary>The refusal's own words when <paramref name="ex"/> is that refusal, else null.</summary>
+    public static string? Unsendable(Exception ex) =>
+        ex is PostgresException { SqlState: PostgresErrorCodes.InvalidDatetimeFormat } pg && pg.MessageText.Contains(Refusal, StringComparison.Ordinal)
+            ? pg.MessageText[(pg.MessageText.IndexOf("\"row ", StringComparison.Ordinal) + 1)..].TrimEnd('"')
+            : null;
+}

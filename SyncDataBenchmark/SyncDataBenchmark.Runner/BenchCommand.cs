@@ -103,6 +103,7 @@ public static class BenchCommand
     private static BenchReport Build(BenchSession session, BenchLab lab, BenchSettings settings, BenchEnvironment environment, bool complete, IReadOnlyList<string> problems)
     {
         var allProblems = session.Problems.Concat(problems).ToList();
+        var summary = Summaries.Build(session.Combinations, session.Peers, session.Blocked, session.Runs, session.PeerRuns);
         var anyRun = session.Runs.Count + session.PeerRuns.Count > 0;
         return new BenchReport
         {
@@ -129,8 +130,8 @@ public static class BenchCommand
                 SourceUrl = lab.SourceUrl?.ToString(),
                 ServicesStartedByRunner = lab.ServicesStartedByRunner,
             },
-            Summary = Summaries.Build(session.Combinations, session.Peers, session.Blocked, session.Runs, session.PeerRuns),
-            Runs = session.Runs.ToList(),
+            Summary = summary,
+            Runs = SampleThinning.KeepPictured(session.Runs, summary),
             Peers = session.PeerRuns.ToList(),
             Blocked = session.Blocked.Select(b => new BlockedCombinationReport(b.Key, b.Fetch.ToString(), b.Insert.ToString(), b.Reason)).ToList(),
             Problems = allProblems,

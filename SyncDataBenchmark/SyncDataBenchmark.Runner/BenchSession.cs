@@ -2,6 +2,7 @@ using System.Diagnostics;
 using System.Globalization;
 using System.Net;
 using System.Text.Json;
+using SyncData.Harness;
 using SyncData.Shared;
 using SyncDataBenchmark.Runner.Report;
 
@@ -91,7 +92,7 @@ public sealed class BenchSession(BenchSettings settings, BenchLab lab, IBenchDis
         var query = $"sync?f={combination.Fetch}&i={combination.Insert}&wait=true"
                     + (settings.PageSize is { } p ? $"&pageSize={p.ToString(CultureInfo.InvariantCulture)}" : "")
                     + (settings.BatchSize is { } b ? $"&batchSize={b.ToString(CultureInfo.InvariantCulture)}" : "");
-        CombinationRun Make(Stopwatch clock, int? status, string? error, RunResult? result) => new()
+        CombinationRun Make(TimeSpan wall, int? status, string? error, RunResult? result) => new()
         {
             Number = combination.Number,
             Case = combination.Key,
@@ -99,12 +100,14 @@ public sealed class BenchSession(BenchSettings settings, BenchLab lab, IBenchDis
             Insert = combination.Insert.ToString(),
             Round = job.Round,
             Warmup = job.Warmup,
-            WallMs = Math.Round(clock.Elapsed.TotalMilliseconds, 1),
+            WallMs = Math.Round(wall.TotalMilliseconds, 1),
             HttpStatus = status,
             Error = error,
             Result = result,
         };
 
+        // Untimed: the target must differ from the source, so a run that writes nothing cannot verify.
+        await Lab.MakeTargetDifferAsync(lab.TargetDb, lab.SourceSummary, ct);
         var busy = Stopwatch.StartNew();
         while (true)
         {
@@ -121,23 +124,30 @@ public sealed class BenchSession(BenchSettings settings, BenchLab lab, IBenchDis
 
                 if (response.StatusCode != HttpStatusCode.OK)
                 {
-                    return Make(clock, (int)response.StatusCode, $"HTTP {(int)response.StatusCode}: {Shorten(body)}", null);
+                    return Make(clock.Elapsed, (int)response.StatusCode, $"HTTP {(int)response.StatusCode}: {Shorten(body)}", null);
                 }
 
                 var result = JsonSerializer.Deserialize(body, SyncJsonContext.Default.RunResult)
                              ?? throw new JsonException("empty body");
+                var wallMs = clock.Elapsed;
+                // The runner's own verdict, whatever the service says: read the target directly.
+                var target = await Lab.ReadSummaryAsync(lab.TargetDb, ct);
+                var runnerVerified = target == lab.SourceSummary;
                 var error = result switch
                 {
-                    { Status: RunStatus.Succeeded, Verified: true } => null,
+                    { Status: RunStatus.Succeeded, Verified: true } when runnerVerified => null,
+                    { Status: RunStatus.Succeeded, Verified: true } =>
+                        $"SomeService reported success, but the runner finds the target different from the source: source {lab.SourceSummary.Rows:N0} rows " +
+                        $"(checksum {lab.SourceSummary.Checksum}), target {target.Rows:N0} (checksum {target.Checksum}).",
                     { Status: RunStatus.Succeeded } => "The run succeeded but was not verified.",
                     _ => $"{result.Status}: {result.Error}",
                 };
-                return Make(clock, 200, error, result);
+                return Make(wallMs, 200, error, result) with { RunnerVerified = runnerVerified, RunnerTarget = target };
             }
             catch (Exception ex) when (ex is HttpRequestException or JsonException || (ex is TaskCanceledException && !ct.IsCancellationRequested))
             {
                 var context = lab.SomeServiceOutput is { } output ? $" SomeService's last output: {output}" : "";
-                return Make(clock, null, $"Request failed: {ex.Message}{context}", null);
+                return Make(clock.Elapsed, null, $"Request failed: {ex.Message}{context}", null);
             }
         }
     }

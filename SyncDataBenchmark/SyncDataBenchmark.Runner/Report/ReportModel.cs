@@ -82,10 +82,18 @@ public sealed record CombinationRun
     public int? HttpStatus { get; init; }
     /// <summary>Why there is no usable result (transport, HTTP status, or the run's own error).</summary>
     public string? Error { get; init; }
-    /// <summary>The RunResult exactly as SomeService returned it, samples included.</summary>
+    /// <summary>
+    /// The RunResult as SomeService returned it; in results.json, samples are kept only for the run each picture
+    /// shows (thinned to a few hundred points), so the file stays small.
+    /// </summary>
     public RunResult? Result { get; init; }
+    /// <summary>The runner's own check after the run: the target read directly equals the source (count and checksum).</summary>
+    public bool? RunnerVerified { get; init; }
+    /// <summary>The target's summary as the runner read it after the run.</summary>
+    public TableSummary? RunnerTarget { get; init; }
 
-    public bool Ok => Result is { Status: RunStatus.Succeeded, Verified: true };
+    /// <summary>Both verdicts must hold: the service's (inside its transaction) and the runner's (after the commit).</summary>
+    public bool Ok => Result is { Status: RunStatus.Succeeded, Verified: true } && RunnerVerified == true;
 }
 
 /// <summary>One run of an external tool moving the same table, verified the same way.</summary>
@@ -148,7 +156,8 @@ public sealed record CaseSummary
     public FigureMedians? SyncDataSource { get; init; }
 }
 
-[JsonSourceGenerationOptions(JsonSerializerDefaults.Web, UseStringEnumConverter = true, WriteIndented = true,
+// Not indented: results.json is committed after every full run, and indentation tripled its size.
+[JsonSourceGenerationOptions(JsonSerializerDefaults.Web, UseStringEnumConverter = true, WriteIndented = false,
     DefaultIgnoreCondition = JsonIgnoreCondition.Never)]
 [JsonSerializable(typeof(BenchReport))]
 internal sealed partial class BenchJsonContext : JsonSerializerContext;

@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
-# The lab's test suite: real PostgreSQL clusters, real Kestrel processes, real Prometheus/promtool/docker-compose.
-# Installs missing Debian packages when run as root, builds Release, runs every xunit test.
+# The lab's test suite: a fast tier (no processes, no database: `./test.sh --filter Tier=Fast`), services hosted in
+# process over a real PostgreSQL, and labs of real PostgreSQL clusters, real Kestrel processes, real
+# Prometheus/promtool/docker-compose, one lab at a time. Installs missing Debian packages when run as root, builds
+# Release, sweeps what a killed earlier run left behind, runs every xunit test printing each result as it finishes.
 set -euo pipefail
 cd "$(dirname "$0")"
 scripts/ensure-deps.sh
+scripts/sweep-lab-leftovers.sh
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 status=0
-dotnet test SyncDataBenchmark/SyncDataBenchmark.slnx -c Release "$@" 2>&1 | tee "$log" || status=$?
+dotnet test SyncDataBenchmark/SyncDataBenchmark.slnx -c Release --logger "console;verbosity=normal" "$@" 2>&1 | tee "$log" || status=$?
 # One plain closing line, whatever the runner printed.
 summary=$(grep -Eo 'Failed: +[0-9]+, Passed: +[0-9]+, Skipped: +[0-9]+' "$log" | tail -1 || true)
 if [[ $summary =~ Failed:\ +([0-9]+),\ Passed:\ +([0-9]+),\ Skipped:\ +([0-9]+) ]]; then

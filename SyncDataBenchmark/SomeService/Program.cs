@@ -21,3 +21,4 @@ var app = builder.Build();
 app.MapDefaultEndpoints();
 app.MapSyncApi();
 app.Run();
+public partial class Program;

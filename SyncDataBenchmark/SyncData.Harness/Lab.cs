@@ -15,14 +15,31 @@ public static class Lab
     public static string ServiceAssembly(string project, string configuration) =>
         Path.Combine(RepositoryRoot, "SyncDataBenchmark", project, "bin", configuration, "net10.0", project + ".dll");
 
+    /// <summary>
+    /// This process's key for the services' measurement windows (off by default in the services): random per lab
+    /// process, so only the services this harness started can use them; Measurement__Key from the environment
+    /// instead, so a SomeService the harness starts can measure an already running source that has that key.
+    /// </summary>
+    public static string MeasurementKey { get; } =
+        Environment.GetEnvironmentVariable("Measurement__Key") is { Length: > 0 } given
+            ? given
+            : Convert.ToHexString(System.Security.Cryptography.RandomNumberGenerator.GetBytes(16));
+
+    /// <summary>Turns the measurement window on for a service the lab starts, with the lab's key.</summary>
+    public static Dictionary<string, string> MeasurementEnvironment() => new()
+    {
+        ["Measurement__Enabled"] = "true",
+        ["Measurement__Key"] = MeasurementKey,
+    };
+
     /// <summary>Environment that points SyncDataSource at its database.</summary>
-    public static Dictionary<string, string> SourceEnvironment(string connectionString) => new()
+    public static Dictionary<string, string> SourceEnvironment(string connectionString) => new(MeasurementEnvironment())
     {
         ["ConnectionStrings__Source"] = connectionString,
     };
 
     /// <summary>Environment that points SomeService at its database and at SyncDataSource.</summary>
-    public static Dictionary<string, string> SomeServiceEnvironment(string connectionString, Uri source) => new()
+    public static Dictionary<string, string> SomeServiceEnvironment(string connectionString, Uri source) => new(MeasurementEnvironment())
     {
         ["ConnectionStrings__Target"] = connectionString,
         ["Sync__SourceBaseUrl"] = source.ToString(),

@@ -38,6 +38,8 @@ public sealed class LocalPostgres : IAsyncDisposable
         var parent = parentDirectory ?? Path.GetTempPath();
         var directory = Path.Combine(parent, "syncdata-pg-" + Path.GetRandomFileName());
         System.IO.Directory.CreateDirectory(directory);
+        // Whose cluster this is: if this process dies without disposing it, the next lab's sweep stops it.
+        await File.WriteAllTextAsync(Path.Combine(directory, LabSweeper.OwnerFile), LabSweeper.Me, ct);
 
         var server = new LocalPostgres(bin, directory, FreePort());
         try

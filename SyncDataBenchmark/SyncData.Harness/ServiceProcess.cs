@@ -51,6 +51,9 @@ public sealed class ServiceProcess : IAsyncDisposable
             start.Environment[key] = value;
         }
 
+        // Whose service this is: if this process dies without stopping it, the next lab's sweep kills it.
+        start.Environment[LabSweeper.OwnerVariable] = LabSweeper.Me;
+
         var process = Process.Start(start) ?? throw new InvalidOperationException($"Could not start {name}.");
         var service = new ServiceProcess(name, process, baseAddress);
         process.OutputDataReceived += (_, e) => service.Remember(e.Data);

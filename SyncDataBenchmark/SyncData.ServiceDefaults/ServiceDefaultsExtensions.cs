@@ -32,6 +32,7 @@ public static class ServiceDefaultsExtensions
         builder.Services.AddProblemDetails();
         builder.Services.ConfigureHttpJsonOptions(o => o.SerializerOptions.TypeInfoResolverChain.Insert(0, SyncJsonContext.Default));
         builder.Services.AddSingleton<RuntimeWindow>();
+        builder.AddMeasurementOptions();
         builder.Services.AddHealthChecks();
         builder.AddOpenTelemetryExport();
         return builder;
@@ -71,7 +72,7 @@ public static class ServiceDefaultsExtensions
         return builder;
     }
 
-    /// <summary>/health (process up), /health/ready (database reachable), and the runtime window endpoints.</summary>
+    /// <summary>/health (process up), /health/ready (database reachable), and the runtime window endpoints when enabled.</summary>
     public static WebApplication MapDefaultEndpoints(this WebApplication app)
     {
         app.UseExceptionHandler();
@@ -90,9 +91,7 @@ public static class ServiceDefaultsExtensions
         app.UseStatusCodePages();
         app.MapHealthChecks("/health", new() { Predicate = _ => false });
         app.MapHealthChecks("/health/ready");
-        var runtime = app.MapGroup("/runtime/window");
-        runtime.MapPost("/start", (RuntimeWindow window) => TypedResults.Ok(window.Start()));
-        runtime.MapPost("/stop", (RuntimeWindow window) => TypedResults.Ok(window.Stop()));
+        app.MapMeasurementEndpoints();
         return app;
     }
 

@@ -34,6 +34,8 @@ public sealed class BenchLab : IAsyncDisposable
 
     public static async Task<BenchLab> StartAsync(BenchSettings settings, Action<string> say, CancellationToken ct)
     {
+        // What a killed earlier run (or test run) left behind would compete for the same two cores.
+        LabSweeper.Sweep();
         LocalPostgres? postgres = null;
         BenchLab lab;
         if (settings.Connection is { } baseConnection)

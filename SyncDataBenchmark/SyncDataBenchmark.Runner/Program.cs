@@ -1,24 +1,22 @@
 using System.CommandLine;
+using System.CommandLine.Parsing;
 using SyncDataBenchmark.Runner;
 
-var rows = new Option<long>("--rows") { Description = "Rows seeded into the source users table.", DefaultValueFactory = _ => 1_000_000 };
-rows.Validators.Add(r =>
+// Every value goes through OptionParsing: a bad one is one line naming the option, the value and what is accepted.
+var rows = new Option<long>("--rows")
 {
     // sql/generate.sql's seed_users takes an integer.
-    if (r.GetValueOrDefault<long>() is < 1 or > int.MaxValue)
-    {
-        r.AddError($"--rows must be from 1 to {int.MaxValue:N0}.");
-    }
-});
+    Description = $"Rows seeded into the source users table: {OptionParsing.WholeNumber(1, int.MaxValue)}.",
+    DefaultValueFactory = _ => 1_000_000,
+    CustomParser = r => OptionParsing.Number(r, "--rows", 1, int.MaxValue) ?? 0,
+};
 
-var repeat = new Option<int>("--repeat") { Description = "Timed runs per combination (after one untimed warm-up).", DefaultValueFactory = _ => 3 };
-repeat.Validators.Add(r =>
+var repeat = new Option<int>("--repeat")
 {
-    if (r.GetValueOrDefault<int>() < 1)
-    {
-        r.AddError("--repeat must be at least 1.");
-    }
-});
+    Description = $"Timed runs per combination (after one untimed warm-up): {OptionParsing.WholeNumber(1, 1000)}.",
+    DefaultValueFactory = _ => 3,
+    CustomParser = r => (int)(OptionParsing.Number(r, "--repeat", 1, 1000) ?? 0),
+};
 
 var cases = new Option<string[]>("--cases")
 {
@@ -27,43 +25,76 @@ var cases = new Option<string[]>("--cases")
 };
 cases.Validators.Add(r =>
 {
-    CaseSelection.Parse(r.GetValueOrDefault<string[]>() ?? [], out var error);
+    var values = r.Tokens.Select(t => t.Value).ToArray();
+    if (values.Any(string.IsNullOrWhiteSpace))
+    {
+        r.AddError(OptionParsing.Invalid("--cases", "", "Fetch:Insert patterns, either side may be * (e.g. NpgsqlCopy:*)"));
+        return;
+    }
+
+    CaseSelection.Parse(values, out var error);
     if (error is not null)
     {
-        r.AddError(error);
+        r.AddError($"--cases: {error}");
     }
 });
 
-var pageSize = new Option<int?>("--page-size") { Description = "Page size for the paging fetch approaches (default: SomeService's)." };
-var batchSize = new Option<int?>("--batch-size") { Description = "Batch size for the batching insert approaches (default: SomeService's)." };
-foreach (var option in new[] { pageSize, batchSize })
+// SomeService's own limits (Sync:MaxPageSize, Sync:MaxBatchSize defaults): beyond them it answers 400.
+var pageSize = new Option<int?>("--page-size")
 {
-    option.Validators.Add(r =>
-    {
-        if (r.GetValueOrDefault<int?>() is < 1)
-        {
-            r.AddError($"{option.Name} must be at least 1.");
-        }
-    });
-}
+    Description = $"Page size for the paging fetch approaches (default: SomeService's): {OptionParsing.WholeNumber(1, 10_000)}.",
+    CustomParser = r => (int?)OptionParsing.Number(r, "--page-size", 1, 10_000),
+};
+var batchSize = new Option<int?>("--batch-size")
+{
+    Description = $"Batch size for the batching insert approaches (default: SomeService's): {OptionParsing.WholeNumber(1, 100_000)}.",
+    CustomParser = r => (int?)OptionParsing.Number(r, "--batch-size", 1, 100_000),
+};
 
-var output = new Option<DirectoryInfo>("--out") { Description = "Where results.json, results.csv, results.md and the pictures go.", DefaultValueFactory = _ => new DirectoryInfo("artifacts") };
+var output = new Option<DirectoryInfo>("--out")
+{
+    Description = "Where results.json, results.csv, results.md and the pictures go (created if missing; checked writable before anything starts).",
+    DefaultValueFactory = _ => new DirectoryInfo("artifacts"),
+    CustomParser = r => OptionParsing.WritableDirectory(r, "--out")!,
+};
 var connection = new Option<string?>("--connection")
 {
     Description = "Base Npgsql connection string of an existing PostgreSQL server (databases source/target are created if missing; a seed of the right size is reused). Default: a throwaway local cluster.",
 };
+connection.Validators.Add(r =>
+{
+    var text = string.Join(' ', r.Tokens.Select(t => t.Value));
+    const string accepted = "an Npgsql connection string, e.g. 'Host=127.0.0.1;Port=5432;Username=postgres;Password=postgres'";
+    try
+    {
+        if (string.IsNullOrWhiteSpace(text) || string.IsNullOrEmpty(new Npgsql.NpgsqlConnectionStringBuilder(text).Host))
+        {
+            r.AddError(OptionParsing.Invalid("--connection", text, accepted));
+        }
+    }
+    catch (ArgumentException)
+    {
+        r.AddError(OptionParsing.Invalid("--connection", text, accepted));
+    }
+});
 var sourceUrl = new Option<string?>("--source-url") { Description = "Use this running SyncDataSource instead of starting one (needs --connection: the databases it reads)." };
 var someServiceUrl = new Option<string?>("--someservice-url") { Description = "Use this running SomeService instead of starting the services (needs --connection)." };
 var tmpfs = new Option<bool>("--tmpfs") { Description = "Put the local cluster on /dev/shm with fsync, synchronous_commit and full_page_writes off (recorded in the results)." };
 var noPeers = new Option<bool>("--no-peers") { Description = "Skip the psql pipes and pgcopydb." };
 var noCharts = new Option<bool>("--no-charts") { Description = "Skip the pictures (no matplotlib needed)." };
+foreach (var flag in new[] { tmpfs, noPeers, noCharts })
+{
+    flag.CustomParser = r => OptionParsing.Flag(r, flag.Name);
+}
+
 foreach (var option in new[] { sourceUrl, someServiceUrl })
 {
     option.Validators.Add(r =>
     {
-        if (!Uri.TryCreate(r.GetValueOrDefault<string?>(), UriKind.Absolute, out var uri) || uri.Scheme is not ("http" or "https"))
+        var text = string.Join(' ', r.Tokens.Select(t => t.Value));
+        if (!Uri.TryCreate(text, UriKind.Absolute, out var uri) || uri.Scheme is not ("http" or "https"))
         {
-            r.AddError($"{option.Name} must be an absolute http(s) URL.");
+            r.AddError(OptionParsing.Invalid(option.Name, text, "an absolute http(s) URL, e.g. http://127.0.0.1:5180"));
         }
     });
 }
@@ -76,6 +107,12 @@ var root = new RootCommand(
 };
 root.Validators.Add(r =>
 {
+    // Combinations of options are judged only once each value parsed; a value that did not has its own error line.
+    if (r.Children.Any(c => c.Tokens.Count > 0 && c is OptionResult o && o.Errors.Any()))
+    {
+        return;
+    }
+
     var hasConnection = r.GetValue(connection) is not null;
     if (!hasConnection && (r.GetValue(sourceUrl) is not null || r.GetValue(someServiceUrl) is not null))
     {
@@ -115,5 +152,17 @@ root.SetAction((parse, ct) =>
     return BenchCommand.RunAsync(settings, ct);
 });
 
+var parsed = root.Parse(args);
+if (parsed.Errors.Count > 0)
+{
+    // One line per problem, no help page and no stack trace; 1 is the documented exit code for invalid options.
+    foreach (var error in parsed.Errors)
+    {
+        Console.Error.WriteLine(error.Message);
+    }
+
+    return BenchCommand.RunsFailed;
+}
+
 // Ctrl+C cancels the action; give it time to write partial results and stop the services and the cluster.
-return await root.Parse(args).InvokeAsync(new InvocationConfiguration { ProcessTerminationTimeout = TimeSpan.FromSeconds(30) });
+return await parsed.InvokeAsync(new InvocationConfiguration { ProcessTerminationTimeout = TimeSpan.FromSeconds(30) });

@@ -7,14 +7,16 @@ using Xunit;
 namespace SyncDataBenchmark.Tests;
 
 /// <summary>
-/// A lab for breaking things: 300,000 source rows (enough for a run to be caught mid-stream), a target that starts
-/// with 1,234 different rows, SomeService reaching the source through a <see cref="ThrottleProxy"/>, and a short
-/// idle timeout so stalls fail fast.
+/// A lab for breaking things: 300,000 source rows, SomeService reaching the source through a
+/// <see cref="ThrottleProxy"/> (which holds a run mid-stream until the fault is in), and a short idle timeout so
+/// stalls fail fast. Each test starts from a target that differs from the source (<see cref="MakeTargetDifferAsync"/>).
 /// </summary>
 public sealed class FaultLab : LabFixture
 {
     public const long Rows = 300_000;
-    public static readonly TimeSpan IdleTimeout = TimeSpan.FromSeconds(3);
+
+    /// <summary>Short, so a stall fails fast; every pause a test makes on purpose stays seconds away from it.</summary>
+    public static readonly TimeSpan IdleTimeout = TimeSpan.FromSeconds(5);
 
     public ThrottleProxy Proxy { get; }
 
@@ -29,11 +31,18 @@ public sealed class FaultLab : LabFixture
         ["Sync__SourceIdleTimeout"] = IdleTimeout.ToString(),
     };
 
-    protected override async Task PrepareDatabasesAsync()
+    /// <summary>
+    /// Before each fault: the target emptied and given a sentinel row no source holds, so "left intact" differs from
+    /// both "overwritten" and "emptied". Returns the target's summary, asserted different from the source's.
+    /// </summary>
+    public async Task<TableSummary> MakeTargetDifferAsync()
     {
-        // Previous contents that differ from the source, so "left intact" is distinguishable from "overwritten".
-        await SqlScripts.ApplySchemaAsync(TargetDb, withGenerator: true);
-        await SqlScripts.SeedAsync(TargetDb, 1_234);
+        var source = await Lab.ReadSummaryAsync(SourceDb);
+        await Lab.MakeTargetDifferAsync(TargetDb, source);
+        var target = await Lab.ReadSummaryAsync(TargetDb);
+        Assert.NotEqual(source, target);
+        Assert.Equal(1, target.Rows);
+        return target;
     }
 
     /// <summary>SQL LIKE patterns of a run's data-moving statements, by database.</summary>
@@ -89,36 +98,60 @@ public sealed class FaultLab : LabFixture
     }
 
     /// <summary>
-    /// Starts a run and returns once it is mid-stream: the target is in the run's transaction writing rows, so a
-    /// fault now hits a transfer in progress, however loaded the machine is.
+    /// Starts a run with the proxy holding the source to a trickle, and returns once it is mid-stream: the target is
+    /// in the run's transaction writing rows. Held, the run cannot finish before the fault is injected, so there is
+    /// nothing to retry; the test releases the hold (<see cref="ThrottleProxy.Holding"/>) once the fault is in.
     /// </summary>
     public async Task<RunResult> StartAndWaitMidStreamAsync(string query)
     {
-        for (var attempt = 1; ; attempt++)
+        Proxy.Holding = true;
+        var run = await StartSyncAsync(query);
+        await WaitMidStreamAsync(run.Id);
+        return run;
+    }
+
+    /// <summary>
+    /// The same with a trigger that waits for the run (wait=true), as a caller of the API would: returns the
+    /// pending answer and the run, mid-stream.
+    /// </summary>
+    public async Task<(Task<HttpResponseMessage> Answer, Guid RunId)> StartWaitingAndMidStreamAsync(string query)
+    {
+        Proxy.Holding = true;
+        var answer = Client.GetAsync($"sync?{query}&wait=true");
+        var deadline = DateTime.UtcNow + TimeSpan.FromSeconds(30);
+        while (true)
         {
-            await CancelLeftoverRunsAsync();
-            var run = await StartSyncAsync(query);
-            var deadline = DateTime.UtcNow + TimeSpan.FromSeconds(60);
-            while (true)
+            var runs = await Client.GetFromJsonAsync("sync/runs?limit=1", SyncJsonContext.Default.ListRunResult) ?? [];
+            if (runs is [{ Status: RunStatus.Running } running])
             {
-                var now = await GetRunAsync(run.Id);
-                if (now.Status != RunStatus.Running)
-                {
-                    // The precondition (a run mid-stream) was not reached, e.g. the previous test's restart left
-                    // something transient behind: try once more, then report why.
-                    Assert.True(attempt < 2, $"The run ended before the fault could be injected: {now.Status} {now.Error}\n{SomeService.RecentOutput}");
-                    break;
-                }
-
-                if (await CountBackendsAsync(Lab.TargetDatabase, TargetWriting) > 0)
-                {
-                    return run;
-                }
-
-                Assert.True(DateTime.UtcNow < deadline, $"The run did not start writing within 60 s:\n{await DescribeActivityAsync()}\n{SomeService.RecentOutput}");
-                await Task.Delay(50);
+                await WaitMidStreamAsync(running.Id);
+                return (answer, running.Id);
             }
+
+            Assert.False(answer.IsCompleted, $"The trigger answered before its run was seen running: {(answer.IsCompletedSuccessfully ? await answer.Result.Content.ReadAsStringAsync() : answer.Exception?.ToString())}");
+            Assert.True(DateTime.UtcNow < deadline, $"No run was started within 30 s.\n{SomeService.RecentOutput}");
+            await Task.Delay(50);
         }
+    }
+
+    private async Task WaitMidStreamAsync(Guid id)
+    {
+        var deadline = DateTime.UtcNow + TimeSpan.FromSeconds(60);
+        while (await CountBackendsAsync(Lab.TargetDatabase, TargetWriting) == 0)
+        {
+            var now = await GetRunAsync(id);
+            Assert.True(now.Status == RunStatus.Running, $"The run ended before the fault could be injected, although the source was held: {now.Status} {now.Error}\n{SomeService.RecentOutput}");
+            Assert.True(DateTime.UtcNow < deadline, $"The run did not start writing within 60 s:\n{await DescribeActivityAsync()}\n{SomeService.RecentOutput}");
+            await Task.Delay(50);
+        }
+    }
+
+    /// <summary>Sends a signal (STOP, CONT, …) to a service process, as an operator or a frozen VM would.</summary>
+    public static async Task SignalAsync(ServiceProcess service, string signal)
+    {
+        using var kill = System.Diagnostics.Process.Start("kill", [$"-{signal}", service.ProcessId.ToString(System.Globalization.CultureInfo.InvariantCulture)]);
+        await kill.WaitForExitAsync();
+        Assert.Equal(0, kill.ExitCode);
     }
 
     /// <summary>A test that failed half-way must not leave its run blocking the next test with 409.</summary>

@@ -1,4 +1,6 @@
+using System.Diagnostics;
 using System.Net;
+using System.Text.Json;
 using SyncData.Harness;
 using SyncData.Shared;
 using Xunit;
@@ -7,30 +9,54 @@ namespace SyncDataBenchmark.Tests;
 
 /// <summary>
 /// Interrupted transfers: every one is recorded failed/cancelled/interrupted with an error naming the cause, the
-/// target keeps exactly its previous contents, and the services are healthy afterwards.
+/// target keeps exactly its previous contents — a sentinel row that differs from the source, planted before each
+/// test, so a rollback that does not happen (or a commit that should not) fails the test — and the services are
+/// healthy afterwards.
 /// </summary>
 [Collection(FaultCollection.Name)]
-public sealed class FaultTests(FaultLab lab)
+public sealed class FaultTests(FaultLab lab) : IAsyncLifetime
 {
+    /// <summary>The target as it was before the fault: differs from the source.</summary>
+    private TableSummary _before = null!;
+
     public static TheoryData<FetchApproach> Fetches() => new(Approaches.Fetches);
 
     public static TheoryData<InsertApproach> Inserts() => new(Approaches.AvailableInserts);
+
+    public async Task InitializeAsync()
+    {
+        lab.Proxy.Reset();
+        await lab.CancelLeftoverRunsAsync();
+        _before = await lab.MakeTargetDifferAsync();
+    }
+
+    /// <summary>Fault injection never outlives its test, whatever happened in it.</summary>
+    public async Task DisposeAsync()
+    {
+        lab.Proxy.Reset();
+        if (!lab.Source.HasExited)
+        {
+            await FaultLab.SignalAsync(lab.Source, "CONT");
+        }
+    }
+
+    private async Task AssertTargetUntouchedAsync() => Assert.Equal(_before, await Lab.ReadSummaryAsync(lab.TargetDb));
 
     [Theory]
     [MemberData(nameof(Fetches))]
     public async Task Source_process_killed_mid_stream_fails_the_run_and_leaves_the_target_intact(FetchApproach fetch)
     {
-        var before = await Lab.ReadSummaryAsync(lab.TargetDb);
         try
         {
             var run = await lab.StartAndWaitMidStreamAsync($"f={fetch}&i=EFTypical");
             await lab.Source.KillAsync();
+            lab.Proxy.Reset();
 
             var finished = await lab.WaitFinishedAsync(run.Id, TimeSpan.FromSeconds(60));
             Assert.Equal(RunStatus.Failed, finished.Status);
             Assert.False(finished.Verified);
             Assert.Contains("SyncDataSource", finished.Error);
-            Assert.Equal(before, await Lab.ReadSummaryAsync(lab.TargetDb));
+            await AssertTargetUntouchedAsync();
         }
         finally
         {
@@ -46,19 +72,16 @@ public sealed class FaultTests(FaultLab lab)
     [InlineData(FetchApproach.NpgsqlCopy)]
     public async Task Source_database_backend_terminated_mid_stream_fails_the_run(FetchApproach fetch)
     {
-        var before = await Lab.ReadSummaryAsync(lab.TargetDb);
-        // Slow the relay so the source's query is still running when its backend is terminated.
-        lab.Proxy.BurstBytes = 1024 * 1024;
-        lab.Proxy.PauseBetweenBursts = TimeSpan.FromMilliseconds(500);
+        // Held, the source's query is still running (blocked on its full socket) when its backend is terminated.
         var run = await lab.StartAndWaitMidStreamAsync($"f={fetch}&i=NpgsqlCopy");
-
         await lab.WaitForBackendAsync(Lab.SourceDatabase, FaultLab.SourceStreaming, TimeSpan.FromSeconds(30));
         Assert.True(await lab.TerminateBackendsAsync(Lab.SourceDatabase, FaultLab.SourceStreaming) >= 1, "no streaming source backend to terminate:\n" + await lab.DescribeActivityAsync());
+        lab.Proxy.Reset();
 
         var finished = await lab.WaitFinishedAsync(run.Id, TimeSpan.FromSeconds(60));
         Assert.Equal(RunStatus.Failed, finished.Status);
         Assert.Contains("SyncDataSource", finished.Error);
-        Assert.Equal(before, await Lab.ReadSummaryAsync(lab.TargetDb));
+        await AssertTargetUntouchedAsync();
         await lab.AssertHealthyAndSyncingAsync();
     }
 
@@ -66,40 +89,37 @@ public sealed class FaultTests(FaultLab lab)
     [MemberData(nameof(Inserts))]
     public async Task Target_backend_terminated_mid_write_fails_the_run_and_rolls_back(InsertApproach insert)
     {
-        var before = await Lab.ReadSummaryAsync(lab.TargetDb);
-        lab.Proxy.BurstBytes = 1024 * 1024;
-        lab.Proxy.PauseBetweenBursts = TimeSpan.FromMilliseconds(500);
         var run = await lab.StartAndWaitMidStreamAsync($"f=NpgsqlCopy&i={insert}");
-
         Assert.True(await lab.TerminateBackendsAsync(Lab.TargetDatabase, FaultLab.TargetWriting) >= 1, "no writing target backend to terminate:\n" + await lab.DescribeActivityAsync());
+        lab.Proxy.Reset();
 
         var finished = await lab.WaitFinishedAsync(run.Id, TimeSpan.FromSeconds(60));
         Assert.Equal(RunStatus.Failed, finished.Status);
         Assert.Contains("Writing to SomeService's database failed", finished.Error);
-        Assert.Equal(before, await Lab.ReadSummaryAsync(lab.TargetDb));
+        await AssertTargetUntouchedAsync();
         await lab.AssertHealthyAndSyncingAsync();
     }
 
-    [Fact]
-    public async Task A_source_changed_during_the_run_fails_verification_and_rolls_back()
+    [Theory]
+    [InlineData("NpgsqlCopy")]
+    [InlineData("NpgsqlCopyRaw")]
+    public async Task A_source_changed_during_the_run_fails_verification_and_rolls_back(string insert)
     {
-        var before = await Lab.ReadSummaryAsync(lab.TargetDb);
         var extra = Guid.CreateVersion7();
-        lab.Proxy.BurstBytes = 1024 * 1024;
-        lab.Proxy.PauseBetweenBursts = TimeSpan.FromMilliseconds(500);
         try
         {
-            var run = await lab.StartAndWaitMidStreamAsync("f=NpgsqlCopy&i=NpgsqlCopy");
+            var run = await lab.StartAndWaitMidStreamAsync($"f=NpgsqlCopy&i={insert}");
             await lab.WaitForBackendAsync(Lab.SourceDatabase, FaultLab.SourceStreaming, TimeSpan.FromSeconds(30));
             // Committed after COPY took its snapshot: the stream cannot hold this row, the source's summary will.
             await ExecuteOnSourceAsync("insert into users values ($1, 'Late', 'L', 'Arrival', now()::timestamp, true)", extra);
+            lab.Proxy.Reset();
 
-            var finished = await lab.WaitFinishedAsync(run.Id, TimeSpan.FromSeconds(60));
+            var finished = await lab.WaitFinishedAsync(run.Id, TimeSpan.FromSeconds(120));
             Assert.Equal(RunStatus.Failed, finished.Status);
             Assert.False(finished.Verified);
             Assert.Contains("Verification failed, rolled back", finished.Error);
             Assert.Contains($"source has {FaultLab.Rows + 1:N0} rows", finished.Error);
-            Assert.Equal(before, await Lab.ReadSummaryAsync(lab.TargetDb));
+            await AssertTargetUntouchedAsync();
         }
         finally
         {
@@ -114,24 +134,23 @@ public sealed class FaultTests(FaultLab lab)
     [Fact]
     public async Task SomeService_killed_mid_run_marks_the_run_interrupted_after_restart()
     {
-        var before = await Lab.ReadSummaryAsync(lab.TargetDb);
         var run = await lab.StartAndWaitMidStreamAsync("f=EFKeysetPaging&i=EFTypical");
 
         await lab.SomeService.KillAsync();
         await lab.SomeService.DisposeAsync();
+        lab.Proxy.Reset();
         await lab.StartSomeServiceAsync();
 
         var stored = await lab.GetRunAsync(run.Id);
         Assert.Equal(RunStatus.Interrupted, stored.Status);
         Assert.Contains("stopped while this run was in progress", stored.Error);
-        Assert.Equal(before, await Lab.ReadSummaryAsync(lab.TargetDb));
+        await AssertTargetUntouchedAsync();
         await lab.AssertHealthyAndSyncingAsync();
     }
 
     [Fact]
     public async Task Cancelling_through_the_api_rolls_back_and_records_cancelled()
     {
-        var before = await Lab.ReadSummaryAsync(lab.TargetDb);
         var run = await lab.StartAndWaitMidStreamAsync("f=EFStream&i=EFTypical");
 
         using (var cancel = await lab.Client.DeleteAsync($"sync/runs/{run.Id}"))
@@ -142,7 +161,7 @@ public sealed class FaultTests(FaultLab lab)
         var finished = await lab.WaitFinishedAsync(run.Id, TimeSpan.FromSeconds(30));
         Assert.Equal(RunStatus.Cancelled, finished.Status);
         Assert.Contains("Cancelled on request", finished.Error);
-        Assert.Equal(before, await Lab.ReadSummaryAsync(lab.TargetDb));
+        await AssertTargetUntouchedAsync();
 
         using (var again = await lab.Client.DeleteAsync($"sync/runs/{run.Id}"))
         {
@@ -155,59 +174,75 @@ public sealed class FaultTests(FaultLab lab)
     [Fact]
     public async Task Sigterm_during_a_run_records_it_cancelled_before_exiting()
     {
-        var before = await Lab.ReadSummaryAsync(lab.TargetDb);
         var run = await lab.StartAndWaitMidStreamAsync("f=NpgsqlCopy&i=EFTypical");
 
         await lab.SomeService.TerminateAsync(TimeSpan.FromSeconds(30));
         await lab.SomeService.DisposeAsync();
+        lab.Proxy.Reset();
         await lab.StartSomeServiceAsync();
 
         var stored = await lab.GetRunAsync(run.Id);
         Assert.Equal(RunStatus.Cancelled, stored.Status);
         Assert.Contains("shutting down", stored.Error);
-        Assert.Equal(before, await Lab.ReadSummaryAsync(lab.TargetDb));
+        await AssertTargetUntouchedAsync();
         await lab.AssertHealthyAndSyncingAsync();
     }
 
     [Fact]
     public async Task A_slow_source_that_keeps_sending_is_not_cut_by_any_timeout()
     {
-        // Pauses shorter than the idle timeout, a whole run several times longer than it.
-        lab.Proxy.BurstBytes = 4 * 1024 * 1024;
-        lab.Proxy.PauseBetweenBursts = FaultLab.IdleTimeout * 0.7;
-        try
-        {
-            var run = await lab.SyncAsync("f=NpgsqlCopy&i=NpgsqlCopy");
+        // Pauses 3 s shorter than the idle timeout; the whole run several times longer than it.
+        lab.Proxy.BurstBytes = 3 * 1024 * 1024;
+        lab.Proxy.PauseBetweenBursts = FaultLab.IdleTimeout * 0.4;
 
-            Assert.True(run.Verified, run.Error);
-            Assert.True(run.DurationMs > 2 * FaultLab.IdleTimeout.TotalMilliseconds, $"the run was not slow: {run.DurationMs} ms");
-        }
-        finally
-        {
-            lab.Proxy.Reset();
-        }
+        var run = await lab.SyncAsync("f=NpgsqlCopy&i=NpgsqlCopy");
+
+        Assert.True(run.Verified, run.Error);
+        Assert.True(run.DurationMs > 2 * FaultLab.IdleTimeout.TotalMilliseconds, $"the run was not slow: {run.DurationMs} ms");
     }
 
     [Theory]
     [MemberData(nameof(Fetches))]
     public async Task A_stalled_source_fails_clearly_after_the_idle_timeout(FetchApproach fetch)
     {
-        var before = await Lab.ReadSummaryAsync(lab.TargetDb);
         lab.Proxy.StallAfterBytes = 300_000;
-        try
-        {
-            var run = await lab.SyncAsync($"f={fetch}&i=NpgsqlCopy");
 
-            Assert.Equal(RunStatus.Failed, run.Status);
-            Assert.Contains(" 3 s", run.Error);
-            Assert.Contains("(idle timeout)", run.Error);
-            Assert.Equal(before, await Lab.ReadSummaryAsync(lab.TargetDb));
-        }
-        finally
-        {
-            lab.Proxy.Reset();
-        }
+        var run = await lab.SyncAsync($"f={fetch}&i=NpgsqlCopy");
 
+        Assert.Equal(RunStatus.Failed, run.Status);
+        Assert.Contains($" {FaultLab.IdleTimeout.TotalSeconds:0} s", run.Error);
+        Assert.Contains("(idle timeout)", run.Error);
+        await AssertTargetUntouchedAsync();
+        await lab.AssertHealthyAndSyncingAsync();
+    }
+
+    /// <summary>
+    /// A source frozen mid-run (SIGSTOP: the process is there, its sockets are open, nothing moves) fails the run
+    /// within the idle timeout plus a few seconds, and the trigger waiting for the run gets its answer then: nothing
+    /// asks the frozen source for anything more.
+    /// </summary>
+    [Fact]
+    public async Task A_frozen_source_fails_the_run_within_the_idle_timeout_and_the_waiting_trigger_is_answered()
+    {
+        var (answer, runId) = await lab.StartWaitingAndMidStreamAsync("f=NpgsqlCopy&i=NpgsqlCopy");
+        await FaultLab.SignalAsync(lab.Source, "STOP");
+        var frozen = Stopwatch.StartNew();
+        lab.Proxy.Reset(); // what the source sent before it froze arrives at once; then silence
+
+        using var response = await answer.WaitAsync(FaultLab.IdleTimeout + TimeSpan.FromSeconds(30));
+        var answeredAfter = frozen.Elapsed;
+        var body = await response.Content.ReadAsStringAsync();
+        Assert.True(response.StatusCode == HttpStatusCode.OK, $"{(int)response.StatusCode}: {body}");
+        var run = JsonSerializer.Deserialize(body, SyncJsonContext.Default.RunResult)!;
+        Assert.Equal(runId, run.Id);
+        Assert.Equal(RunStatus.Failed, run.Status);
+        Assert.Contains("(idle timeout)", run.Error);
+        // The idle timeout plus a few seconds; asking the frozen source for its figures would add 5 s more.
+        Assert.True(answeredAfter < FaultLab.IdleTimeout + TimeSpan.FromSeconds(4), $"answered {answeredAfter.TotalSeconds:0.0} s after the source froze");
+        Assert.Equal(RunStatus.Failed, (await lab.GetRunAsync(runId)).Status);
+        await AssertTargetUntouchedAsync();
+
+        await FaultLab.SignalAsync(lab.Source, "CONT");
         await lab.AssertHealthyAndSyncingAsync();
     }
 
@@ -229,6 +264,96 @@ public sealed class FaultTests(FaultLab lab)
             await lab.Postgres.RestartAsync();
         }
 
+        await AssertTargetUntouchedAsync();
         await lab.AssertHealthyAndSyncingAsync();
+    }
+
+    /// <summary>
+    /// PostgreSQL (both databases) goes away mid-run for a while and comes back: the run ends recorded (never left
+    /// "running"), the trigger waiting for it gets the run or a 503 ProblemDetails, never a 500; while it is down,
+    /// every endpoint that needs a database answers 503 ProblemDetails; afterwards a sync works with nothing restarted.
+    /// </summary>
+    [Theory]
+    [InlineData(15)]
+    [InlineData(60)]
+    public async Task A_PostgreSQL_outage_during_a_run_ends_it_recorded_and_nothing_answers_500(int outageSeconds)
+    {
+        var (answer, runId) = await lab.StartWaitingAndMidStreamAsync("f=EFStream&i=EFTypical");
+        await lab.Postgres.StopAsync(immediate: true);
+        var down = Stopwatch.StartNew();
+        lab.Proxy.Reset();
+        try
+        {
+            var probes = new (HttpClient Client, string Path)[]
+            {
+                (lab.Client, "sync/runs"), (lab.Client, $"sync/runs/{runId}"),
+                (lab.SourceClient, "users/summary"), (lab.SourceClient, "users/offset?offset=0&limit=10"),
+                (lab.SourceClient, "users/keyset?limit=10"), (lab.SourceClient, "users/stream"), (lab.SourceClient, "users/copy"),
+            };
+            // Probed early in the outage and again near its end (pools, retries and timeouts have had time to act).
+            foreach (var at in new[] { TimeSpan.FromSeconds(2), TimeSpan.FromSeconds(outageSeconds - 3) })
+            {
+                if (at > down.Elapsed)
+                {
+                    await Task.Delay(at - down.Elapsed);
+                }
+
+                foreach (var (client, path) in probes)
+                {
+                    using var response = await client.GetAsync(path);
+                    await AssertProblemAsync(response, HttpStatusCode.ServiceUnavailable, $"GET /{path} {down.Elapsed.TotalSeconds:0} s into the outage");
+                }
+
+                if (answer.IsCompleted)
+                {
+                    await AssertRunOr503Async(await answer, runId);
+                }
+            }
+
+            var left = TimeSpan.FromSeconds(outageSeconds) - down.Elapsed;
+            if (left > TimeSpan.Zero)
+            {
+                await Task.Delay(left);
+            }
+        }
+        finally
+        {
+            await lab.Postgres.RestartAsync();
+        }
+
+        using (var answered = await answer.WaitAsync(TimeSpan.FromSeconds(60)))
+        {
+            await AssertRunOr503Async(answered, runId);
+        }
+
+        // Recorded once the database is back, without restarting anything.
+        var recorded = await lab.WaitFinishedAsync(runId, TimeSpan.FromSeconds(30));
+        Assert.Contains(recorded.Status, new[] { RunStatus.Failed, RunStatus.Cancelled });
+        Assert.False(string.IsNullOrEmpty(recorded.Error));
+        await AssertTargetUntouchedAsync();
+        await lab.AssertHealthyAndSyncingAsync();
+    }
+
+    private static async Task AssertRunOr503Async(HttpResponseMessage response, Guid runId)
+    {
+        if (response.StatusCode == HttpStatusCode.OK)
+        {
+            var run = JsonSerializer.Deserialize(await response.Content.ReadAsStringAsync(), SyncJsonContext.Default.RunResult)!;
+            Assert.Equal(runId, run.Id);
+            Assert.NotEqual(RunStatus.Running, run.Status);
+            Assert.NotEqual(RunStatus.Succeeded, run.Status);
+            return;
+        }
+
+        await AssertProblemAsync(response, HttpStatusCode.ServiceUnavailable, "the waiting trigger");
+    }
+
+    private static async Task AssertProblemAsync(HttpResponseMessage response, HttpStatusCode status, string what)
+    {
+        var body = await response.Content.ReadAsStringAsync();
+        Assert.True(response.StatusCode == status, $"{what}: {(int)response.StatusCode} {body[..Math.Min(body.Length, 500)]}");
+        Assert.Equal("application/problem+json", response.Content.Headers.ContentType?.MediaType);
+        using var problem = JsonDocument.Parse(body);
+        Assert.Equal((int)status, problem.RootElement.GetProperty("status").GetInt32());
     }
 }

@@ -40,6 +40,7 @@ public abstract class LabFixture : IAsyncLifetime
 
     public async Task InitializeAsync()
     {
+        LabSweeper.Sweep();
         Postgres = await LocalPostgres.StartAsync();
         await Postgres.CreateDatabaseAsync(Lab.SourceDatabase);
         await Postgres.CreateDatabaseAsync(Lab.TargetDatabase);

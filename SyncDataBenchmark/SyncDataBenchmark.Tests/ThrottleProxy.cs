@@ -4,8 +4,9 @@ using System.Net.Sockets;
 namespace SyncDataBenchmark.Tests;
 
 /// <summary>
-/// A loopback TCP proxy in front of SyncDataSource that can make the source slow (pauses between bursts) or stall
-/// (stop forwarding but keep the connection open) — the network conditions a real source can produce.
+/// A loopback TCP proxy in front of SyncDataSource that can make the source slow (pauses between bursts), stall
+/// (stop forwarding but keep the connection open) or hold a run mid-stream (a trickle: never silent long enough to
+/// trip an idle timeout, never fast enough to finish) — the network conditions a real source can produce.
 /// </summary>
 public sealed class ThrottleProxy : IAsyncDisposable
 {
@@ -21,6 +22,23 @@ public sealed class ThrottleProxy : IAsyncDisposable
 
     public int BurstBytes { get; set; } = 4 * 1024 * 1024;
 
+    /// <summary>
+    /// Forward at most <see cref="TrickleBytes"/> every <see cref="TricklePause"/>: a run started now is certainly
+    /// still in progress when a fault is injected, however fast or loaded the machine.
+    /// </summary>
+    public bool Holding
+    {
+        get => _holding;
+        set => _holding = value;
+    }
+
+    // Set by the test, read by the pumps on pool threads.
+    private volatile bool _holding;
+
+    public const int TrickleBytes = 16 * 1024;
+
+    public static readonly TimeSpan TricklePause = TimeSpan.FromMilliseconds(250);
+
     public Uri BaseAddress { get; }
 
     public ThrottleProxy(Func<Uri> upstream)
@@ -31,10 +49,13 @@ public sealed class ThrottleProxy : IAsyncDisposable
         _ = AcceptLoop();
     }
 
+    /// <summary>Full speed again: every test ends with this (FaultTests.DisposeAsync), passed or failed.</summary>
     public void Reset()
     {
         StallAfterBytes = null;
         PauseBetweenBursts = null;
+        BurstBytes = 4 * 1024 * 1024;
+        Holding = false;
     }
 
     private async Task AcceptLoop()
@@ -94,13 +115,23 @@ public sealed class ThrottleProxy : IAsyncDisposable
                     await Task.Delay(Timeout.Infinite, ct);
                 }
 
-                await to.WriteAsync(buffer.AsMemory(0, read), ct);
-                total += read;
-                sinceBurst += read;
-                if (throttle && PauseBetweenBursts is { } pause && sinceBurst >= BurstBytes)
+                for (var offset = 0; offset < read;)
                 {
-                    sinceBurst = 0;
-                    await Task.Delay(pause, ct);
+                    var holding = throttle && Holding;
+                    var piece = holding ? Math.Min(read - offset, TrickleBytes) : read - offset;
+                    await to.WriteAsync(buffer.AsMemory(offset, piece), ct);
+                    offset += piece;
+                    total += piece;
+                    sinceBurst += piece;
+                    if (holding)
+                    {
+                        await Task.Delay(TricklePause, ct);
+                    }
+                    else if (throttle && PauseBetweenBursts is { } pause && sinceBurst >= BurstBytes)
+                    {
+                        sinceBurst = 0;
+                        await Task.Delay(pause, ct);
+                    }
                 }
             }
         }

@@ -127,7 +127,12 @@ public static class BinaryCopyReader
             throw new SourceStreamException($"COPY header has unsupported flags 0x{flags:X8}.");
         }
 
-        if (extensionLength < 0 || reader.Remaining < extensionLength)
+        if (extensionLength < 0)
+        {
+            throw new SourceStreamException($"COPY header extension length {extensionLength} is invalid.");
+        }
+
+        if (reader.Remaining < extensionLength)
         {
             return false;
         }

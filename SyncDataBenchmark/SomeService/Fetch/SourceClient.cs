@@ -6,7 +6,7 @@ using SyncData.Shared;
 namespace SomeService.Fetch;
 
 /// <summary>HTTP access to SyncDataSource. Whole-request timeouts are off; stalls are caught per read instead.</summary>
-public sealed class SourceClient(HttpClient http, IOptions<SyncOptions> options)
+public sealed class SourceClient(HttpClient http, IOptions<SyncOptions> options, IOptions<SyncData.ServiceDefaults.MeasurementOptions> measurement)
 {
     public TimeSpan IdleTimeout => options.Value.SourceIdleTimeout;
 
@@ -60,7 +60,14 @@ public sealed class SourceClient(HttpClient http, IOptions<SyncOptions> options)
         timeout.CancelAfter(limit <= TimeSpan.Zero ? Timeout.InfiniteTimeSpan : limit);
         try
         {
-            using var response = await http.SendAsync(new HttpRequestMessage(method, relativeUri), timeout.Token);
+            using var request = new HttpRequestMessage(method, relativeUri);
+            if (measurement.Value.Key is { Length: > 0 } key)
+            {
+                // The lab's shared secret: the source opens its measurement window only for its lab (README, security notes).
+                request.Headers.Add(SyncData.ServiceDefaults.MeasurementOptions.KeyHeader, key);
+            }
+
+            using var response = await http.SendAsync(request, timeout.Token);
             await EnsureSuccessAsync(response, relativeUri, ct);
             return await response.Content.ReadFromJsonAsync(type, timeout.Token)
                    ?? throw new SourceStreamException($"SyncDataSource answered {method} /{relativeUri} with null.");

@@ -1,0 +1,137 @@
+using System.Diagnostics;
+using System.Globalization;
+
+namespace SyncData.Harness;
+
+/// <summary>
+/// A killed test host or runner leaves its throwaway clusters (daemons started by pg_ctl) and its service
+/// processes running. Each lab therefore marks what it starts with its owner (pid and start time, so a reused pid
+/// is not mistaken for it), and the next lab stops whatever belongs to an owner that is gone. Labs of live
+/// processes, e.g. another user's test run, are never touched. scripts/sweep-lab-leftovers.sh does the same for test.sh.
+/// </summary>
+public static class LabSweeper
+{
+    /// <summary>The file in a cluster directory, and the variable in a service's environment, naming the owner.</summary>
+    public const string OwnerFile = "owner";
+
+    public const string OwnerVariable = "SYNCDATA_LAB_OWNER";
+
+    public const string ClusterPrefix = "syncdata-pg-";
+
+    /// <summary>This process as an owner: "pid starttime" (starttime from /proc/pid/stat, in clock ticks since boot).</summary>
+    public static string Me { get; } = $"{Environment.ProcessId} {StartTime(Environment.ProcessId)}";
+
+    /// <summary>Stops clusters and kills service processes whose owner is no longer running. Best effort, never throws.</summary>
+    public static void Sweep()
+    {
+        foreach (var parent in new[] { Path.GetTempPath(), "/dev/shm" }.Where(Directory.Exists))
+        {
+            foreach (var directory in SafeEnumerate(() => Directory.GetDirectories(parent, ClusterPrefix + "*")))
+            {
+                TryStopCluster(directory);
+            }
+        }
+
+        foreach (var pid in SafeEnumerate(() => Directory.GetDirectories("/proc").Select(Path.GetFileName).OfType<string>()))
+        {
+            if (int.TryParse(pid, NumberStyles.None, CultureInfo.InvariantCulture, out var id) && id != Environment.ProcessId
+                && OwnerOf(id) is { } owner && !IsAlive(owner))
+            {
+                try
+                {
+                    using var process = Process.GetProcessById(id);
+                    process.Kill(entireProcessTree: true);
+                }
+                catch (Exception ex) when (ex is ArgumentException or InvalidOperationException or System.ComponentModel.Win32Exception)
+                {
+                    // Gone meanwhile, or not ours to kill.
+                }
+            }
+        }
+    }
+
+    private static void TryStopCluster(string directory)
+    {
+        try
+        {
+            var ownerFile = Path.Combine(directory, OwnerFile);
+            // A cluster without an owner file was made by an older harness, or is being made right now: not ours to judge.
+            if (!File.Exists(ownerFile) || IsAlive(File.ReadAllText(ownerFile).Trim()))
+            {
+                return;
+            }
+
+            var pidFile = Path.Combine(directory, "data", "postmaster.pid");
+            if (File.Exists(pidFile)
+                && int.TryParse(File.ReadLines(pidFile).FirstOrDefault(), NumberStyles.None, CultureInfo.InvariantCulture, out var postmaster))
+            {
+                // SIGQUIT is PostgreSQL's immediate shutdown (pg_ctl -m immediate); the data is thrown away anyway.
+                using (var kill = Process.Start("kill", ["-QUIT", postmaster.ToString(CultureInfo.InvariantCulture)]))
+                {
+                    kill.WaitForExit();
+                }
+
+                for (var wait = 0; wait < 50 && Directory.Exists($"/proc/{postmaster}"); wait++)
+                {
+                    Thread.Sleep(100);
+                }
+            }
+
+            Directory.Delete(directory, recursive: true);
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException or System.ComponentModel.Win32Exception)
+        {
+            // Best effort: the next sweep tries again.
+        }
+    }
+
+    /// <summary>The owner recorded in a process's environment, if it is a lab service.</summary>
+    private static string? OwnerOf(int pid)
+    {
+        try
+        {
+            var environment = File.ReadAllText($"/proc/{pid}/environ");
+            var prefix = OwnerVariable + "=";
+            return environment.Split('\0').FirstOrDefault(v => v.StartsWith(prefix, StringComparison.Ordinal))?[prefix.Length..];
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+        {
+            return null;
+        }
+    }
+
+    private static bool IsAlive(string owner)
+    {
+        var parts = owner.Split(' ');
+        return parts.Length == 2 && int.TryParse(parts[0], NumberStyles.None, CultureInfo.InvariantCulture, out var pid)
+            ? StartTime(pid) is { } started && started == parts[1]
+            : true; // unreadable: leave it alone
+    }
+
+    private static string? StartTime(int pid)
+    {
+        try
+        {
+            // Field 22 of /proc/pid/stat; the command name (field 2) may hold spaces, so count after its ')'.
+            var stat = File.ReadAllText($"/proc/{pid}/stat");
+            var fields = stat[(stat.LastIndexOf(')') + 2)..].Split(' ');
+            return fields[19];
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException or IndexOutOfRangeException)
+        {
+            return null;
+        }
+    }
+
+    private static IEnumerable<string> SafeEnumerate(Func<IEnumerable<string>> list)
+    {
+        try
+        {
+            return list().ToList();
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+        {
+            return [];
+        }
+    }
+}

@@ -1,0 +1,150 @@
+using System.CommandLine.Parsing;
+using System.Globalization;
+
+namespace SyncDataBenchmark.Runner;
+
+/// <summary>
+/// The runner's own value parsers. Each bad value becomes one error line naming the option, the value and what is
+/// accepted; System.CommandLine's typed parsing would instead leave validators reading a value that never parsed
+/// (an unhandled exception with a stack trace).
+/// </summary>
+public static class OptionParsing
+{
+    /// <summary>"a whole number from 1 to 2,147,483,647", as the errors and the help say it.</summary>
+    public static string WholeNumber(long min, long max) =>
+        string.Create(CultureInfo.InvariantCulture, $"a whole number from {min:N0} to {max:N0}");
+
+    /// <summary>
+    /// Comma-separated whole numbers, each from <paramref name="min"/> to <paramref name="max"/>, digits only (no
+    /// sign, exponent, separators or spaces inside a number). Written for lists so that a sweep option (e.g.
+    /// --rows 100000,1000000) needs only its caller to accept more than one.
+    /// </summary>
+    public static bool TryParseNumbers(string text, long min, long max, out IReadOnlyList<long> numbers)
+    {
+        var parsed = new List<long>();
+        numbers = parsed;
+        if (string.IsNullOrWhiteSpace(text))
+        {
+            return false;
+        }
+
+        foreach (var part in text.Split(','))
+        {
+            if (!long.TryParse(part.Trim(), NumberStyles.None, CultureInfo.InvariantCulture, out var number) || number < min || number > max)
+            {
+                return false;
+            }
+
+            parsed.Add(number);
+        }
+
+        return true;
+    }
+
+    /// <summary>One whole number in range, or an error naming option, value and range.</summary>
+    public static long? Number(ArgumentResult result, string option, long min, long max)
+    {
+        var text = Text(result);
+        if (TryParseNumbers(text, min, max, out var numbers) && numbers.Count == 1)
+        {
+            return numbers[0];
+        }
+
+        result.AddError(Invalid(option, text, WholeNumber(min, max)));
+        return null;
+    }
+
+    /// <summary>A flag: present (true), or an explicit true/false.</summary>
+    public static bool Flag(ArgumentResult result, string option)
+    {
+        if (result.Tokens.Count == 0)
+        {
+            return true;
+        }
+
+        var text = Text(result);
+        if (bool.TryParse(text, out var value))
+        {
+            return value;
+        }
+
+        result.AddError(Invalid(option, text, "no value, true or false"));
+        return false;
+    }
+
+    /// <summary>
+    /// A directory the runner can write into, checked before any work starts and without creating anything: it
+    /// exists as a directory, or its nearest existing parent is a directory that accepts a new file.
+    /// </summary>
+    public static DirectoryInfo? WritableDirectory(ArgumentResult result, string option)
+    {
+        var text = Text(result);
+        const string accepted = "a directory that exists or can be created, and is writable";
+        if (string.IsNullOrWhiteSpace(text))
+        {
+            result.AddError(Invalid(option, text, accepted));
+            return null;
+        }
+
+        string full;
+        try
+        {
+            full = Path.GetFullPath(text);
+        }
+        catch (Exception ex) when (ex is ArgumentException or NotSupportedException or PathTooLongException)
+        {
+            result.AddError(Invalid(option, text, accepted));
+            return null;
+        }
+
+        if (WhyNotWritable(full) is { } why)
+        {
+            result.AddError($"{option}: '{text}' is not valid ({why}): {accepted}.");
+            return null;
+        }
+
+        return new DirectoryInfo(full);
+    }
+
+    private static string? WhyNotWritable(string path)
+    {
+        if (File.Exists(path))
+        {
+            return "it is a file";
+        }
+
+        var existing = path;
+        while (!Directory.Exists(existing))
+        {
+            if (File.Exists(existing))
+            {
+                return $"{existing} is a file";
+            }
+
+            existing = Path.GetDirectoryName(existing);
+            if (existing is null)
+            {
+                return "no part of it exists";
+            }
+        }
+
+        // Permissions alone do not tell (root, read-only mounts, /proc): try what the runner will do, a new file.
+        var probe = Path.Combine(existing, $".syncdata-write-probe-{Environment.ProcessId}");
+        try
+        {
+            using (File.Create(probe, 1, FileOptions.DeleteOnClose))
+            {
+            }
+
+            return null;
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+        {
+            return $"cannot write in {existing}: {ex.Message}";
+        }
+    }
+
+    public static string Invalid(string option, string value, string accepted) => $"{option}: '{value}' is not valid: {accepted}.";
+
+    private static string Text(ArgumentResult result) => string.Join(' ', result.Tokens.Select(t => t.Value));
+}

@@ -1,0 +1,114 @@
+using System.Collections.Concurrent;
+using Microsoft.AspNetCore.Hosting;
+using Microsoft.AspNetCore.Mvc.Testing;
+using Microsoft.AspNetCore.TestHost;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Logging;
+using SomeService.Fetch;
+using SyncData.Harness;
+using SyncData.Shared;
+using Xunit;
+
+namespace SyncDataBenchmark.Tests;
+
+/// <summary>
+/// Both services hosted in the test process (WebApplicationFactory: real routing, middleware and DI, no sockets)
+/// over one real throwaway PostgreSQL; SomeService reaches SyncDataSource through the source's in-memory handler.
+/// For tests about requests and answers, which need no separate process.
+/// </summary>
+public sealed class InProcessLab : IAsyncLifetime
+{
+    public const long Rows = 2_003;
+
+    public LocalPostgres Postgres { get; private set; } = null!;
+    public string SourceDb => Postgres.ConnectionString(Lab.SourceDatabase);
+    public string TargetDb => Postgres.ConnectionString(Lab.TargetDatabase);
+
+    public async Task InitializeAsync()
+    {
+        LabSweeper.Sweep();
+        Postgres = await LocalPostgres.StartAsync();
+        await Postgres.CreateDatabaseAsync(Lab.SourceDatabase);
+        await Postgres.CreateDatabaseAsync(Lab.TargetDatabase);
+        await SqlScripts.ApplySchemaAsync(SourceDb, withGenerator: true);
+        await SqlScripts.ApplySchemaAsync(TargetDb, withGenerator: false);
+        await SqlScripts.SeedAsync(SourceDb, Rows);
+    }
+
+    /// <summary>SyncDataSource in process, with extra settings (e.g. Measurement:*).</summary>
+    public WebApplicationFactory<SyncDataSource.Users.UsersApiOptions> Source(IReadOnlyDictionary<string, string?>? settings = null) =>
+        new WebApplicationFactory<SyncDataSource.Users.UsersApiOptions>().WithWebHostBuilder(b =>
+        {
+            b.UseEnvironment("Production");
+            b.UseSetting("ConnectionStrings:Source", SourceDb);
+            foreach (var (key, value) in settings ?? new Dictionary<string, string?>())
+            {
+                b.UseSetting(key, value);
+            }
+        });
+
+    /// <summary>SomeService in process, calling <paramref name="source"/> through its in-memory handler; log lines go to <paramref name="log"/>.</summary>
+    public WebApplicationFactory<SomeService.Sync.SyncOptions> SomeService(
+        WebApplicationFactory<SyncDataSource.Users.UsersApiOptions> source, IReadOnlyDictionary<string, string?>? settings = null, ConcurrentQueue<string>? log = null) =>
+        new WebApplicationFactory<SomeService.Sync.SyncOptions>().WithWebHostBuilder(b =>
+        {
+            b.UseEnvironment("Production");
+            b.UseSetting("ConnectionStrings:Target", TargetDb);
+            b.UseSetting("Sync:SourceBaseUrl", "http://syncdatasource.in-process/");
+            foreach (var (key, value) in settings ?? new Dictionary<string, string?>())
+            {
+                b.UseSetting(key, value);
+            }
+
+            b.ConfigureTestServices(services =>
+            {
+                services.AddHttpClient<SourceClient>().ConfigurePrimaryHttpMessageHandler(() => source.Server.CreateHandler());
+                if (log is not null)
+                {
+                    services.AddLogging(l => l.AddProvider(new QueueLoggerProvider(log)));
+                }
+            });
+        });
+
+    public async Task DisposeAsync()
+    {
+        if (Postgres is not null)
+        {
+            await Postgres.DisposeAsync();
+        }
+    }
+
+    /// <summary>Triggers a run and waits for it; fails the test on anything but 200.</summary>
+    public static async Task<RunResult> SyncAsync(HttpClient someService, string query)
+    {
+        using var response = await someService.GetAsync($"sync?{query}&wait=true");
+        var body = await response.Content.ReadAsStringAsync();
+        Assert.True(response.IsSuccessStatusCode, $"GET /sync?{query} answered {(int)response.StatusCode}: {body}");
+        return System.Text.Json.JsonSerializer.Deserialize(body, SyncJsonContext.Default.RunResult)!;
+    }
+
+    private sealed class QueueLoggerProvider(ConcurrentQueue<string> lines) : ILoggerProvider
+    {
+        public ILogger CreateLogger(string categoryName) => new QueueLogger(lines);
+
+        public void Dispose()
+        {
+        }
+
+        private sealed class QueueLogger(ConcurrentQueue<string> lines) : ILogger
+        {
+            public IDisposable? BeginScope<TState>(TState state) where TState : notnull => null;
+
+            public bool IsEnabled(LogLevel logLevel) => logLevel >= LogLevel.Information;
+
+            public void Log<TState>(LogLevel logLevel, EventId eventId, TState state, Exception? exception, Func<TState, Exception?, string> formatter) =>
+                lines.Enqueue($"{logLevel}: {formatter(state, exception)}");
+        }
+    }
+}
+
+[CollectionDefinition(Name)]
+public sealed class InProcessCollection : ICollectionFixture<InProcessLab>
+{
+    public const string Name = "in-process";
+}

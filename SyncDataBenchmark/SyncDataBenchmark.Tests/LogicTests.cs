@@ -1,0 +1,171 @@
+using SomeService.Fetch;
+using SyncData.Shared;
+using SyncDataBenchmark.Runner;
+using SyncDataBenchmark.Runner.Report;
+using Xunit;
+
+namespace SyncDataBenchmark.Tests;
+
+/// <summary>Fast tier: the pure logic behind the runner's options and reports and the timestamp error text.</summary>
+[Trait("Tier", "Fast")]
+public sealed class LogicTests
+{
+    [Theory]
+    [InlineData(new string[0], "*:*")]
+    [InlineData(new[] { "NpgsqlCopy:*" }, "NpgsqlCopy:*")]
+    [InlineData(new[] { "npgsqlcopy:npgsqlcopyraw" }, "NpgsqlCopy:NpgsqlCopyRaw")]
+    [InlineData(new[] { "EFStream:NpgsqlCopy, *:EFTypical" }, "EFStream:NpgsqlCopy|*:EFTypical")]
+    [InlineData(new[] { "EFStream:NpgsqlCopy", "*:EFTypical" }, "EFStream:NpgsqlCopy|*:EFTypical")]
+    [InlineData(new[] { " , " }, "*:*")]
+    public void Case_selection_parses_patterns(string[] values, string normalised)
+    {
+        var selection = CaseSelection.Parse(values, out var error);
+
+        Assert.Null(error);
+        Assert.Equal(normalised, string.Join('|', selection.Patterns));
+    }
+
+    [Fact]
+    public void Case_selection_matches_by_either_side()
+    {
+        var selection = CaseSelection.Parse(["NpgsqlCopy:*", "*:EFTypical"], out _);
+
+        Assert.True(selection.Matches(FetchApproach.NpgsqlCopy, InsertApproach.NpgsqlCopyRaw));
+        Assert.True(selection.Matches(FetchApproach.EFStream, InsertApproach.EFTypical));
+        Assert.False(selection.Matches(FetchApproach.EFStream, InsertApproach.NpgsqlCopy));
+    }
+
+    [Theory]
+    [InlineData("NpgsqlCopy", "is not a case: use Fetch:Insert")]
+    [InlineData("a:b:c", "is not a case")]
+    [InlineData("EFStreem:*", "'EFStreem' in 'EFStreem:*' is not a fetch approach. Valid values:")]
+    [InlineData("*:Copy", "'Copy' in '*:Copy' is not an insert approach")]
+    [InlineData("EFStream:NpgsqlCopyRaw", "EFStream:NpgsqlCopyRaw cannot run")]
+    [InlineData(":", "'' in ':' is not a fetch approach")]
+    public void Case_selection_errors_name_the_pattern(string value, string message)
+    {
+        CaseSelection.Parse([value], out var error);
+
+        Assert.NotNull(error);
+        Assert.Contains(message, error);
+    }
+
+    [Theory]
+    [InlineData(new double[0], null)]
+    [InlineData(new[] { 5.0 }, 5.0)]
+    [InlineData(new[] { 3.0, 1.0, 2.0 }, 2.0)]
+    [InlineData(new[] { 4.0, 1.0, 3.0, 2.0 }, 2.5)]
+    public void Median_of_odd_and_even_counts(double[] values, double? median) =>
+        Assert.Equal(median, Summaries.Median(values));
+
+    [Fact]
+    public void Sample_standard_deviation_needs_two_values()
+    {
+        Assert.Null(Summaries.StdDev([7.0]));
+        Assert.Equal(Math.Sqrt(2.5), Summaries.StdDev([1.0, 2.0, 3.0, 4.0, 5.0])!.Value, 12);
+    }
+
+    [Fact]
+    public void Summaries_rank_by_best_run_and_ratio_to_the_fastest_and_the_psql_pipe()
+    {
+        var combinations = Catalog.Runnable.Take(3).ToList();
+        var runs = new List<CombinationRun>();
+        void Add(Combination c, int round, double ms, bool ok = true) => runs.Add(new CombinationRun
+        {
+            Number = c.Number, Case = c.Key, Fetch = c.Fetch.ToString(), Insert = c.Insert.ToString(), Round = round, Warmup = round == 0,
+            WallMs = ms, RunnerVerified = ok,
+            Result = new RunResult
+            {
+                Id = Guid.NewGuid(), Fetch = c.Fetch.ToString(), Insert = c.Insert.ToString(), Status = ok ? RunStatus.Succeeded : RunStatus.Failed,
+                Verified = ok, StartedAt = DateTimeOffset.UnixEpoch, DurationMs = ms,
+            },
+        });
+        Add(combinations[0], 0, 1.0); // a warm-up never counts, however fast
+        Add(combinations[0], 1, 300);
+        Add(combinations[0], 2, 200);
+        Add(combinations[1], 1, 100);
+        Add(combinations[1], 2, 50, ok: false); // a failed run is a failure, not the best
+        Add(combinations[2], 1, 400, ok: false);
+        var psql = PeerDefinition.All.Single(p => p.Key == PeerDefinition.PsqlBinaryKey);
+        var peerRuns = new List<PeerRun> { new() { Peer = psql.Key, Round = 1, Warmup = false, Status = RunStatus.Succeeded, Verified = true, DurationMs = 50 } };
+
+        var rows = Summaries.Build(combinations, [psql], [], runs, peerRuns);
+
+        var first = rows.Single(r => r.Case == combinations[0].Key);
+        var second = rows.Single(r => r.Case == combinations[1].Key);
+        var third = rows.Single(r => r.Case == combinations[2].Key);
+        Assert.Equal((200.0, 250.0, 2, 0, 2), (first.BestMs!.Value, first.MedianMs!.Value, first.Rank!.Value, first.Failures, first.TimedRuns));
+        Assert.Equal((100.0, 1, 1), (second.BestMs!.Value, second.Rank!.Value, second.Failures));
+        Assert.Equal(2.0, first.RatioToFastest);
+        Assert.Equal(4.0, first.RatioToPsqlBinary);
+        Assert.Equal((null, null, 1, 0), (third.BestMs, third.Rank, third.Failures, third.Succeeded));
+        Assert.Equal(1.0, rows.Single(r => r.Case == psql.Key).RatioToPsqlBinary);
+    }
+
+    [Fact]
+    public void Thinning_keeps_short_series_and_the_peak_first_and_last_of_long_ones()
+    {
+        static RuntimeSample Sample(int i, long workingSet) => new(i * 50.0, workingSet, i * 1000L, [i, i / 10, i / 100]);
+        var shortSeries = Enumerable.Range(0, SampleThinning.MaxPoints).Select(i => Sample(i, 100)).ToList();
+        Assert.Same(shortSeries, SampleThinning.Thin(shortSeries));
+
+        var longSeries = Enumerable.Range(0, 10_001).Select(i => Sample(i, i == 4_321 ? 999_999 : 100 + i % 7)).ToList();
+        var thinned = SampleThinning.Thin(longSeries);
+
+        Assert.InRange(thinned.Count, 2, SampleThinning.MaxPoints);
+        Assert.Equal(longSeries[0], thinned[0]);
+        Assert.Equal(999_999, thinned.Max(s => s.WorkingSetBytes));
+        Assert.Equal(longSeries[^1].AllocatedBytes, thinned[^1].AllocatedBytes);
+        Assert.Equal(longSeries[^1].GcCollections, thinned[^1].GcCollections);
+        Assert.True(thinned.Zip(thinned.Skip(1)).All(p => p.First.ElapsedMs < p.Second.ElapsedMs), "samples out of order");
+    }
+
+    [Theory]
+    [InlineData("Host=127.0.0.1;Port=5433;Username=postgres;Database=source", "postgresql://postgres@127.0.0.1:5433/source", null)]
+    [InlineData("Host=::1;Port=5432;Username=u;Password=p w;Database=target", "postgresql://u@[::1]:5432/target", "p w")]
+    [InlineData("Host=/tmp/syncdata-pg-x;Port=6000;Username=postgres;Database=a b", "postgresql://postgres@/a%20b?host=%2Ftmp%2Fsyncdata-pg-x&port=6000", null)]
+    [InlineData("Host=db;Username=us@r;Database=d;SSL Mode=Require", "postgresql://us%40r@db:5432/d?sslmode=require", null)]
+    public void Postgres_uri_from_an_npgsql_connection_string(string connection, string uri, string? password)
+    {
+        Assert.Equal(uri, PostgresUri.From(connection, out var given));
+        Assert.Equal(password, given);
+    }
+
+    [Theory]
+    [InlineData(0L, "2000-01-01 00:00:00")]
+    [InlineData(1L, "2000-01-01 00:00:00.000001")]
+    [InlineData(-1L, "1999-12-31 23:59:59.999999")]
+    [InlineData(36_000_000_000L, "2000-01-01 10:00:00")]
+    [InlineData(1_000_000L * 86_400 * 60, "2000-03-01 00:00:00")] // 2000 is a leap year
+    [InlineData(252_455_616_000_000_000L, "10000-01-01 00:00:00")]
+    [InlineData(9_223_371_331_199_999_999L, "294276-12-31 23:59:59.999999")] // PostgreSQL's largest finite timestamp
+    [InlineData(-63_082_281_600_000_000L, "0001-01-01 00:00:00")]
+    [InlineData(-63_082_281_600_000_001L, "0001-12-31 23:59:59.999999 BC")]
+    [InlineData(-211_813_488_000_000_000L, "4714-11-24 00:00:00 BC")] // its smallest
+    [InlineData(long.MaxValue, "infinity")]
+    [InlineData(long.MinValue, "-infinity")]
+    public void Postgres_timestamp_text_as_postgres_shows_it(long micros, string text) =>
+        Assert.Equal(text, PostgresTimestamp.Format(micros));
+
+    [Theory]
+    [InlineData("1", true, new long[] { 1 })]
+    [InlineData("100000,1000000", true, new long[] { 100_000, 1_000_000 })]
+    [InlineData("2147483647", true, new long[] { int.MaxValue })]
+    [InlineData("2147483648", false, new long[0])]
+    [InlineData("0", false, new long[0])]
+    [InlineData("-1", false, new long[0])]
+    [InlineData("+5", false, new long[0])]
+    [InlineData("1e3", false, new long[0])]
+    [InlineData("1,000", false, new long[0])] // 000 is below 1: a thousands separator is not a list
+    [InlineData("abc", false, new long[0])]
+    [InlineData("", false, new long[0])]
+    [InlineData("5,", false, new long[0])]
+    public void Runner_numbers_are_digits_in_range_and_lists_are_comma_separated(string text, bool ok, long[] numbers)
+    {
+        Assert.Equal(ok, OptionParsing.TryParseNumbers(text, 1, int.MaxValue, out var parsed));
+        if (ok)
+        {
+            Assert.Equal(numbers, parsed);
+        }
+    }
+}

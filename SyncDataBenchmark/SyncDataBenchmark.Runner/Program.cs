@@ -87,16 +87,19 @@ foreach (var flag in new[] { tmpfs, noPeers, noCharts })
     flag.CustomParser = r => OptionParsing.Flag(r, flag.Name);
 }
 
+static bool IsHttpUrl(string? text) => Uri.TryCreate(text, UriKind.Absolute, out var uri) && uri.Scheme is "http" or "https";
 foreach (var option in new[] { sourceUrl, someServiceUrl })
 {
-    option.Validators.Add(r =>
+    option.CustomParser = r =>
     {
         var text = string.Join(' ', r.Tokens.Select(t => t.Value));
-        if (!Uri.TryCreate(text, UriKind.Absolute, out var uri) || uri.Scheme is not ("http" or "https"))
+        if (!IsHttpUrl(text))
         {
             r.AddError(OptionParsing.Invalid(option.Name, text, "an absolute http(s) URL, e.g. http://127.0.0.1:5180"));
         }
-    });
+
+        return text;
+    };
 }
 
 var root = new RootCommand(
@@ -113,8 +116,19 @@ root.Validators.Add(r =>
         return;
     }
 
-    var hasConnection = r.GetValue(connection) is not null;
-    if (!hasConnection && (r.GetValue(sourceUrl) is not null || r.GetValue(someServiceUrl) is not null))
+    bool hasConnection;
+    List<string> urls;
+    try
+    {
+        hasConnection = r.GetValue(connection) is not null;
+        urls = new[] { r.GetValue(sourceUrl), r.GetValue(someServiceUrl) }.OfType<string>().ToList();
+    }
+    catch (InvalidOperationException)
+    {
+        return; // a value that did not parse: its own error line says so
+    }
+
+    if (!hasConnection && urls.Count > 0 && urls.All(IsHttpUrl))
     {
         r.AddError("--source-url and --someservice-url need --connection: the runner seeds and verifies the databases those services use.");
     }

@@ -81,10 +81,18 @@ public static class ServiceDefaultsExtensions
             {
                 await next(context);
             }
-            catch (Exception ex) when (context.RequestServices.GetService<NpgsqlDataSource>() is { } dataSource
-                                       && dataSource.ClearIfConnectionFailure(ex))
+            catch (Exception ex) when (PostgresPool.IsDatabaseUnreachable(ex))
             {
-                throw;
+                context.RequestServices.GetService<NpgsqlDataSource>()?.ClearIfConnectionFailure(ex);
+                if (context.Response.HasStarted)
+                {
+                    throw;
+                }
+
+                // Not a bug in the service: its database is down. Say so, and that retrying later will work.
+                context.Response.Clear();
+                await TypedResults.Problem($"This service's database is unreachable; retry once it is back. ({ex.GetBaseException().Message})",
+                    statusCode: StatusCodes.Status503ServiceUnavailable, title: "Database unavailable").ExecuteAsync(context);
             }
         });
         app.UseStatusCodePages();

@@ -58,11 +58,18 @@ public static class ServiceDefaultsExtensions
     }
 
     /// <summary>Registers the users database: one pooled NpgsqlDataSource and an EF Core context on top of it.</summary>
-    public static WebApplicationBuilder AddUsersDatabase(this WebApplicationBuilder builder, string connectionName)
+    /// <param name="configure">Adjusts the connection settings (e.g. the Command Timeout) once services exist.</param>
+    public static WebApplicationBuilder AddUsersDatabase(this WebApplicationBuilder builder, string connectionName,
+        Action<IServiceProvider, NpgsqlConnectionStringBuilder>? configure = null)
     {
         var connectionString = builder.Configuration.GetConnectionString(connectionName)
             ?? throw new InvalidOperationException($"ConnectionStrings:{connectionName} is not configured.");
-        builder.Services.AddSingleton(_ => new NpgsqlDataSourceBuilder(connectionString) { Name = connectionName }.Build());
+        builder.Services.AddSingleton(sp =>
+        {
+            var dataSource = new NpgsqlDataSourceBuilder(connectionString) { Name = connectionName };
+            configure?.Invoke(sp, dataSource.ConnectionStringBuilder);
+            return dataSource.Build();
+        });
         builder.Services.AddDbContextPool<UsersDbContext>((sp, o) => o.UseNpgsql(sp.GetRequiredService<NpgsqlDataSource>()));
         builder.Services.AddHealthChecks().AddCheck<PostgresHealthCheck>("postgres", tags: ["ready"]);
         return builder;

@@ -132,7 +132,7 @@ public static class BenchCommand
             Summary = Summaries.Build(session.Combinations, session.Peers, session.Blocked, session.Runs, session.PeerRuns),
             Runs = session.Runs.ToList(),
             Peers = session.PeerRuns.ToList(),
-            Blocked = session.Blocked.Select(b => new BlockedCombinationReport(b.Key, b.Fetch.ToString(), b.Insert.ToString(), b.Reason)).ToList(),
+            Blocked = session.Blocked.Select(b => new BlockedCombinationReport(b.Key, b.Number, b.Fetch.ToString(), b.Insert.ToString(), b.Reason)).ToList(),
             Problems = allProblems,
         };
     }
@@ -157,7 +157,7 @@ public static class BenchCommand
         {
             if (row.Kind == CaseSummary.Kinds.Blocked)
             {
-                table.AddRow("", Markup.Escape($"{row.Fetch} × {row.Insert}"), "", "[grey]blocked[/]", "", "", "", "", "");
+                table.AddRow(row.Number?.ToString(CultureInfo.InvariantCulture) ?? "", Markup.Escape($"{row.Fetch} × {row.Insert}"), "", "[grey]blocked[/]", "", "", "", "", "");
                 continue;
             }
 

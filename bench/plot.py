@@ -140,7 +140,8 @@ def draw_summary(report, path):
                  + (" — tmpfs" if report["parameters"]["tmpfs"] else ""), fontsize=13)
 
     order = sorted(timed, key=lambda r: (r.get("bestMs") is None, r.get("bestMs") or 0))
-    labels = [label(r) for r in order] + [f"{r['fetch']} × {r['insert']}" for r in blocked]
+    # Blocked pairs keep their TestCase number (older results.json files have none).
+    labels = [label(r) for r in order] + [(f"#{r['number']} " if r.get("number") else "") + f"{r['fetch']} × {r['insert']}" for r in blocked]
     values = [(r.get("bestMs") or 0) / 1000 for r in order] + [0] * len(blocked)
     colors = ["tab:green" if r["kind"] == "peer" else "tab:blue" for r in order] + ["lightgrey"] * len(blocked)
     y = range(len(labels))

@@ -33,7 +33,6 @@ public static class Approaches
     /// </summary>
     public static IReadOnlyDictionary<InsertApproach, string> Unavailable { get; } = new Dictionary<InsertApproach, string>
     {
-        [InsertApproach.EFBulk] = "EFCore.BulkExtensions.PostgreSql cannot be restored here: the registry copy has only 8.0.0, whose dependencies MedallionTopologicalSort, StrongNamer and Microsoft.SqlServer.Server are missing.",
         [InsertApproach.Linq2DB] = "linq2db cannot be restored here: the registry copy has no linq2db package at all.",
     };
 

@@ -2,6 +2,7 @@ using System.Diagnostics;
 using System.Text.Json;
 using SyncData.Harness;
 using SyncData.Shared;
+using SyncDataBenchmark.Runner;
 using Xunit;
 
 namespace SyncDataBenchmark.Tests;
@@ -52,14 +53,14 @@ public sealed class BenchCommandTests
             Assert.Equal("10.0.0", environment.GetProperty("nuGetPackages").GetProperty("Npgsql").GetString());
             Assert.True(environment.GetProperty("cores").GetInt32() > 0);
 
-            var combinations = Approaches.RunnableCombinations.ToList();
+            var combinations = Catalog.Runnable;
+            Assert.Equal(Approaches.RunnableCombinations.Order(), combinations.Select(c => (c.Fetch, c.Insert)).Order());
             var runs = report.GetProperty("runs").EnumerateArray().ToList();
             var markdown = await File.ReadAllTextAsync(Path.Combine(output.FullName, "results.md"));
             Assert.Contains("| TestCase | Rank | FetchApproach | InsertApproach | Process Time (best of 1) |", markdown);
             Assert.Contains("per-run medians", markdown);
-            for (var n = 1; n <= combinations.Count; n++)
+            foreach (var (n, fetch, insert) in combinations)
             {
-                var (fetch, insert) = combinations[n - 1];
                 var ofCase = runs.Where(r => r.GetProperty("case").GetString() == $"{fetch}:{insert}").ToList();
                 // One warm-up and one timed run, both as SomeService returned them.
                 Assert.Equal([true, false], ofCase.Select(r => r.GetProperty("warmup").GetBoolean()));
@@ -73,7 +74,8 @@ public sealed class BenchCommandTests
                     Assert.True(result.GetProperty("syncDataSource").GetProperty("samples").GetArrayLength() > 0);
                 }
 
-                Assert.Contains($"| [{n}]({n}.png) |", markdown);
+                Assert.All(ofCase, r => Assert.Equal(n, r.GetProperty("number").GetInt32()));
+                Assert.Contains($"| [{n}]({n}.png) | ", markdown);
                 Assert.Contains($"| {fetch} | {insert} |", markdown);
                 await AssertPngAsync(Path.Combine(output.FullName, $"{n}.png"));
             }
@@ -85,7 +87,8 @@ public sealed class BenchCommandTests
             {
                 var row = Assert.Single(blocked, b => b.GetProperty("case").GetString() == $"{fetch}:{insert}");
                 Assert.Equal(Approaches.Unavailable[insert], row.GetProperty("reason").GetString());
-                Assert.Contains($"| blocked | — | {fetch} | {insert} | blocked: ", markdown);
+                Assert.Equal(Catalog.Numbers[(fetch, insert)], row.GetProperty("number").GetInt32());
+                Assert.Contains($"| {Catalog.Numbers[(fetch, insert)]} (blocked) | — | {fetch} | {insert} | blocked: ", markdown);
             }
 
             Assert.Equal(BlockedCombinations.Count(), blocked.Count);

@@ -108,7 +108,7 @@ public static class MarkdownReport
             CaseSummary.Kinds.Combination when charts => $"[{row.Number}]({row.Picture})",
             CaseSummary.Kinds.Combination => row.Number!.Value.ToString(Invariant),
             CaseSummary.Kinds.Peer => $"peer: {row.Title}",
-            _ => "blocked",
+            _ => $"{row.Number} (blocked)",
         };
         if (row.Kind == CaseSummary.Kinds.Blocked)
         {

@@ -115,7 +115,7 @@ public sealed record PeerRun
     public bool Ok => Status == RunStatus.Succeeded && Verified;
 }
 
-public sealed record BlockedCombinationReport(string Case, string Fetch, string Insert, string Reason);
+public sealed record BlockedCombinationReport(string Case, int Number, string Fetch, string Insert, string Reason);
 
 /// <summary>Medians over a case's successful timed runs, per run (the original summed over its runs).</summary>
 public sealed record FigureMedians(double AllocatedBytes, double PeakWorkingSetBytes, double GcGen0, double GcGen1, double GcGen2, double GcPauseMs);

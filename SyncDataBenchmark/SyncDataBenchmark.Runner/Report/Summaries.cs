@@ -72,6 +72,7 @@ public static class Summaries
             {
                 Kind = CaseSummary.Kinds.Blocked,
                 Case = b.Key,
+                Number = b.Number,
                 Title = $"{b.Fetch} × {b.Insert}",
                 Fetch = b.Fetch.ToString(),
                 Insert = b.Insert.ToString(),
@@ -79,6 +80,8 @@ public static class Summaries
             });
         }
 
+        // Combinations and blocked pairs by TestCase number (the original's table order), then the peers.
+        rows = rows.Where(r => r.Number is not null).OrderBy(r => r.Number).Concat(rows.Where(r => r.Number is null)).ToList();
         var fastest = rows.Where(r => r.Kind == CaseSummary.Kinds.Combination && r.BestMs is not null).Select(r => r.BestMs!.Value).DefaultIfEmpty().Min();
         var psqlBinary = rows.FirstOrDefault(r => r.Case == PeerDefinition.PsqlBinaryKey)?.BestMs;
         var ranks = rows.Where(r => r.Kind == CaseSummary.Kinds.Combination && r.BestMs is not null)

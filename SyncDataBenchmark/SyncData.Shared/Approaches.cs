@@ -18,6 +18,8 @@ public enum InsertApproach
     NpgsqlCopy,
     /// <summary>Relays the source's binary COPY bytes into COPY FROM STDIN without parsing; needs fetch NpgsqlCopy.</summary>
     NpgsqlCopyRaw,
+    /// <summary>NpgsqlCopy plus the manual's bulk-load advice in the run's transaction: primary key dropped, COPY FREEZE, key re-added.</summary>
+    NpgsqlCopyTuned,
 }
 
 /// <summary>The one place that knows the approach names; endpoints, runner, tests and docs enumerate these.</summary>

@@ -21,7 +21,7 @@ public sealed class BenchCommandTests
 
     private const long Rows = 3_001;
 
-    private static readonly string[] PeerKeys = ["psql-binary", "psql-text", "pgcopydb"];
+    private static readonly string[] PeerKeys = ["psql-binary", "psql-text", "pgcopydb", "postgres-fdw", "logical-replication", "psql-binary-tuned"];
     private static readonly byte[] PngSignature = [0x89, (byte)'P', (byte)'N', (byte)'G', 0x0D, 0x0A, 0x1A, 0x0A];
 
     private static string RunnerAssembly =>
@@ -103,14 +103,23 @@ public sealed class BenchCommandTests
                 {
                     Assert.True(p.GetProperty("verified").GetBoolean(), p.GetProperty("error").ToString());
                     Assert.Equal(Rows, p.GetProperty("rows").GetInt64());
+                    // Every peer run says which time its durationMs is.
+                    Assert.Equal(key == "pgcopydb" ? "whole-command" : "target-statements", p.GetProperty("scope").GetString());
+                    Assert.True(p.GetProperty("wallMs").GetDouble() >= p.GetProperty("durationMs").GetDouble());
                 });
             }
 
-            Assert.Contains("| peer: psql binary pipe |", markdown);
-            Assert.Contains("| peer: psql text pipe |", markdown);
-            Assert.Contains("| peer: pgcopydb copy table-data |", markdown);
-            // The psql binary pipe is its own yardstick.
-            Assert.Contains("| 1.00× |", markdown.Split('\n').Single(l => l.StartsWith("| peer: psql binary pipe |", StringComparison.Ordinal)));
+            Assert.Equal(PeerKeys.Length * 2, peers.Count);
+            foreach (var name in new[] { "psql binary pipe", "psql text pipe", "psql truncate, then pgcopydb copy table-data", "postgres_fdw pull",
+                         "logical replication initial sync", "psql binary pipe, tuned" })
+            {
+                Assert.Contains($"| peer: {name} |", markdown);
+            }
+
+            // The psql binary pipe is its own yardstick, at its own scope; pgcopydb is compared with its whole command.
+            Assert.Contains("| 1.00× | target statements (whole command ", markdown.Split('\n').Single(l => l.StartsWith("| peer: psql binary pipe |", StringComparison.Ordinal)));
+            Assert.EndsWith("| whole command |", markdown.Split('\n').Single(l => l.StartsWith("| peer: psql truncate, then pgcopydb", StringComparison.Ordinal)));
+            Assert.Contains("wal_level=logical", markdown);
 
             await AssertPngAsync(Path.Combine(output.FullName, "summary.png"));
 
@@ -165,7 +174,8 @@ public sealed class BenchCommandTests
         using var process = Process.Start(start)!;
         var stdout = process.StandardOutput.ReadToEndAsync();
         var stderr = process.StandardError.ReadToEndAsync();
-        using var timeout = new CancellationTokenSource(TimeSpan.FromMinutes(2));
+        // 13 combinations and 6 peers, twice each, on a shared 2-core machine.
+        using var timeout = new CancellationTokenSource(TimeSpan.FromMinutes(4));
         try
         {
             await process.WaitForExitAsync(timeout.Token);
@@ -180,7 +190,7 @@ public sealed class BenchCommandTests
 
             using var grace = new CancellationTokenSource(TimeSpan.FromSeconds(30));
             await process.WaitForExitAsync(grace.Token);
-            Assert.Fail($"The runner did not finish within 2 minutes:\n{await stdout}\n{await stderr}");
+            Assert.Fail($"The runner did not finish within 4 minutes:\n{await stdout}\n{await stderr}");
         }
 
         return (process.ExitCode, await stdout + await stderr);

@@ -59,14 +59,21 @@ public static class ServiceDefaultsExtensions
     }
 
     /// <summary>Registers the users database: one pooled NpgsqlDataSource and an EF Core context on top of it.</summary>
-    public static WebApplicationBuilder AddUsersDatabase(this WebApplicationBuilder builder, string connectionName)
+    /// <param name="configure">Adjusts the connection settings (e.g. the Command Timeout) once services exist.</param>
+    public static WebApplicationBuilder AddUsersDatabase(this WebApplicationBuilder builder, string connectionName,
+        Action<IServiceProvider, NpgsqlConnectionStringBuilder>? configure = null)
     {
         // Npgsql maps DateTime.MinValue to -infinity by default, which would turn a real 0001-01-01 00:00:00 into
         // -infinity; off, every DateTime is written as itself and an infinity read fails loudly (README, "Guarantees").
         AppContext.SetSwitch(NpgsqlSwitches.DisableDateTimeInfinityConversions, true);
         var connectionString = builder.Configuration.GetConnectionString(connectionName)
             ?? throw new InvalidOperationException($"ConnectionStrings:{connectionName} is not configured.");
-        builder.Services.AddSingleton(_ => new NpgsqlDataSourceBuilder(connectionString) { Name = connectionName }.Build());
+        builder.Services.AddSingleton(sp =>
+        {
+            var dataSource = new NpgsqlDataSourceBuilder(connectionString) { Name = connectionName };
+            configure?.Invoke(sp, dataSource.ConnectionStringBuilder);
+            return dataSource.Build();
+        });
         builder.Services.AddDbContextPool<UsersDbContext>((sp, o) => o.UseNpgsql(sp.GetRequiredService<NpgsqlDataSource>()));
         builder.Services.AddHealthChecks().AddCheck<PostgresHealthCheck>("postgres", tags: ["ready"]);
         return builder;
@@ -82,10 +89,18 @@ public static class ServiceDefaultsExtensions
             {
                 await next(context);
             }
-            catch (Exception ex) when (context.RequestServices.GetService<NpgsqlDataSource>() is { } dataSource
-                                       && dataSource.ClearIfConnectionFailure(ex))
+            catch (Exception ex) when (PostgresPool.IsDatabaseUnreachable(ex))
             {
-                throw;
+                context.RequestServices.GetService<NpgsqlDataSource>()?.ClearIfConnectionFailure(ex);
+                if (context.Response.HasStarted)
+                {
+                    throw;
+                }
+
+                // Not a bug in the service: its database is down. Say so, and that retrying later will work.
+                context.Response.Clear();
+                await TypedResults.Problem($"This service's database is unreachable; retry once it is back. ({ex.GetBaseException().Message})",
+                    statusCode: StatusCodes.Status503ServiceUnavailable, title: "Database unavailable").ExecuteAsync(context);
             }
         });
         app.UseStatusCodePages();

@@ -14,7 +14,7 @@ public sealed class EFOffsetPagingSource(SourceClient client) : IUserSource
     {
         for (long offset = 0; ; offset += request.PageSize)
         {
-            var uri = $"users/offset?offset={offset}&limit={request.PageSize}";
+            var uri = SourceRoutes.OffsetPage(offset, request.PageSize);
             var count = 0;
             await using (var body = await client.OpenStreamAsync(uri, ct))
             {
@@ -44,7 +44,7 @@ public sealed class EFKeysetPagingSource(SourceClient client) : IUserSource
         Guid? after = null;
         while (true)
         {
-            var uri = after is null ? $"users/keyset?limit={request.PageSize}" : $"users/keyset?after={after}&limit={request.PageSize}";
+            var uri = SourceRoutes.KeysetPage(after, request.PageSize);
             var count = 0;
             await using (var body = await client.OpenStreamAsync(uri, ct))
             {
@@ -72,8 +72,8 @@ public sealed class EFStreamSource(SourceClient client) : IUserSource
 
     public async IAsyncEnumerable<User> ReadAsync(SyncRequest request, [EnumeratorCancellation] CancellationToken ct)
     {
-        await using var body = await client.OpenStreamAsync("users/stream", ct);
-        await foreach (var user in JsonRows.ReadAsync(body, "users/stream", ct))
+        await using var body = await client.OpenStreamAsync(SourceRoutes.Stream, ct);
+        await foreach (var user in JsonRows.ReadAsync(body, SourceRoutes.Stream, ct))
         {
             yield return user;
         }

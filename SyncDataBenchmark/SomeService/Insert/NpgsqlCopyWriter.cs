@@ -15,9 +15,13 @@ public sealed class NpgsqlCopyWriter : IRowWriter
     public Task<long?> WriteAsync(IAsyncEnumerable<User> rows, WriteTarget target, CancellationToken ct) => CopyInAsync(rows, target, ct);
 
     /// <summary>The COPY itself, shared with the writers that only change what happens around it.</summary>
-    internal static async Task<long?> CopyInAsync(IAsyncEnumerable<User> rows, WriteTarget target, CancellationToken ct)
+    internal static Task<long?> CopyInAsync(IAsyncEnumerable<User> rows, WriteTarget target, CancellationToken ct) =>
+        CopyInAsync(rows, target, UsersTable.CopyInBinary, ct);
+
+    /// <param name="copyCommand">A COPY … FROM STDIN (FORMAT binary …) of <see cref="UsersTable.Columns"/>, e.g. with FREEZE.</param>
+    internal static async Task<long?> CopyInAsync(IAsyncEnumerable<User> rows, WriteTarget target, string copyCommand, CancellationToken ct)
     {
-        await using var importer = await target.Connection.BeginBinaryImportAsync(UsersTable.CopyInBinary, ct);
+        await using var importer = await target.Connection.BeginBinaryImportAsync(copyCommand, ct);
         importer.Timeout = TimeSpan.FromSeconds(target.CommandTimeoutSeconds);
         await foreach (var user in rows.WithCancellation(ct))
         {

@@ -58,10 +58,12 @@ public sealed class RunStore(NpgsqlDataSource dataSource, ILogger<RunStore> logg
     }
 
     /// <summary>
-    /// Records a finished run, retrying for a while: the failure that ended the run (a terminated backend, a
-    /// restarting server) often broke pooled connections too.
+    /// Records a finished run, retrying until it is stored: the failure that ended the run (a terminated backend, a
+    /// restarting or stopped server) often broke the database too, and a run must never stay "running" once the
+    /// database is back. Only a process shutting down gives up, after a few tries; the next start marks such a
+    /// run interrupted.
     /// </summary>
-    public async Task SaveFinalAsync(RunResult run)
+    public async Task SaveFinalAsync(RunResult run, CancellationToken stopping)
     {
         for (var attempt = 1; ; attempt++)
         {
@@ -70,11 +72,12 @@ public sealed class RunStore(NpgsqlDataSource dataSource, ILogger<RunStore> logg
                 await SaveAsync(run, CancellationToken.None);
                 return;
             }
-            catch (Exception ex) when (attempt < 10 && ex is NpgsqlException or TimeoutException or System.Net.Sockets.SocketException)
+            catch (Exception ex) when (ex is NpgsqlException or TimeoutException or System.Net.Sockets.SocketException
+                                       && !(stopping.IsCancellationRequested && attempt >= 5))
             {
                 dataSource.ClearIfConnectionFailure(ex);
-                logger.LogWarning("Saving run {Id} failed (attempt {Attempt}): {Message}", run.Id, attempt, ex.Message);
-                await Task.Delay(TimeSpan.FromMilliseconds(200 * attempt));
+                logger.LogWarning("Saving run {Id} failed (attempt {Attempt}), retrying: {Message}", run.Id, attempt, ex.Message);
+                await Task.Delay(TimeSpan.FromMilliseconds(Math.Min(200 * attempt, 2000)), CancellationToken.None);
             }
         }
     }

@@ -161,7 +161,7 @@ public sealed class SyncRunner(
 
         metrics.Finished(result);
         // Store even when the app is stopping: the run's fate must not stay "running".
-        await store.SaveFinalAsync(result);
+        await store.SaveFinalAsync(result, lifetime.ApplicationStopping);
         return result;
     }
 

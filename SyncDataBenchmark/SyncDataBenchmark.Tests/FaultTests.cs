@@ -23,6 +23,19 @@ public sealed class FaultTests(FaultLab lab) : IAsyncLifetime
 
     public static TheoryData<InsertApproach> Inserts() => new(Approaches.AvailableInserts);
 
+    /// <summary>Every fetch (into EFTypical), and the raw relay, whose COPY stream would commit a partial COPY on Dispose.</summary>
+    public static TheoryData<FetchApproach, InsertApproach> KilledSourceCases()
+    {
+        var cases = new TheoryData<FetchApproach, InsertApproach>();
+        foreach (var fetch in Approaches.Fetches)
+        {
+            cases.Add(fetch, InsertApproach.EFTypical);
+        }
+
+        cases.Add(FetchApproach.NpgsqlCopy, InsertApproach.NpgsqlCopyRaw);
+        return cases;
+    }
+
     public async Task InitializeAsync()
     {
         lab.Proxy.Reset();
@@ -43,12 +56,12 @@ public sealed class FaultTests(FaultLab lab) : IAsyncLifetime
     private async Task AssertTargetUntouchedAsync() => Assert.Equal(_before, await Lab.ReadSummaryAsync(lab.TargetDb));
 
     [Theory]
-    [MemberData(nameof(Fetches))]
-    public async Task Source_process_killed_mid_stream_fails_the_run_and_leaves_the_target_intact(FetchApproach fetch)
+    [MemberData(nameof(KilledSourceCases))]
+    public async Task Source_process_killed_mid_stream_fails_the_run_and_leaves_the_target_intact(FetchApproach fetch, InsertApproach insert)
     {
         try
         {
-            var run = await lab.StartAndWaitMidStreamAsync($"f={fetch}&i=EFTypical");
+            var run = await lab.StartAndWaitMidStreamAsync($"f={fetch}&i={insert}");
             await lab.Source.KillAsync();
             lab.Proxy.Reset();
 
@@ -108,9 +121,9 @@ public sealed class FaultTests(FaultLab lab) : IAsyncLifetime
         var extra = Guid.CreateVersion7();
         try
         {
+            // Mid-stream, the target is receiving rows, so the source's COPY has taken its snapshot: committed now, this
+            // row cannot be in the stream, and the source's summary will count it.
             var run = await lab.StartAndWaitMidStreamAsync($"f=NpgsqlCopy&i={insert}");
-            await lab.WaitForBackendAsync(Lab.SourceDatabase, FaultLab.SourceStreaming, TimeSpan.FromSeconds(30));
-            // Committed after COPY took its snapshot: the stream cannot hold this row, the source's summary will.
             await ExecuteOnSourceAsync("insert into users values ($1, 'Late', 'L', 'Arrival', now()::timestamp, true)", extra);
             lab.Proxy.Reset();
 
@@ -207,7 +220,9 @@ public sealed class FaultTests(FaultLab lab) : IAsyncLifetime
     {
         lab.Proxy.StallAfterBytes = 300_000;
 
-        var run = await lab.SyncAsync($"f={fetch}&i=NpgsqlCopy");
+        // Waited for with a bound of its own: without an idle timeout the run would hang, and so would a wait=true.
+        var started = await lab.StartSyncAsync($"f={fetch}&i=NpgsqlCopy");
+        var run = await lab.WaitFinishedAsync(started.Id, FaultLab.IdleTimeout + TimeSpan.FromSeconds(30));
 
         Assert.Equal(RunStatus.Failed, run.Status);
         Assert.Contains($" {FaultLab.IdleTimeout.TotalSeconds:0} s", run.Error);

@@ -87,7 +87,7 @@ public sealed class LogicTests
         Add(combinations[1], 2, 50, ok: false); // a failed run is a failure, not the best
         Add(combinations[2], 1, 400, ok: false);
         var psql = PeerDefinition.All.Single(p => p.Key == PeerDefinition.PsqlBinaryKey);
-        var peerRuns = new List<PeerRun> { new() { Peer = psql.Key, Round = 1, Warmup = false, Status = RunStatus.Succeeded, Verified = true, DurationMs = 50 } };
+        var peerRuns = new List<PeerRun> { new() { Peer = psql.Key, Round = 1, Warmup = false, Status = RunStatus.Succeeded, Verified = true, DurationMs = 50, Scope = psql.Scope } };
 
         var rows = Summaries.Build(combinations, [psql], [], runs, peerRuns);
 

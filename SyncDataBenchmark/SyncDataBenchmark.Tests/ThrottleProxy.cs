@@ -79,7 +79,9 @@ public sealed class ThrottleProxy : IAsyncDisposable
     private async Task Serve(TcpClient client)
     {
         using var _ = client;
-        using var upstream = new TcpClient();
+        // A small receive window towards the source: its socket buffers cannot swallow a whole test table, so a
+        // held or slowed relay keeps the source's query running (back-pressure reaches its PostgreSQL backend).
+        using var upstream = new TcpClient { ReceiveBufferSize = 64 * 1024 };
         try
         {
             var target = _upstream();

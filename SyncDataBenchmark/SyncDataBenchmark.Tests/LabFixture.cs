@@ -62,6 +62,19 @@ public abstract class LabFixture : IAsyncLifetime
         var port = Source?.BaseAddress.Port ?? LocalPostgres.FreePort();
         Source = await ServiceProcess.StartAsync("SyncDataSource", Lab.ServiceAssembly("SyncDataSource", Configuration), port, Lab.SourceEnvironment(SourceDb));
         SourceClient = new HttpClient { BaseAddress = Source.BaseAddress, Timeout = TimeSpan.FromMinutes(5) };
+        await WarmUpSourceAsync();
+    }
+
+    /// <summary>
+    /// One small request per endpoint, so a test's first run does not pay for JIT and EF's query compilation: on a
+    /// loaded machine that took longer than a short idle timeout, and the run failed before any fault.
+    /// </summary>
+    private async Task WarmUpSourceAsync()
+    {
+        foreach (var path in new[] { "users/offset?offset=0&limit=1", "users/keyset?limit=1", "users/stream", "users/copy", "health/ready" })
+        {
+            using var response = await SourceClient.GetAsync(path, HttpCompletionOption.ResponseHeadersRead);
+        }
     }
 
     public async Task StartSomeServiceAsync()

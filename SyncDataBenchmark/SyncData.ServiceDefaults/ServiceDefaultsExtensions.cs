@@ -71,7 +71,7 @@ public static class ServiceDefaultsExtensions
         return builder;
     }
 
-    /// <summary>/health (process up), /health/ready (database reachable), and the runtime window endpoints.</summary>
+    /// <summary>/health (process up), /health/ready (database reachable), the runtime settings and window endpoints.</summary>
     public static WebApplication MapDefaultEndpoints(this WebApplication app)
     {
         app.UseExceptionHandler();
@@ -98,6 +98,9 @@ public static class ServiceDefaultsExtensions
         app.UseStatusCodePages();
         app.MapHealthChecks("/health", new() { Predicate = _ => false });
         app.MapHealthChecks("/health/ready");
+        // Created now, not at the first run: under DATAS its GC event listener must see the heap count from the start.
+        var settings = app.Services.GetRequiredService<RuntimeWindow>().Settings;
+        app.MapGet("/runtime/settings", () => TypedResults.Ok(settings));
         var runtime = app.MapGroup("/runtime/window");
         runtime.MapPost("/start", (RuntimeWindow window) => TypedResults.Ok(window.Start()));
         runtime.MapPost("/stop", (RuntimeWindow window) => TypedResults.Ok(window.Stop()));

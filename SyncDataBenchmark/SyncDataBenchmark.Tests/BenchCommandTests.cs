@@ -39,7 +39,9 @@ public sealed class BenchCommandTests
         var output = Directory.CreateTempSubdirectory("syncdata-bench-test-");
         try
         {
-            var (exitCode, console) = await RunAsync(["--rows", Rows.ToString(System.Globalization.CultureInfo.InvariantCulture), "--repeat", "1", "--out", output.FullName]);
+            var (exitCode, console) = await RunAsync(["--rows", Rows.ToString(System.Globalization.CultureInfo.InvariantCulture), "--repeat", "1", "--out", output.FullName,
+                // A second profile for one case: the services restart under it, its runs and the comparison table appear.
+                "--profile", "default,tuned", "--profile-cases", "NpgsqlCopy:NpgsqlCopy"]);
             Assert.True(exitCode == 0, $"exit code {exitCode}:\n{console}");
 
             using var json = JsonDocument.Parse(await File.ReadAllTextAsync(Path.Combine(output.FullName, "results.json")));
@@ -60,7 +62,7 @@ public sealed class BenchCommandTests
             for (var n = 1; n <= combinations.Count; n++)
             {
                 var (fetch, insert) = combinations[n - 1];
-                var ofCase = runs.Where(r => r.GetProperty("case").GetString() == $"{fetch}:{insert}").ToList();
+                var ofCase = runs.Where(r => r.GetProperty("case").GetString() == $"{fetch}:{insert}" && r.GetProperty("profile").GetString() == "default").ToList();
                 // One warm-up and one timed run, both as SomeService returned them.
                 Assert.Equal([true, false], ofCase.Select(r => r.GetProperty("warmup").GetBoolean()));
                 foreach (var run in ofCase)
@@ -71,6 +73,11 @@ public sealed class BenchCommandTests
                     Assert.Equal(Rows, result.GetProperty("rows").GetInt64());
                     Assert.True(result.GetProperty("someService").GetProperty("samples").GetArrayLength() > 0);
                     Assert.True(result.GetProperty("syncDataSource").GetProperty("samples").GetArrayLength() > 0);
+                    // The default profile, as both services report it: Server GC with DATAS.
+                    Assert.True(result.GetProperty("someService").GetProperty("runtime").GetProperty("datas").GetBoolean());
+                    Assert.True(result.GetProperty("syncDataSource").GetProperty("runtime").GetProperty("datas").GetBoolean());
+                    AssertAllocationHonest(result.GetProperty("someService"));
+                    AssertAllocationHonest(result.GetProperty("syncDataSource"));
                 }
 
                 Assert.Contains($"| [{n}]({n}.png) |", markdown);
@@ -78,7 +85,23 @@ public sealed class BenchCommandTests
                 await AssertPngAsync(Path.Combine(output.FullName, $"{n}.png"));
             }
 
-            Assert.Equal(combinations.Count * 2, runs.Count);
+            var tuned = runs.Where(r => r.GetProperty("profile").GetString() == "tuned").ToList();
+            Assert.Equal(2, tuned.Count);
+            Assert.All(tuned, r =>
+            {
+                Assert.Equal("NpgsqlCopy:NpgsqlCopy", r.GetProperty("case").GetString());
+                var runtime = r.GetProperty("result").GetProperty("someService").GetProperty("runtime");
+                Assert.False(runtime.GetProperty("datas").GetBoolean());
+                Assert.Equal(8L << 20, runtime.GetProperty("gen0MaxBudgetBytes").GetInt64());
+                Assert.Equal(0, runtime.GetProperty("threadPoolSpinLimit").GetInt32());
+                Assert.True(r.GetProperty("result").GetProperty("someService").GetProperty("allocatedBytes").GetInt64() > 0);
+            });
+            Assert.Contains("## Runtime profiles", markdown);
+            Assert.Contains("| tuned |", markdown);
+            await AssertPngAsync(Path.Combine(output.FullName, "profiles.png"));
+            await AssertPngAsync(Path.Combine(output.FullName, $"{combinations.IndexOf((FetchApproach.NpgsqlCopy, InsertApproach.NpgsqlCopy)) + 1}-tuned.png"));
+
+            Assert.Equal(combinations.Count * 2 + tuned.Count, runs.Count);
 
             var blocked = report.GetProperty("blocked").EnumerateArray().ToList();
             foreach (var (fetch, insert) in BlockedCombinations)
@@ -112,7 +135,7 @@ public sealed class BenchCommandTests
             await AssertPngAsync(Path.Combine(output.FullName, "summary.png"));
 
             var csv = await File.ReadAllLinesAsync(Path.Combine(output.FullName, "results.csv"));
-            Assert.StartsWith("Kind,Case,Number,Fetch,Insert,Round,Warmup,Status,Verified,Rows,DurationMs", csv[0]);
+            Assert.StartsWith("Kind,Case,Profile,Number,Fetch,Insert,Round,Warmup,Status,Verified,Rows,DurationMs", csv[0]);
             Assert.Equal(1 + runs.Count + peers.Count, csv.Length);
         }
         finally
@@ -126,6 +149,7 @@ public sealed class BenchCommandTests
     [InlineData("--cases", "EFStream:NpgsqlCopyRaw", "EFStream:NpgsqlCopyRaw cannot run")]
     [InlineData("--someservice-url", "http://127.0.0.1:1", "need --connection")]
     [InlineData("--repeat", "0", "--repeat must be at least 1")]
+    [InlineData("--profile", "tunned", "'tunned' is not a runtime profile")]
     public async Task Bad_options_are_refused_before_anything_starts(string option, string value, string message)
     {
         var output = Path.Combine(Path.GetTempPath(), "syncdata-bench-refused-" + Path.GetRandomFileName());
@@ -134,6 +158,22 @@ public sealed class BenchCommandTests
         Assert.NotEqual(0, exitCode);
         Assert.Contains(message, console);
         Assert.False(Directory.Exists(output));
+    }
+
+    /// <summary>A figure or a reason, never both, never neither, never negative.</summary>
+    private static void AssertAllocationHonest(JsonElement figures)
+    {
+        var allocated = figures.GetProperty("allocatedBytes");
+        var reason = figures.GetProperty("allocatedBytesUnavailable");
+        if (allocated.ValueKind == JsonValueKind.Null)
+        {
+            Assert.Contains("DATAS", reason.GetString());
+        }
+        else
+        {
+            Assert.True(allocated.GetInt64() >= 0);
+            Assert.Equal(JsonValueKind.Null, reason.ValueKind);
+        }
     }
 
     private static async Task AssertPngAsync(string path)

@@ -107,7 +107,7 @@ public sealed class SyncRunner(
         {
             // Typed HttpClients are transient: one per run, so the handler rotation of IHttpClientFactory still works.
             sourceClient = services.GetRequiredService<SourceClient>();
-            var source = services.GetRequiredKeyedService<IUserSource>(request.Fetch);
+            var source = metrics.CountWritten(services.GetRequiredKeyedService<IUserSource>(request.Fetch), request);
 
             remoteStart = await sourceClient.StartRuntimeWindowAsync(ct);
             localStart = runtimeWindow.Start();

@@ -13,6 +13,8 @@ import os
 import sys
 
 MIB = 1024 * 1024
+# Every full run commits its pictures; 72 dpi keeps them readable and the repository growth per run small.
+DPI = 72
 # GC.GetTotalAllocatedBytes(precise: false) lags by up to an allocation context per thread, so a rate over one
 # 50 ms step shows spikes that are bookkeeping, not allocation; over a quarter second they average out.
 RATE_WINDOW_MS = 250
@@ -90,7 +92,7 @@ def draw_case(row, run, repeat, path):
         fig.suptitle(f"{title}: no run with samples", fontsize=13)
         for ax in axes:
             ax.text(0.5, 0.5, "no samples: every run failed before measuring", ha="center", va="center", transform=ax.transAxes)
-        fig.savefig(path, dpi=100)
+        fig.savefig(path, dpi=DPI)
         plt.close(fig)
         return
 
@@ -121,7 +123,7 @@ def draw_case(row, run, repeat, path):
         ax.legend(loc="upper left", fontsize=8, ncol=2)
         ax.set_ylim(bottom=0)
     fig.tight_layout(rect=(0, 0, 1, 0.97))
-    fig.savefig(path, dpi=100)
+    fig.savefig(path, dpi=DPI)
     plt.close(fig)
 
 
@@ -145,7 +147,8 @@ def draw_summary(report, path):
                  + (" — tmpfs" if report["parameters"]["tmpfs"] else ""), fontsize=13)
 
     order = sorted(timed, key=lambda r: (r.get("bestMs") is None, r.get("bestMs") or 0))
-    labels = [label(r) for r in order] + [f"{r['fetch']} × {r['insert']}" for r in blocked]
+    # Blocked pairs keep their TestCase number (older results.json files have none).
+    labels = [label(r) for r in order] + [(f"#{r['number']} " if r.get("number") else "") + f"{r['fetch']} × {r['insert']}" for r in blocked]
     values = [(r.get("bestMs") or 0) / 1000 for r in order] + [0] * len(blocked)
     colors = ["tab:green" if r["kind"] == "peer" else "tab:blue" for r in order] + ["lightgrey"] * len(blocked)
     y = range(len(labels))
@@ -184,7 +187,7 @@ def draw_summary(report, path):
         ax.legend(fontsize=8, loc="lower right")
         ax.grid(True, axis="x", alpha=0.3)
     fig.tight_layout(rect=(0, 0, 1, 0.98))
-    fig.savefig(path, dpi=100)
+    fig.savefig(path, dpi=DPI)
     plt.close(fig)
 
 

@@ -1,3 +1,4 @@
+using Microsoft.Extensions.Options;
 using SomeService;
 using SomeService.Fetch;
 using SomeService.Sync;
@@ -5,11 +6,14 @@ using SyncData.ServiceDefaults;
 
 var builder = WebApplication.CreateBuilder(args);
 builder.AddServiceDefaults();
-builder.AddUsersDatabase("Target");
+// Every target connection, the run's included, gets Sync:DatabaseCommandTimeoutSeconds as its Command Timeout:
+// a library's COPY whose importer we never see (EFBulk) times out by the connection's setting, Npgsql's 30 s otherwise.
+builder.AddUsersDatabase("Target", (sp, connection) =>
+    connection.CommandTimeout = sp.GetRequiredService<IOptions<SyncOptions>>().Value.DatabaseCommandTimeoutSeconds);
 builder.Services.AddOptions<SyncOptions>().BindConfiguration(SyncOptions.Section).ValidateDataAnnotations().ValidateOnStart();
 builder.Services.AddHttpClient<SourceClient>((sp, http) =>
 {
-    http.BaseAddress = sp.GetRequiredService<Microsoft.Extensions.Options.IOptions<SyncOptions>>().Value.SourceBaseUrl;
+    http.BaseAddress = sp.GetRequiredService<IOptions<SyncOptions>>().Value.SourceBaseUrl;
     http.Timeout = Timeout.InfiniteTimeSpan; // streams are guarded per read by SyncOptions.SourceIdleTimeout
 });
 builder.Services.AddApproaches();

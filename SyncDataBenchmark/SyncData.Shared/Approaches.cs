@@ -18,6 +18,8 @@ public enum InsertApproach
     NpgsqlCopy,
     /// <summary>Relays the source's binary COPY bytes into COPY FROM STDIN without parsing; needs fetch NpgsqlCopy.</summary>
     NpgsqlCopyRaw,
+    /// <summary>NpgsqlCopy plus the manual's bulk-load advice in the run's transaction: primary key dropped, COPY FREEZE, key re-added.</summary>
+    NpgsqlCopyTuned,
 }
 
 /// <summary>The one place that knows the approach names; endpoints, runner, tests and docs enumerate these.</summary>
@@ -33,7 +35,6 @@ public static class Approaches
     /// </summary>
     public static IReadOnlyDictionary<InsertApproach, string> Unavailable { get; } = new Dictionary<InsertApproach, string>
     {
-        [InsertApproach.EFBulk] = "EFCore.BulkExtensions.PostgreSql cannot be restored here: the registry copy has only 8.0.0, whose dependencies MedallionTopologicalSort, StrongNamer and Microsoft.SqlServer.Server are missing.",
         [InsertApproach.Linq2DB] = "linq2db cannot be restored here: the registry copy has no linq2db package at all.",
     };
 

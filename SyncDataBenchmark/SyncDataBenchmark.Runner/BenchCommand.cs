@@ -139,7 +139,7 @@ public static class BenchCommand
             Summary = summary,
             Runs = SampleThinning.KeepPictured(session.Runs, summary),
             Peers = session.PeerRuns.ToList(),
-            Blocked = session.Blocked.Select(b => new BlockedCombinationReport(b.Key, b.Fetch.ToString(), b.Insert.ToString(), b.Reason)).ToList(),
+            Blocked = session.Blocked.Select(b => new BlockedCombinationReport(b.Key, b.Number, b.Fetch.ToString(), b.Insert.ToString(), b.Reason)).ToList(),
             Problems = allProblems,
         };
     }
@@ -164,7 +164,7 @@ public static class BenchCommand
         {
             if (row.Kind == CaseSummary.Kinds.Blocked)
             {
-                table.AddRow("", Markup.Escape($"{row.Fetch} × {row.Insert}"), "", "[grey]blocked[/]", "", "", "", "", "");
+                table.AddRow(row.Number?.ToString(CultureInfo.InvariantCulture) ?? "", Markup.Escape($"{row.Fetch} × {row.Insert}"), "", "[grey]blocked[/]", "", "", "", "", "");
                 continue;
             }
 

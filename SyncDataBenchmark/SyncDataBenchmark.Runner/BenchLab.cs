@@ -52,7 +52,9 @@ public sealed class BenchLab : IAsyncDisposable
         }
         else
         {
-            var serverSettings = settings.Tmpfs ? BenchSettings.TmpfsPostgresSettings : new Dictionary<string, string>();
+            var serverSettings = BenchSettings.LabPostgresSettings
+                .Concat(settings.Tmpfs ? BenchSettings.TmpfsPostgresSettings : [])
+                .ToDictionary(s => s.Key, s => s.Value);
             say(settings.Tmpfs
                 ? $"Starting a throwaway PostgreSQL cluster on {BenchSettings.TmpfsDirectory} ({string.Join(", ", serverSettings.Select(s => $"{s.Key}={s.Value}"))})…"
                 : "Starting a throwaway PostgreSQL cluster…");

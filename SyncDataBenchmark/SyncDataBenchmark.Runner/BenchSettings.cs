@@ -51,4 +51,14 @@ public sealed record BenchSettings
     };
 
     public const string TmpfsDirectory = "/dev/shm";
+
+    /// <summary>
+    /// Always set on the runner's own cluster: the logical-replication peer needs logical decoding, and wal_level can
+    /// only change at server start. It adds the information logical decoding needs to the WAL of every write
+    /// (README, "The peers").
+    /// </summary>
+    public static IReadOnlyDictionary<string, string> LabPostgresSettings { get; } = new Dictionary<string, string>
+    {
+        ["wal_level"] = "logical",
+    };
 }

@@ -9,24 +9,70 @@ public sealed record Combination(int Number, FetchApproach Fetch, InsertApproach
     public string Picture => $"{Number}.png";
 }
 
-/// <summary>A combination whose insert library cannot be restored here: reported with its reason, never run.</summary>
-public sealed record BlockedCombination(FetchApproach Fetch, InsertApproach Insert, string Reason)
+/// <summary>A combination whose insert library cannot be restored here: reported with its reason and number, never run.</summary>
+public sealed record BlockedCombination(int Number, FetchApproach Fetch, InsertApproach Insert, string Reason)
 {
     public string Key => $"{Fetch}:{Insert}";
 }
 
 public static class Catalog
 {
-    /// <summary>Approaches.RunnableCombinations, numbered 1.. in that order.</summary>
-    public static IReadOnlyList<Combination> Runnable { get; } =
-        Approaches.RunnableCombinations.Select((c, i) => new Combination(i + 1, c.Fetch, c.Insert)).ToArray();
+    /// <summary>
+    /// The original write-up's ten measured cases in the order of its TestCase numbers (1..10), so our table and its
+    /// table can be read side by side.
+    /// </summary>
+    public static IReadOnlyList<(FetchApproach Fetch, InsertApproach Insert)> Original { get; } =
+    [
+        (FetchApproach.EFOffsetPaging, InsertApproach.EFTypical),
+        (FetchApproach.EFKeysetPaging, InsertApproach.EFTypical),
+        (FetchApproach.EFOffsetPaging, InsertApproach.EFBulk),
+        (FetchApproach.EFKeysetPaging, InsertApproach.EFBulk),
+        (FetchApproach.EFStream, InsertApproach.EFBulk),
+        (FetchApproach.EFStream, InsertApproach.Linq2DB),
+        (FetchApproach.NpgsqlCopy, InsertApproach.EFBulk),
+        (FetchApproach.NpgsqlCopy, InsertApproach.Linq2DB),
+        (FetchApproach.NpgsqlCopy, InsertApproach.NpgsqlCopy),
+        (FetchApproach.EFKeysetPaging, InsertApproach.NpgsqlCopy),
+    ];
 
-    /// <summary>Every compatible fetch × unavailable insert pair, in enum order.</summary>
+    /// <summary>The TestCase number of every compatible combination, runnable or blocked.</summary>
+    public static IReadOnlyDictionary<(FetchApproach Fetch, InsertApproach Insert), int> Numbers { get; } =
+        Number(Approaches.Fetches, Approaches.Inserts);
+
+    /// <summary>
+    /// The original's ten keep its numbers; every other compatible combination follows from 11, insert by insert in
+    /// enum order, then fetch by fetch: an insert approach added at the end of <see cref="InsertApproach"/> only adds
+    /// numbers after the existing ones, it never renumbers a case (or its picture).
+    /// </summary>
+    public static Dictionary<(FetchApproach Fetch, InsertApproach Insert), int> Number(IEnumerable<FetchApproach> fetches, IEnumerable<InsertApproach> inserts)
+    {
+        var numbers = Original.Select((c, i) => (c, i)).ToDictionary(x => x.c, x => x.i + 1);
+        var next = Original.Count + 1;
+        foreach (var insert in inserts)
+        {
+            foreach (var fetch in fetches)
+            {
+                if (Approaches.Incompatibility(fetch, insert) is null && !numbers.ContainsKey((fetch, insert)))
+                {
+                    numbers[(fetch, insert)] = next++;
+                }
+            }
+        }
+
+        return numbers;
+    }
+
+    /// <summary>Approaches.RunnableCombinations, by number.</summary>
+    public static IReadOnlyList<Combination> Runnable { get; } =
+        Approaches.RunnableCombinations.Select(c => new Combination(Numbers[c], c.Fetch, c.Insert)).OrderBy(c => c.Number).ToArray();
+
+    /// <summary>Every compatible fetch × unavailable insert pair, by number.</summary>
     public static IReadOnlyList<BlockedCombination> Blocked { get; } =
         (from f in Approaches.Fetches
          from i in Approaches.Inserts
          where Approaches.Unavailable.ContainsKey(i) && Approaches.Incompatibility(f, i) is null
-         select new BlockedCombination(f, i, Approaches.Unavailable[i])).ToArray();
+         orderby Numbers[(f, i)]
+         select new BlockedCombination(Numbers[(f, i)], f, i, Approaches.Unavailable[i])).ToArray();
 }
 
 /// <summary>

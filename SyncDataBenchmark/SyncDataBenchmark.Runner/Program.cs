@@ -55,7 +55,7 @@ var connection = new Option<string?>("--connection")
 var sourceUrl = new Option<string?>("--source-url") { Description = "Use this running SyncDataSource instead of starting one (needs --connection: the databases it reads)." };
 var someServiceUrl = new Option<string?>("--someservice-url") { Description = "Use this running SomeService instead of starting the services (needs --connection)." };
 var tmpfs = new Option<bool>("--tmpfs") { Description = "Put the local cluster on /dev/shm with fsync, synchronous_commit and full_page_writes off (recorded in the results)." };
-var noPeers = new Option<bool>("--no-peers") { Description = "Skip the psql pipes and pgcopydb." };
+var noPeers = new Option<bool>("--no-peers") { Description = "Skip the peers (psql pipes, pgcopydb, postgres_fdw, logical replication, the tuned psql pipe)." };
 var noCharts = new Option<bool>("--no-charts") { Description = "Skip the pictures (no matplotlib needed)." };
 foreach (var option in new[] { sourceUrl, someServiceUrl })
 {
@@ -103,7 +103,7 @@ profileCases.Validators.Add(r =>
 });
 
 var root = new RootCommand(
-    "Runs every runnable fetch × insert combination of SyncDataBenchmark (and the psql/pgcopydb peers) against the same seeded table, " +
+    "Runs every runnable fetch × insert combination of SyncDataBenchmark (and the peers: psql pipes, pgcopydb, postgres_fdw, logical replication) against the same seeded table, " +
     "verifies every run, and writes results.json, results.csv, results.md and pictures. Exits 1 if any run failed or was not verified.")
 {
     rows, repeat, cases, pageSize, batchSize, output, connection, sourceUrl, someServiceUrl, tmpfs, noPeers, noCharts, profile, profileCases,

@@ -2,6 +2,7 @@ using System.Diagnostics;
 using System.Text.Json;
 using SyncData.Harness;
 using SyncData.Shared;
+using SyncDataBenchmark.Runner;
 using Xunit;
 
 namespace SyncDataBenchmark.Tests;
@@ -20,7 +21,7 @@ public sealed class BenchCommandTests
 
     private const long Rows = 3_001;
 
-    private static readonly string[] PeerKeys = ["psql-binary", "psql-text", "pgcopydb"];
+    private static readonly string[] PeerKeys = ["psql-binary", "psql-text", "pgcopydb", "postgres-fdw", "logical-replication", "psql-binary-tuned"];
     private static readonly byte[] PngSignature = [0x89, (byte)'P', (byte)'N', (byte)'G', 0x0D, 0x0A, 0x1A, 0x0A];
 
     private static string RunnerAssembly =>
@@ -54,33 +55,42 @@ public sealed class BenchCommandTests
             Assert.Equal("10.0.0", environment.GetProperty("nuGetPackages").GetProperty("Npgsql").GetString());
             Assert.True(environment.GetProperty("cores").GetInt32() > 0);
 
-            var combinations = Approaches.RunnableCombinations.ToList();
+            var combinations = Catalog.Runnable;
+            Assert.Equal(Approaches.RunnableCombinations.Order(), combinations.Select(c => (c.Fetch, c.Insert)).Order());
             var runs = report.GetProperty("runs").EnumerateArray().ToList();
             var markdown = await File.ReadAllTextAsync(Path.Combine(output.FullName, "results.md"));
             Assert.Contains("| TestCase | Rank | FetchApproach | InsertApproach | Process Time (best of 1) |", markdown);
             Assert.Contains("per-run medians", markdown);
-            for (var n = 1; n <= combinations.Count; n++)
+            foreach (var (n, fetch, insert) in combinations)
             {
-                var (fetch, insert) = combinations[n - 1];
                 var ofCase = runs.Where(r => r.GetProperty("case").GetString() == $"{fetch}:{insert}" && r.GetProperty("profile").GetString() == "default").ToList();
                 // One warm-up and one timed run, both as SomeService returned them.
                 Assert.Equal([true, false], ofCase.Select(r => r.GetProperty("warmup").GetBoolean()));
+                var pictured = report.GetProperty("summary").EnumerateArray()
+                    .Single(c => c.GetProperty("case").GetString() == $"{fetch}:{insert}" && c.GetProperty("mainProfile").GetBoolean()).GetProperty("pictureRunId").GetString();
                 foreach (var run in ofCase)
                 {
                     var result = run.GetProperty("result");
                     Assert.Equal(RunStatus.Succeeded, result.GetProperty("status").GetString());
                     Assert.True(result.GetProperty("verified").GetBoolean());
+                    Assert.True(run.GetProperty("runnerVerified").GetBoolean());
                     Assert.Equal(Rows, result.GetProperty("rows").GetInt64());
-                    Assert.True(result.GetProperty("someService").GetProperty("samples").GetArrayLength() > 0);
-                    Assert.True(result.GetProperty("syncDataSource").GetProperty("samples").GetArrayLength() > 0);
                     // The default profile, as both services report it: Server GC with DATAS.
                     Assert.True(result.GetProperty("someService").GetProperty("runtime").GetProperty("datas").GetBoolean());
                     Assert.True(result.GetProperty("syncDataSource").GetProperty("runtime").GetProperty("datas").GetBoolean());
                     AssertAllocationHonest(result.GetProperty("someService"));
                     AssertAllocationHonest(result.GetProperty("syncDataSource"));
+                    // Samples only for the run the picture shows: results.json stays small.
+                    var hasSamples = result.GetProperty("id").GetString() == pictured;
+                    foreach (var service in new[] { "someService", "syncDataSource" })
+                    {
+                        var samples = result.GetProperty(service).GetProperty("samples");
+                        Assert.Equal(hasSamples, samples.ValueKind == JsonValueKind.Array && samples.GetArrayLength() > 0);
+                    }
                 }
 
-                Assert.Contains($"| [{n}]({n}.png) |", markdown);
+                Assert.All(ofCase, r => Assert.Equal(n, r.GetProperty("number").GetInt32()));
+                Assert.Contains($"| [{n}]({n}.png) | ", markdown);
                 Assert.Contains($"| {fetch} | {insert} |", markdown);
                 await AssertPngAsync(Path.Combine(output.FullName, $"{n}.png"));
             }
@@ -99,7 +109,7 @@ public sealed class BenchCommandTests
             Assert.Contains("## Runtime profiles", markdown);
             Assert.Contains("| tuned |", markdown);
             await AssertPngAsync(Path.Combine(output.FullName, "profiles.png"));
-            await AssertPngAsync(Path.Combine(output.FullName, $"{combinations.IndexOf((FetchApproach.NpgsqlCopy, InsertApproach.NpgsqlCopy)) + 1}-tuned.png"));
+            await AssertPngAsync(Path.Combine(output.FullName, $"{Catalog.Numbers[(FetchApproach.NpgsqlCopy, InsertApproach.NpgsqlCopy)]}-tuned.png"));
 
             Assert.Equal(combinations.Count * 2 + tuned.Count, runs.Count);
 
@@ -108,7 +118,8 @@ public sealed class BenchCommandTests
             {
                 var row = Assert.Single(blocked, b => b.GetProperty("case").GetString() == $"{fetch}:{insert}");
                 Assert.Equal(Approaches.Unavailable[insert], row.GetProperty("reason").GetString());
-                Assert.Contains($"| blocked | — | {fetch} | {insert} | blocked: ", markdown);
+                Assert.Equal(Catalog.Numbers[(fetch, insert)], row.GetProperty("number").GetInt32());
+                Assert.Contains($"| {Catalog.Numbers[(fetch, insert)]} (blocked) | — | {fetch} | {insert} | blocked: ", markdown);
             }
 
             Assert.Equal(BlockedCombinations.Count(), blocked.Count);
@@ -123,14 +134,23 @@ public sealed class BenchCommandTests
                 {
                     Assert.True(p.GetProperty("verified").GetBoolean(), p.GetProperty("error").ToString());
                     Assert.Equal(Rows, p.GetProperty("rows").GetInt64());
+                    // Every peer run says which time its durationMs is.
+                    Assert.Equal(key == "pgcopydb" ? "whole-command" : "target-statements", p.GetProperty("scope").GetString());
+                    Assert.True(p.GetProperty("wallMs").GetDouble() >= p.GetProperty("durationMs").GetDouble());
                 });
             }
 
-            Assert.Contains("| peer: psql binary pipe |", markdown);
-            Assert.Contains("| peer: psql text pipe |", markdown);
-            Assert.Contains("| peer: pgcopydb copy table-data |", markdown);
-            // The psql binary pipe is its own yardstick.
-            Assert.Contains("| 1.00× |", markdown.Split('\n').Single(l => l.StartsWith("| peer: psql binary pipe |", StringComparison.Ordinal)));
+            Assert.Equal(PeerKeys.Length * 2, peers.Count);
+            foreach (var name in new[] { "psql binary pipe", "psql text pipe", "psql truncate, then pgcopydb copy table-data", "postgres_fdw pull",
+                         "logical replication initial sync", "psql binary pipe, tuned" })
+            {
+                Assert.Contains($"| peer: {name} |", markdown);
+            }
+
+            // The psql binary pipe is its own yardstick, at its own scope; pgcopydb is compared with its whole command.
+            Assert.Contains("| 1.00× | target statements (whole command ", markdown.Split('\n').Single(l => l.StartsWith("| peer: psql binary pipe |", StringComparison.Ordinal)));
+            Assert.EndsWith("| whole command |", markdown.Split('\n').Single(l => l.StartsWith("| peer: psql truncate, then pgcopydb", StringComparison.Ordinal)));
+            Assert.Contains("wal_level=logical", markdown);
 
             await AssertPngAsync(Path.Combine(output.FullName, "summary.png"));
 
@@ -202,7 +222,8 @@ public sealed class BenchCommandTests
         using var process = Process.Start(start)!;
         var stdout = process.StandardOutput.ReadToEndAsync();
         var stderr = process.StandardError.ReadToEndAsync();
-        using var timeout = new CancellationTokenSource(TimeSpan.FromMinutes(2));
+        // 13 combinations and 6 peers, twice each, on a shared 2-core machine.
+        using var timeout = new CancellationTokenSource(TimeSpan.FromMinutes(4));
         try
         {
             await process.WaitForExitAsync(timeout.Token);
@@ -217,7 +238,7 @@ public sealed class BenchCommandTests
 
             using var grace = new CancellationTokenSource(TimeSpan.FromSeconds(30));
             await process.WaitForExitAsync(grace.Token);
-            Assert.Fail($"The runner did not finish within 2 minutes:\n{await stdout}\n{await stderr}");
+            Assert.Fail($"The runner did not finish within 4 minutes:\n{await stdout}\n{await stderr}");
         }
 
         return (process.ExitCode, await stdout + await stderr);

@@ -10,16 +10,14 @@ public sealed class NpgsqlCopySource(SourceClient client) : IBinaryCopySource
 {
     public bool UsesPages => false;
 
-    private const string Path = "users/copy";
-
     public async IAsyncEnumerable<User> ReadAsync(SyncRequest request, [EnumeratorCancellation] CancellationToken ct)
     {
-        await using var body = await client.OpenStreamAsync(Path, ct);
+        await using var body = await client.OpenStreamAsync(SourceRoutes.Copy, ct);
         await foreach (var user in BinaryCopyReader.ReadUsersAsync(body, ct))
         {
             yield return user;
         }
     }
 
-    public Task<Stream> OpenCopyStreamAsync(CancellationToken ct) => client.OpenStreamAsync(Path, ct);
+    public Task<Stream> OpenCopyStreamAsync(CancellationToken ct) => client.OpenStreamAsync(SourceRoutes.Copy, ct);
 }

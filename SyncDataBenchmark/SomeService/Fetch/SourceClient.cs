@@ -12,7 +12,7 @@ public sealed class SourceClient(HttpClient http, IOptions<SyncOptions> options)
 
     /// <summary>The source's count and checksum: a full scan, so it gets the database timeout, not the idle one.</summary>
     public Task<TableSummary> GetSummaryAsync(CancellationToken ct) =>
-        SendForJsonAsync(HttpMethod.Get, "users/summary", SyncJsonContext.Default.TableSummary,
+        SendForJsonAsync(HttpMethod.Get, SourceRoutes.Summary, SyncJsonContext.Default.TableSummary,
             TimeSpan.FromSeconds(options.Value.DatabaseCommandTimeoutSeconds), ct);
 
     public Task<RuntimeSnapshot> StartRuntimeWindowAsync(TimeSpan limit, CancellationToken ct) =>

@@ -43,6 +43,8 @@ public static partial class CsvReport
         public int? SyncDataSourceGcGen1 { get; set; }
         public int? SyncDataSourceGcGen2 { get; set; }
         public double? SyncDataSourceGcPauseMs { get; set; }
+        /// <summary>What DurationMs measures: target-statements (runs, most peers) or whole-command.</summary>
+        public string? Scope { get; set; }
         public string? RunId { get; set; }
         public string? Error { get; set; }
     }
@@ -90,6 +92,7 @@ public static partial class CsvReport
                 SyncDataSourceGcGen1 = source?.GcGen1,
                 SyncDataSourceGcGen2 = source?.GcGen2,
                 SyncDataSourceGcPauseMs = source?.GcPauseMs,
+                Scope = Runner.PeerScopes.TargetStatements,
                 RunId = result?.Id.ToString(),
                 Error = r.Error,
             };
@@ -112,7 +115,8 @@ public static partial class CsvReport
                 Rows = p.Rows,
                 DurationMs = p.DurationMs,
                 RowsPerSecond = p is { Ok: true, DurationMs: > 0 } ? Math.Round(p.Rows / (p.DurationMs.Value / 1000)) : null,
-                WallMs = p.DurationMs,
+                WallMs = p.WallMs,
+                Scope = p.Scope,
                 Error = p.Error,
             };
         }

@@ -29,7 +29,8 @@ public static class MarkdownReport
         md.AppendLine($"- Rows: {p.Rows.ToString("N0", Invariant)}; {n} timed run(s) per case after {p.Warmups} untimed warm-up, interleaved round-robin");
         md.AppendLine($"- Page size: {Setting(p.PageSize, report.Runs.Select(r => r.Result?.PageSize))}; batch size: {Setting(p.BatchSize, report.Runs.Select(r => r.Result?.BatchSize))}");
         md.AppendLine($"- PostgreSQL {e.PostgresVersion}, {(p.Database == "local" ? "throwaway local cluster" : "existing server (--connection)")}"
-                      + (p.Tmpfs ? $", **tmpfs** ({string.Join(", ", p.PostgresSettings.Select(s => $"{s.Key}={s.Value}"))})" : ", on disk, default durability settings")
+                      + (p.Tmpfs ? ", **tmpfs**" : ", on disk, default durability settings")
+                      + (p.PostgresSettings.Count > 0 ? $" ({string.Join(", ", p.PostgresSettings.Select(s => $"{s.Key}={s.Value}"))})" : "")
                       + (p.SeedReused ? "; seed reused" : ""));
         md.AppendLine($"- {e.CpuModel}, {e.Cores} cores, {Bytes(e.MemoryBytes)} RAM; {e.Os}, kernel {e.Kernel}; {e.DotnetRuntime}");
         md.AppendLine($"- Services: {(p.ServicesStartedByRunner ? "started by the runner as separate Release processes" : "already running")}; SomeService {p.SomeServiceUrl}");
@@ -45,7 +46,7 @@ public static class MarkdownReport
             "TestCase", "Rank", "FetchApproach", "InsertApproach", $"Process Time (best of {n})",
             "SomeService Memory Allocated", "SomeService Physical Memory (peak)", "SomeService GC Collections", "SomeService GC Pause",
             "SyncDataSource Memory Allocated", "SyncDataSource Physical Memory (peak)", "SyncDataSource GC Collections", "SyncDataSource GC Pause",
-            "Median", "StdDev", "Failures", "Verified", "Ratio to fastest", "Ratio to psql binary",
+            "Median", "StdDev", "Failures", "Verified", "Ratio to fastest", "Ratio to psql binary", "Time scope",
         ];
         md.AppendLine("| " + string.Join(" | ", header) + " |");
         md.AppendLine("|" + string.Concat(header.Select(_ => " --- |")));
@@ -68,11 +69,19 @@ public static class MarkdownReport
                       + "so the difference would be understated, negative or overstated. \"(k/n runs)\" marks a median over only the k runs "
                       + "whose heap count stayed the same.");
         md.AppendLine("- Rank orders the combinations by best time. Ratio to fastest divides a row's best time by the fastest combination's; "
-                      + "Ratio to psql binary by the psql binary pipe's.");
-        md.AppendLine("- Peers run in the same session on the same databases and are verified the same way (target count and checksum against "
-                      + "the source): `psql \\copy to stdout | psql \\copy from stdin` with truncate + copy in one transaction on the target, in binary "
-                      + "and text format, and `pgcopydb copy table-data` (which also truncates, and vacuums/analyzes the target as part of its run). "
-                      + "Their time is the whole command's wall time. They run no .NET process, so their memory and GC cells are empty.");
+                      + "Ratio to psql binary by the psql binary pipe's **at the same scope** (Time scope): \"target statements\" is the target's own "
+                      + "clock from its first statement (truncate) to its commit, as SomeService measures a run and as the psql peers read "
+                      + "clock_timestamp() around their statements; \"whole command\" is a peer's whole command, process starts and connections "
+                      + "included, compared with the psql binary pipe's whole command and not with the fastest combination.");
+        md.AppendLine("- Peers run in the same session on the same databases. Before each peer run (warm-up and timed) the runner empties the "
+                      + "target and plants a sentinel row (untimed), and after it checks the target against the source itself (count and "
+                      + "checksum), whatever the tool reported. `psql-binary`/`psql-text`: `psql \\copy to stdout | psql \\copy from stdin`, truncate + "
+                      + "copy in one target transaction; `psql-binary-tuned`: the same plus the manual's \"Populating a Database\" advice (drop the "
+                      + "primary key, maintenance_work_mem 1GB, COPY FREEZE, re-add the key); `postgres-fdw`: the target pulls with INSERT … SELECT "
+                      + "from a postgres_fdw foreign table; `logical-replication`: a subscription's initial table synchronisation, timed until the "
+                      + "table is synchronised; `pgcopydb`: psql truncate, then `pgcopydb copy table-data` (COPY, then VACUUM ANALYZE; its log "
+                      + "is scanned for errors since it exits 0 on a failed COPY). Set-up and tear-down (foreign server, publication, slot, "
+                      + "subscription drop) are untimed. They run no .NET process, so their memory and GC cells are empty.");
         md.AppendLine("- Failures counts failed or unverified timed runs; \"+ warm-up\" marks a failed warm-up.");
         if (charts)
         {
@@ -117,13 +126,13 @@ public static class MarkdownReport
             CaseSummary.Kinds.Combination when charts => $"[{row.Number}]({row.Picture})",
             CaseSummary.Kinds.Combination => row.Number!.Value.ToString(Invariant),
             CaseSummary.Kinds.Peer => $"peer: {row.Title}",
-            _ => "blocked",
+            _ => $"{row.Number} (blocked)",
         };
         if (row.Kind == CaseSummary.Kinds.Blocked)
         {
             // The first clause names the missing package; the full reason is listed once under the table.
             var reason = row.BlockedReason!.Split(':')[0];
-            return [testCase, "—", row.Fetch, row.Insert, $"blocked: {reason} (see below)", .. Enumerable.Repeat("—", 14)];
+            return [testCase, "—", row.Fetch, row.Insert, $"blocked: {reason} (see below)", .. Enumerable.Repeat("—", 15)];
         }
 
         var time = row.BestMs is { } best ? Ms(best) : row.TimedRuns == 0 ? "not run" : "no successful run";
@@ -142,8 +151,17 @@ public static class MarkdownReport
             $"{row.Succeeded}/{row.TimedRuns}",
             row.RatioToFastest is { } rf ? $"{rf:0.00}×" : "—",
             row.RatioToPsqlBinary is { } rp ? $"{rp:0.00}×" : "—",
+            Scope(row),
         ];
     }
+
+    private static string Scope(CaseSummary row) => row.Scope switch
+    {
+        PeerScopes.WholeCommand => "whole command",
+        PeerScopes.TargetStatements when row.Kind == CaseSummary.Kinds.Peer && row.BestWallMs is { } wall => $"target statements (whole command {Ms(wall)})",
+        PeerScopes.TargetStatements => "target statements",
+        _ => "—",
+    };
 
     private static string[] Figures(FigureMedians? f) => f is null
         ? ["—", "—", "—", "—"]

@@ -52,7 +52,7 @@ public sealed record BenchParameters
     public int? BatchSize { get; init; }
     public required IReadOnlyList<string> Cases { get; init; }
     public required bool Tmpfs { get; init; }
-    /// <summary>Server settings the runner set on its cluster (tmpfs); empty for defaults or an existing server.</summary>
+    /// <summary>Server settings the runner set on its own cluster (wal_level=logical, plus the tmpfs ones); empty for an existing server.</summary>
     public required IReadOnlyDictionary<string, string> PostgresSettings { get; init; }
     /// <summary>"local" (throwaway cluster started by the runner) or "existing" (--connection).</summary>
     public required string Database { get; init; }
@@ -112,8 +112,16 @@ public sealed record PeerRun
     public required int Round { get; init; }
     public required bool Warmup { get; init; }
     public required string Status { get; init; }
-    /// <summary>Wall time of the whole command (process start to exit); the verification query is excluded.</summary>
+    /// <summary>
+    /// The peer's time at <see cref="Scope"/>: "target-statements" is the target's own clock from right before its
+    /// truncate to right after its commit (SomeService's durationMs covers the same); "whole-command" is
+    /// <see cref="WallMs"/>. The verification query is excluded either way.
+    /// </summary>
     public double? DurationMs { get; init; }
+    /// <summary>Which time <see cref="DurationMs"/> is: "target-statements" or "whole-command" (PeerScopes).</summary>
+    public required string Scope { get; init; }
+    /// <summary>Wall time of the whole timed command (process starts and connections included); set-up and tear-down excluded.</summary>
+    public double? WallMs { get; init; }
     public long Rows { get; init; }
     /// <summary>Target count and checksum equal the source's, read directly after the command.</summary>
     public bool Verified { get; init; }
@@ -124,7 +132,7 @@ public sealed record PeerRun
     public bool Ok => Status == RunStatus.Succeeded && Verified;
 }
 
-public sealed record BlockedCombinationReport(string Case, string Fetch, string Insert, string Reason);
+public sealed record BlockedCombinationReport(string Case, int Number, string Fetch, string Insert, string Reason);
 
 /// <summary>Medians over a case's successful timed runs, per run (the original summed over its runs).</summary>
 /// <param name="AllocatedBytes">Median over the runs whose allocation figure is exact; null when none is.</param>
@@ -175,7 +183,12 @@ public sealed record CaseSummary
     /// <summary>Sample standard deviation of the successful timed runs; null with fewer than two.</summary>
     public double? StdDevMs { get; init; }
     public double? RatioToFastest { get; init; }
+    /// <summary>Best time divided by the psql binary pipe's best at the same <see cref="Scope"/>.</summary>
     public double? RatioToPsqlBinary { get; init; }
+    /// <summary>What BestMs measures: "target-statements" (combinations and most peers) or "whole-command".</summary>
+    public string? Scope { get; init; }
+    /// <summary>Peers: best whole-command wall time of the successful timed runs.</summary>
+    public double? BestWallMs { get; init; }
     /// <summary>The run whose samples the picture shows: the best successful one, else the last one with samples.</summary>
     public Guid? PictureRunId { get; init; }
     public string? Picture { get; init; }

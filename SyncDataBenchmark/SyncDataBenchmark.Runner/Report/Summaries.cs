@@ -43,6 +43,8 @@ public static class Summaries
                 BestMs = durations.Count > 0 ? durations.Min() : null,
                 MedianMs = Median(durations),
                 StdDevMs = StdDev(durations),
+                // SomeService's durationMs: first target statement (truncate) to commit.
+                Scope = PeerScopes.TargetStatements,
                 PictureRunId = pictured?.Result?.Id,
                 Picture = main ? c.Picture : $"{c.Number}-{profile}.png",
                 SomeService = Medians(ok.Select(r => r.Result!.SomeService)),
@@ -55,6 +57,7 @@ public static class Summaries
             var all = peerRuns.Where(r => r.Peer == p.Key).ToList();
             var timed = all.Where(r => !r.Warmup).ToList();
             var durations = timed.Where(r => r.Ok).Select(r => r.DurationMs!.Value).ToList();
+            var walls = timed.Where(r => r.Ok && r.WallMs is not null).Select(r => r.WallMs!.Value).ToList();
             rows.Add(new CaseSummary
             {
                 Kind = CaseSummary.Kinds.Peer,
@@ -70,6 +73,8 @@ public static class Summaries
                 BestMs = durations.Count > 0 ? durations.Min() : null,
                 MedianMs = Median(durations),
                 StdDevMs = StdDev(durations),
+                Scope = p.Scope,
+                BestWallMs = walls.Count > 0 ? walls.Min() : null,
             });
         }
 
@@ -80,6 +85,7 @@ public static class Summaries
                 Kind = CaseSummary.Kinds.Blocked,
                 Case = b.Key,
                 Profile = mainProfile,
+                Number = b.Number,
                 Title = $"{b.Fetch} × {b.Insert}",
                 Fetch = b.Fetch.ToString(),
                 Insert = b.Insert.ToString(),
@@ -87,9 +93,14 @@ public static class Summaries
             });
         }
 
+        // Combinations and blocked pairs by TestCase number (the original's table order), then the peers; within a
+        // number the main profile's row first (a stable sort keeps the order they were added in).
+        rows = rows.Where(r => r.Number is not null).OrderBy(r => r.Number).Concat(rows.Where(r => r.Number is null)).ToList();
         // Ranks and the fastest time are the main profile's; every row is still compared with the same session's pipe.
         var fastest = rows.Where(r => r is { Kind: CaseSummary.Kinds.Combination, MainProfile: true } && r.BestMs is not null).Select(r => r.BestMs!.Value).DefaultIfEmpty().Min();
-        var psqlBinary = rows.FirstOrDefault(r => r.Case == PeerDefinition.PsqlBinaryKey)?.BestMs;
+        // The yardstick at each scope: its target-statements time for rows measured so, its whole command for the rest.
+        var psqlBinaryRow = rows.FirstOrDefault(r => r.Case == PeerDefinition.PsqlBinaryKey);
+        double? PsqlBinaryAt(string? scope) => scope == PeerScopes.WholeCommand ? psqlBinaryRow?.BestWallMs : psqlBinaryRow?.BestMs;
         var ranks = rows.Where(r => r is { Kind: CaseSummary.Kinds.Combination, MainProfile: true } && r.BestMs is not null)
             .OrderBy(r => r.BestMs)
             .Select((r, i) => (r.Case, Rank: i + 1))
@@ -97,8 +108,9 @@ public static class Summaries
         return rows.Select(r => r.BestMs is not { } best ? r : r with
         {
             Rank = r is { Kind: CaseSummary.Kinds.Combination, MainProfile: true } ? ranks[r.Case] : null,
-            RatioToFastest = fastest > 0 ? best / fastest : null,
-            RatioToPsqlBinary = psqlBinary > 0 ? best / psqlBinary : null,
+            // The combinations are all timed at the target's statements; a whole-command time is not comparable with them.
+            RatioToFastest = fastest > 0 && r.Scope != PeerScopes.WholeCommand ? best / fastest : null,
+            RatioToPsqlBinary = PsqlBinaryAt(r.Scope) is > 0 and var psqlBinary ? best / psqlBinary : null,
         }).ToList();
     }
 

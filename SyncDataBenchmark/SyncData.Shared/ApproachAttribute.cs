@@ -1,9 +1,7 @@
-using SyncData.Shared;
-
-namespace SomeService;
+namespace SyncData.Shared;
 
 /// <summary>
-/// The name a fetch consumer or a writer answers to. <see cref="ApproachRegistry"/> finds the classes that carry it,
+/// The name a fetch consumer or a writer answers to. Each service finds the classes that carry it (SomeService: ApproachRegistry; SyncDataSource: FetchEndpoints),
 /// so adding an approach is adding its class.
 /// </summary>
 [AttributeUsage(AttributeTargets.Class, Inherited = false)]

@@ -1,0 +1,54 @@
+using Npgsql;
+using SyncData.Harness;
+using SyncData.Shared;
+using Xunit;
+
+namespace SyncDataBenchmark.Tests;
+
+/// <summary>
+/// What EFCore.BulkExtensions does on its own that the other writers do explicitly: its COPY's timeout. The library
+/// never sets its importer's timeout (BulkCopyTimeout is ignored on PostgreSQL), so the COPY times out by the
+/// connection's Command Timeout, Npgsql's 30 s unless SomeService sets it.
+/// </summary>
+[Collection(MatrixCollection.Name)]
+public sealed class EFBulkTests(MatrixLab lab)
+{
+    /// <summary>Longer than Npgsql's default Command Timeout (30 s), far shorter than Sync:DatabaseCommandTimeoutSeconds.</summary>
+    private const int StallSeconds = 33;
+
+    [Fact]
+    public async Task A_chunk_whose_COPY_waits_longer_than_Npgsqls_default_timeout_is_not_cut()
+    {
+        // A statement trigger on the target stalls the first COPY (the table is empty only then, after the run's
+        // truncate) before PostgreSQL reads its rows: the client has sent the chunk and waits for the COPY to finish.
+        await ExecuteOnTargetAsync($"""
+            create function stall_first_insert() returns trigger language plpgsql as $$
+            begin
+              if not exists (select from users) then perform pg_sleep({StallSeconds}); end if;
+              return null;
+            end $$
+            """);
+        await ExecuteOnTargetAsync("create trigger stall_first_insert before insert on users for each statement execute function stall_first_insert()");
+        try
+        {
+            var run = await lab.SyncAsync("f=NpgsqlCopy&i=EFBulk");
+
+            Assert.True(run.Status == RunStatus.Succeeded && run.Verified, $"{run.Status}: {run.Error}");
+            Assert.Equal(MatrixLab.Rows, run.Rows);
+            Assert.True(run.DurationMs >= StallSeconds * 1000, $"the COPY did not stall: {run.DurationMs} ms");
+            Assert.Equal(await Lab.ReadSummaryAsync(lab.SourceDb), await Lab.ReadSummaryAsync(lab.TargetDb));
+        }
+        finally
+        {
+            await ExecuteOnTargetAsync("drop function stall_first_insert() cascade");
+        }
+    }
+
+    private async Task ExecuteOnTargetAsync(string sql)
+    {
+        await using var connection = new NpgsqlConnection(lab.TargetDb);
+        await connection.OpenAsync();
+        await using var command = new NpgsqlCommand(sql, connection);
+        await command.ExecuteNonQueryAsync();
+    }
+}

@@ -1,0 +1,141 @@
+using Npgsql;
+using SyncData.Harness;
+using SyncData.Shared;
+using SyncDataBenchmark.Runner;
+using Xunit;
+
+namespace SyncDataBenchmark.Tests;
+
+/// <summary>
+/// A cluster like the runner's (wal_level = logical, for the logical-replication peer) with a seeded source and an
+/// empty target; no services: the peers are tools outside the lab.
+/// </summary>
+public sealed class PeerLab : IAsyncLifetime
+{
+    public const long Rows = 2_003;
+
+    public LocalPostgres Postgres { get; private set; } = null!;
+    public TableSummary SourceSummary { get; private set; } = null!;
+    public string SourceDb => Postgres.ConnectionString(Lab.SourceDatabase);
+    public string TargetDb => Postgres.ConnectionString(Lab.TargetDatabase);
+
+    public PeerRunner Runner => new(SourceDb, TargetDb, SourceSummary);
+
+    public async Task InitializeAsync()
+    {
+        Postgres = await LocalPostgres.StartAsync(BenchSettings.LabPostgresSettings);
+        await Postgres.CreateDatabaseAsync(Lab.SourceDatabase);
+        await Postgres.CreateDatabaseAsync(Lab.TargetDatabase);
+        await SqlScripts.ApplySchemaAsync(SourceDb, withGenerator: true);
+        await SqlScripts.ApplySchemaAsync(TargetDb, withGenerator: false);
+        await SqlScripts.SeedAsync(SourceDb, Rows);
+        SourceSummary = await Lab.ReadSummaryAsync(SourceDb);
+    }
+
+    public async Task<object?> ScalarAsync(string connectionString, string sql)
+    {
+        await using var connection = new NpgsqlConnection(connectionString);
+        await connection.OpenAsync();
+        await using var command = new NpgsqlCommand(sql, connection);
+        return await command.ExecuteScalarAsync();
+    }
+
+    public async Task DisposeAsync()
+    {
+        if (Postgres is not null)
+        {
+            await Postgres.DisposeAsync();
+        }
+    }
+}
+
+[CollectionDefinition(Name)]
+public sealed class PeerCollection : ICollectionFixture<PeerLab>
+{
+    public const string Name = "peers";
+}
+
+/// <summary>Each peer really copies, from a target that differs, verified by the runner itself, and leaves nothing behind.</summary>
+[Collection(PeerCollection.Name)]
+public sealed class PeerTests(PeerLab lab)
+{
+    public static TheoryData<string> PeerKeys() => new(PeerDefinition.All.Select(p => p.Key));
+
+    [Fact]
+    public void The_peers_are_exactly_the_six_named()
+    {
+        Assert.Equal(["psql-binary", "psql-text", "pgcopydb", "postgres-fdw", "logical-replication", "psql-binary-tuned"], PeerDefinition.All.Select(p => p.Key));
+    }
+
+    [Theory]
+    [MemberData(nameof(PeerKeys))]
+    public async Task Peer_copies_every_row_verified_by_the_runner_and_leaves_nothing_behind(string key)
+    {
+        var peer = PeerDefinition.All.Single(p => p.Key == key);
+
+        var run = await lab.Runner.RunAsync(peer, 1, false, CancellationToken.None);
+
+        Assert.True(run.Ok, run.Error);
+        Assert.Equal(PeerLab.Rows, run.Rows);
+        Assert.Equal(lab.SourceSummary, run.Target);
+        Assert.Equal(lab.SourceSummary, await Lab.ReadSummaryAsync(lab.TargetDb));
+        Assert.Equal(peer.Scope, run.Scope);
+        Assert.True(run.DurationMs > 0);
+        if (peer.Scope == PeerScopes.TargetStatements)
+        {
+            // The target's own clock excludes process starts and connections: never longer than the whole command.
+            Assert.True(run.DurationMs <= run.WallMs, $"target statements {run.DurationMs} ms, whole command {run.WallMs} ms");
+        }
+        else
+        {
+            Assert.Equal(run.WallMs, run.DurationMs);
+        }
+
+        // The tuned peer dropped and re-added the primary key: it is back, as sql/schema.sql defines it.
+        Assert.Equal("users_pkey PRIMARY KEY (id)", await lab.ScalarAsync(lab.TargetDb,
+            "select conname || ' ' || pg_get_constraintdef(oid) from pg_constraint where conrelid = 'users'::regclass and contype = 'p'"));
+        // Set-up and tear-down: no subscription, slot, publication or foreign server outlives the run.
+        Assert.Equal(0L, await lab.ScalarAsync(lab.TargetDb, "select count(*) from pg_subscription"));
+        Assert.Equal(0L, await lab.ScalarAsync(lab.TargetDb, "select count(*) from pg_foreign_server"));
+        Assert.Equal(0L, await lab.ScalarAsync(lab.SourceDb, "select count(*) from pg_replication_slots"));
+        Assert.Equal(0L, await lab.ScalarAsync(lab.SourceDb, "select count(*) from pg_publication"));
+    }
+
+    [Theory]
+    [InlineData(PeerScopes.WholeCommand)]
+    [InlineData(PeerScopes.TargetStatements)]
+    public async Task A_peer_that_does_nothing_comes_out_failed_even_when_the_target_already_equals_the_source(string scope)
+    {
+        // A real peer first, so the target holds exactly the source's rows: only making it differ can fail a no-op.
+        var copied = await lab.Runner.RunAsync(PeerDefinition.All.Single(p => p.Key == PeerDefinition.PsqlBinaryKey), 1, false, CancellationToken.None);
+        Assert.True(copied.Ok, copied.Error);
+        var noop = new PeerDefinition("noop", "does nothing", "nothing", "nothing", "bash", "true", scope);
+
+        var run = await lab.Runner.RunAsync(noop, 1, false, CancellationToken.None);
+
+        Assert.Equal(RunStatus.Failed, run.Status);
+        Assert.False(run.Ok);
+        Assert.Contains(scope == PeerScopes.WholeCommand ? "Verification failed" : "did not record the target's clock", run.Error);
+        Assert.NotEqual(lab.SourceSummary, await Lab.ReadSummaryAsync(lab.TargetDb));
+    }
+
+    [Fact]
+    public async Task Pgcopydb_whose_copy_fails_comes_out_failed_with_its_error_although_it_exits_0()
+    {
+        // Every generated row breaks this constraint; the sentinel row the runner plants does not.
+        await lab.ScalarAsync(lab.TargetDb, "alter table users add constraint planted_failure check (name like 'sentinel%') not valid");
+        try
+        {
+            var run = await lab.Runner.RunAsync(PeerDefinition.All.Single(p => p.Key == PeerDefinition.PgcopydbKey), 1, false, CancellationToken.None);
+
+            Assert.Equal(RunStatus.Failed, run.Status);
+            Assert.Equal(0, run.ExitCode);
+            Assert.Contains("its log reports errors", run.Error);
+            Assert.Contains("planted_failure", run.Error);
+        }
+        finally
+        {
+            await lab.ScalarAsync(lab.TargetDb, "alter table users drop constraint planted_failure");
+        }
+    }
+}

@@ -1,0 +1,76 @@
+using Npgsql;
+using SyncData.Harness;
+using SyncData.Shared;
+using Xunit;
+
+namespace SyncDataBenchmark.Tests;
+
+/// <summary>What NpgsqlCopyTuned drops inside the run's transaction is back after every run, committed or rolled back.</summary>
+internal static class PrimaryKeys
+{
+    /// <summary>The target's primary key as "name definition", or null: sql/schema.sql makes it "users_pkey PRIMARY KEY (id)".</summary>
+    public static async Task<string?> OfUsersAsync(string connectionString)
+    {
+        await using var connection = new NpgsqlConnection(connectionString + ";Pooling=false");
+        await connection.OpenAsync();
+        await using var command = new NpgsqlCommand(
+            "select conname || ' ' || pg_get_constraintdef(oid) from pg_constraint where conrelid = 'users'::regclass and contype = 'p'", connection);
+        return (string?)await command.ExecuteScalarAsync();
+    }
+
+    public const string Expected = "users_pkey PRIMARY KEY (id)";
+}
+
+[Collection(MatrixCollection.Name)]
+public sealed class TunedWriterTests(MatrixLab lab)
+{
+    [Theory]
+    [InlineData(FetchApproach.NpgsqlCopy)]
+    [InlineData(FetchApproach.EFStream)]
+    public async Task A_verified_tuned_run_commits_with_the_primary_key_re_added(FetchApproach fetch)
+    {
+        var run = await lab.SyncAsync($"f={fetch}&i={InsertApproach.NpgsqlCopyTuned}");
+
+        Assert.Equal(RunStatus.Succeeded, run.Status);
+        Assert.True(run.Verified, run.Error);
+        Assert.Equal(await Lab.ReadSummaryAsync(lab.SourceDb), await Lab.ReadSummaryAsync(lab.TargetDb));
+        Assert.Equal(PrimaryKeys.Expected, await PrimaryKeys.OfUsersAsync(lab.TargetDb));
+    }
+}
+
+/// <summary>
+/// A source whose table has lost its primary key and holds one id twice: NpgsqlCopyTuned copies both rows, then
+/// cannot re-add the target's key. The run must fail and roll back the key's drop with everything else.
+/// </summary>
+public sealed class DuplicateIdLab : LabFixture
+{
+    protected override long SeedRows => 1_009;
+
+    protected override async Task PrepareDatabasesAsync()
+    {
+        await using var connection = new NpgsqlConnection(SourceDb);
+        await connection.OpenAsync();
+        await using var command = new NpgsqlCommand(
+            "alter table users drop constraint users_pkey; insert into users select * from users order by id limit 1", connection);
+        await command.ExecuteNonQueryAsync();
+        // The target's previous contents: different from the source, and what a failed run must leave.
+        await SqlScripts.ApplySchemaAsync(TargetDb, withGenerator: true);
+        await SqlScripts.SeedAsync(TargetDb, 17);
+    }
+}
+
+public sealed class TunedWriterRollbackTests(DuplicateIdLab lab) : IClassFixture<DuplicateIdLab>
+{
+    [Fact]
+    public async Task A_tuned_run_that_cannot_re_add_the_primary_key_fails_and_the_key_is_still_there()
+    {
+        var before = await Lab.ReadSummaryAsync(lab.TargetDb);
+
+        var run = await lab.SyncAsync($"f={FetchApproach.NpgsqlCopy}&i={InsertApproach.NpgsqlCopyTuned}");
+
+        Assert.Equal(RunStatus.Failed, run.Status);
+        Assert.Contains("could not create unique index", run.Error);
+        Assert.Equal(PrimaryKeys.Expected, await PrimaryKeys.OfUsersAsync(lab.TargetDb));
+        Assert.Equal(before, await Lab.ReadSummaryAsync(lab.TargetDb));
+    }
+}

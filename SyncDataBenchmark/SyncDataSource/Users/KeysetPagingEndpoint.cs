@@ -1,0 +1,53 @@
+using Microsoft.AspNetCore.Http.HttpResults;
+using Microsoft.EntityFrameworkCore;
+using Microsoft.Extensions.Options;
+using Npgsql;
+using SyncData.Shared;
+
+namespace SyncDataSource.Users;
+
+[Approach(FetchApproach.EFKeysetPaging)]
+public sealed class KeysetPagingEndpoint : IFetchEndpoint
+{
+    public void Map(IEndpointRouteBuilder app) => app.MapGet("/" + SourceRoutes.Keyset, GetPageAfter);
+
+    /// <summary>EFKeysetPaging: the page after a given id, ordered by id; each page is an index range scan.</summary>
+    internal static async Task<Results<Ok<List<User>>, ValidationProblem, ProblemHttpResult>> GetPageAfter(
+        string? after, string? limit, SendableUsersDbContext db, IOptions<UsersApiOptions> options, CancellationToken ct)
+    {
+        var errors = new Dictionary<string, string[]>();
+        Guid? afterId = null;
+        if (after is not null)
+        {
+            if (Guid.TryParse(after, out var parsed))
+            {
+                afterId = parsed;
+            }
+            else
+            {
+                errors["after"] = [$"'{UsersApi.Truncate(after)}' is not a uuid; omit 'after' for the first page."];
+            }
+        }
+
+        var take = UsersApi.ParseLimit(limit, options.Value, errors);
+        if (errors.Count > 0)
+        {
+            return TypedResults.ValidationProblem(errors);
+        }
+
+        var query = db.Users.AsNoTracking();
+        if (afterId is { } id)
+        {
+            query = query.Where(u => u.Id.CompareTo(id) > 0);
+        }
+
+        try
+        {
+            return TypedResults.Ok(await query.OrderBy(u => u.Id).Take(take).ToListAsync(ct));
+        }
+        catch (Exception ex) when (ex is not OperationCanceledException)
+        {
+            return UsersApi.Unsendable(SendableUsersDbContext.Unsendable(ex) ?? throw ex.Rethrown());
+        }
+    }
+}

@@ -1,0 +1,35 @@
+using Microsoft.AspNetCore.Http.HttpResults;
+using Microsoft.EntityFrameworkCore;
+using Microsoft.Extensions.Options;
+using Npgsql;
+using SyncData.Shared;
+
+namespace SyncDataSource.Users;
+
+[Approach(FetchApproach.EFOffsetPaging)]
+public sealed class OffsetPagingEndpoint : IFetchEndpoint
+{
+    public void Map(IEndpointRouteBuilder app) => app.MapGet("/" + SourceRoutes.Offset, GetPageByOffset);
+
+    /// <summary>EFOffsetPaging: Skip/Take ordered by id. Deep pages make PostgreSQL walk and discard `offset` rows.</summary>
+    internal static async Task<Results<Ok<List<User>>, ValidationProblem, ProblemHttpResult>> GetPageByOffset(
+        string? offset, string? limit, SendableUsersDbContext db, IOptions<UsersApiOptions> options, CancellationToken ct)
+    {
+        var errors = new Dictionary<string, string[]>();
+        var skip = UsersApi.ParseNumber(offset, "offset", 0, long.MaxValue, errors, required: true);
+        var take = UsersApi.ParseLimit(limit, options.Value, errors);
+        if (errors.Count > 0)
+        {
+            return TypedResults.ValidationProblem(errors);
+        }
+
+        try
+        {
+            return TypedResults.Ok(await db.Users.AsNoTracking().OrderBy(u => u.Id).Skip((int)Math.Min(skip, int.MaxValue)).Take(take).ToListAsync(ct));
+        }
+        catch (Exception ex) when (ex is not OperationCanceledException)
+        {
+            return UsersApi.Unsendable(SendableUsersDbContext.Unsendable(ex) ?? throw ex.Rethrown());
+        }
+    }
+}

@@ -1,0 +1,40 @@
+using Microsoft.AspNetCore.Http.HttpResults;
+using Microsoft.EntityFrameworkCore;
+using Microsoft.Extensions.Options;
+using Npgsql;
+using SyncData.Shared;
+
+namespace SyncDataSource.Users;
+
+[Approach(FetchApproach.EFStream)]
+public sealed class StreamEndpoint : IFetchEndpoint
+{
+    public void Map(IEndpointRouteBuilder app) => app.MapGet("/" + SourceRoutes.Stream, Stream);
+
+    /// <summary>
+    /// EFStream: one query, rows serialised to a JSON array as EF reads them (bounded memory). If a row cannot be read
+    /// after the headers went out, the body ends with <see cref="SourceFailure.Marker"/> and the reason, so the consumer
+    /// sees a broken array and knows why.
+    /// </summary>
+    internal static async Task Stream(HttpContext http, SendableUsersDbContext db, CancellationToken ct)
+    {
+        try
+        {
+            await http.Response.WriteAsJsonAsync(db.Users.AsNoTracking().AsAsyncEnumerable(), SyncJsonContext.Default.IAsyncEnumerableUser, cancellationToken: ct);
+        }
+        catch (Exception ex) when (ex is not OperationCanceledException)
+        {
+            var why = SendableUsersDbContext.Unsendable(ex) ?? throw ex.Rethrown();
+            if (!http.Response.HasStarted)
+            {
+                http.Response.Clear();
+                await UsersApi.Unsendable(why).ExecuteAsync(http);
+                return;
+            }
+
+            // Ended, not aborted: an abort can overtake the bytes just written, and the marker already makes the body
+            // invalid JSON, so no consumer can take it for a complete array.
+            await http.Response.Body.WriteAsync(System.Text.Encoding.UTF8.GetBytes("\n" + SourceFailure.Marker + why + "\n"), ct);
+        }
+    }
+}

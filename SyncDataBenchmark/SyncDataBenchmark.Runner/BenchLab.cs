@@ -11,12 +11,6 @@ namespace SyncDataBenchmark.Runner;
 /// </summary>
 public sealed class BenchLab : IAsyncDisposable
 {
-#if DEBUG
-    public const string Configuration = "Debug";
-#else
-    public const string Configuration = "Release";
-#endif
-
     private LocalPostgres? _postgres;
     private ServiceProcess? _source;
     private ServiceProcess? _someService;
@@ -130,18 +124,18 @@ public sealed class BenchLab : IAsyncDisposable
         }
         else
         {
-            say($"Starting SyncDataSource ({Configuration})…");
-            _source = await ServiceProcess.StartAsync("SyncDataSource", Lab.ServiceAssembly("SyncDataSource", Configuration), LocalPostgres.FreePort(), Lab.SourceEnvironment(SourceDb), ct);
+            say($"Starting SyncDataSource ({Lab.BuildConfiguration})…");
+            _source = await ServiceProcess.StartAsync("SyncDataSource", Lab.BuiltAssembly("SyncDataSource"), LocalPostgres.FreePort(), Lab.SourceEnvironment(SourceDb), ct);
             SourceUrl = _source.BaseAddress;
         }
 
-        say($"Starting SomeService ({Configuration})…");
+        say($"Starting SomeService ({Lab.BuildConfiguration})…");
         _someService = await StartSomeServiceAsync(LocalPostgres.FreePort(), ct);
         SomeServiceUrl = _someService.BaseAddress;
     }
 
     private Task<ServiceProcess> StartSomeServiceAsync(int port, CancellationToken ct) =>
-        ServiceProcess.StartAsync("SomeService", Lab.ServiceAssembly("SomeService", Configuration), port, Lab.SomeServiceEnvironment(TargetDb, SourceUrl!), ct);
+        ServiceProcess.StartAsync("SomeService", Lab.BuiltAssembly("SomeService"), port, Lab.SomeServiceEnvironment(TargetDb, SourceUrl!), ct);
 
     /// <summary>
     /// Restarts a service this runner started if it died (a crashed run must not fail every later one too).
@@ -156,7 +150,7 @@ public sealed class BenchLab : IAsyncDisposable
             // Same port: SomeService was told this address.
             var port = _source.BaseAddress.Port;
             await _source.DisposeAsync();
-            _source = await ServiceProcess.StartAsync("SyncDataSource", Lab.ServiceAssembly("SyncDataSource", Configuration), port, Lab.SourceEnvironment(SourceDb), ct);
+            _source = await ServiceProcess.StartAsync("SyncDataSource", Lab.BuiltAssembly("SyncDataSource"), port, Lab.SourceEnvironment(SourceDb), ct);
             done.Add($"SyncDataSource had exited and was restarted; its last output: {Last(output)}");
         }
 

@@ -45,6 +45,7 @@ public sealed class BenchCommandTests
             var environment = report.GetProperty("environment");
             Assert.StartsWith("15", environment.GetProperty("postgresVersion").GetString());
             Assert.Equal("10.0.0", environment.GetProperty("nuGetPackages").GetProperty("Npgsql").GetString());
+            Assert.Equal("8.0.0", environment.GetProperty("nuGetPackages").GetProperty("EFCore.BulkExtensions.PostgreSql").GetString());
             Assert.True(environment.GetProperty("cores").GetInt32() > 0);
 
             var combinations = Catalog.Runnable;

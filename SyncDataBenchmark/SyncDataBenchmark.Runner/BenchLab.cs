@@ -11,12 +11,6 @@ namespace SyncDataBenchmark.Runner;
 /// </summary>
 public sealed class BenchLab : IAsyncDisposable
 {
-#if DEBUG
-    public const string Configuration = "Debug";
-#else
-    public const string Configuration = "Release";
-#endif
-
     private LocalPostgres? _postgres;
     private ServiceProcess? _source;
     private ServiceProcess? _someService;
@@ -140,12 +134,12 @@ public sealed class BenchLab : IAsyncDisposable
         }
         else
         {
-            say($"Starting SyncDataSource ({Configuration}, profile {profile.Name})…");
+            say($"Starting SyncDataSource ({Lab.BuildConfiguration}, profile {profile.Name})…");
             _source = await StartSourceAsync(LocalPostgres.FreePort(), ct);
             SourceUrl = _source.BaseAddress;
         }
 
-        say($"Starting SomeService ({Configuration}, profile {profile.Name})…");
+        say($"Starting SomeService ({Lab.BuildConfiguration}, profile {profile.Name})…");
         _someService = await StartSomeServiceAsync(LocalPostgres.FreePort(), ct);
         SomeServiceUrl = _someService.BaseAddress;
         await CheckProfileAsync(ct);
@@ -178,11 +172,11 @@ public sealed class BenchLab : IAsyncDisposable
     }
 
     private Task<ServiceProcess> StartSourceAsync(int port, CancellationToken ct) =>
-        ServiceProcess.StartAsync("SyncDataSource", Lab.ServiceAssembly("SyncDataSource", Configuration), port,
+        ServiceProcess.StartAsync("SyncDataSource", Lab.BuiltAssembly("SyncDataSource"), port,
             WithProfile(Lab.SourceEnvironment(SourceDb)), ct);
 
     private Task<ServiceProcess> StartSomeServiceAsync(int port, CancellationToken ct) =>
-        ServiceProcess.StartAsync("SomeService", Lab.ServiceAssembly("SomeService", Configuration), port,
+        ServiceProcess.StartAsync("SomeService", Lab.BuiltAssembly("SomeService"), port,
             WithProfile(Lab.SomeServiceEnvironment(TargetDb, SourceUrl!)), ct);
 
     private Dictionary<string, string> WithProfile(Dictionary<string, string> environment)

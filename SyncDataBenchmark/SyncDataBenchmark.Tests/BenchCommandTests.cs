@@ -13,19 +13,13 @@ namespace SyncDataBenchmark.Tests;
 /// </summary>
 public sealed class BenchCommandTests
 {
-#if DEBUG
-    private const string Configuration = "Debug";
-#else
-    private const string Configuration = "Release";
-#endif
-
     private const long Rows = 3_001;
 
     private static readonly string[] PeerKeys = ["psql-binary", "psql-text", "pgcopydb", "postgres-fdw", "logical-replication", "psql-binary-tuned"];
     private static readonly byte[] PngSignature = [0x89, (byte)'P', (byte)'N', (byte)'G', 0x0D, 0x0A, 0x1A, 0x0A];
 
     private static string RunnerAssembly =>
-        Path.Combine(Lab.RepositoryRoot, "SyncDataBenchmark", "SyncDataBenchmark.Runner", "bin", Configuration, "net10.0", "SyncDataBenchmark.Runner.dll");
+        Lab.BuiltAssembly("SyncDataBenchmark.Runner");
 
     /// <summary>Every compatible fetch × unavailable insert, as the runner must report them.</summary>
     private static IEnumerable<(FetchApproach Fetch, InsertApproach Insert)> BlockedCombinations =>
@@ -53,6 +47,7 @@ public sealed class BenchCommandTests
             var environment = report.GetProperty("environment");
             Assert.StartsWith("15", environment.GetProperty("postgresVersion").GetString());
             Assert.Equal("10.0.0", environment.GetProperty("nuGetPackages").GetProperty("Npgsql").GetString());
+            Assert.Equal("8.0.0", environment.GetProperty("nuGetPackages").GetProperty("EFCore.BulkExtensions.PostgreSql").GetString());
             Assert.True(environment.GetProperty("cores").GetInt32() > 0);
 
             var combinations = Catalog.Runnable;

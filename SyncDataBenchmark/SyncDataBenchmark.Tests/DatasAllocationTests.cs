@@ -15,19 +15,13 @@ namespace SyncDataBenchmark.Tests;
 /// </summary>
 public sealed class DatasAllocationTests(ITestOutputHelper output)
 {
-#if DEBUG
-    private const string Configuration = "Debug";
-#else
-    private const string Configuration = "Release";
-#endif
-
     /// <summary>What the window may count beyond the workers' own allocations: the runtime's, the sampling timer's, the GC event listener's.</summary>
     private const long OverheadBytes = 16L << 20;
 
     [Fact]
     public async Task Reported_allocations_never_drop_or_understate_while_DATAS_changes_the_heap_count()
     {
-        var probe = Path.Combine(Lab.RepositoryRoot, "SyncDataBenchmark", "SyncData.DatasProbe", "bin", Configuration, "net10.0", "SyncData.DatasProbe.dll");
+        var probe = Lab.BuiltAssembly("SyncData.DatasProbe");
         var start = new ProcessStartInfo("dotnet") { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
         start.ArgumentList.Add(probe);
         start.ArgumentList.Add("150");

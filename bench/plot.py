@@ -51,6 +51,8 @@ def main():
         run = runs.get(row.get("pictureRunId"))
         draw_case(row, run, repeat, os.path.join(out, row["picture"]))
     draw_summary(report, os.path.join(out, "summary.png"))
+    if any(r["kind"] == "combination" and not r.get("mainProfile", True) for r in report["summary"]):
+        draw_profiles(report, os.path.join(out, "profiles.png"))
     return 0
 
 
@@ -84,7 +86,7 @@ def draw_case(row, run, repeat, path):
     import matplotlib.pyplot as plt
 
     fig, axes = plt.subplots(3, 1, figsize=(11, 9), sharex=True)
-    title = f"#{row['number']} {row['fetch']} × {row['insert']}"
+    title = f"#{row['number']} {row['fetch']} × {row['insert']} [{row.get('profile', 'default')}]"
     result = (run or {}).get("result")
     if result is None:
         fig.suptitle(f"{title}: no run with samples", fontsize=13)
@@ -104,7 +106,11 @@ def draw_case(row, run, repeat, path):
             continue
         t, ws, rate, gcs = data
         axes[0].plot(t, ws, color=color, label=name)
-        axes[1].plot(t, rate, color=color, label=name, linewidth=0.9)
+        if (result.get(key) or {}).get("allocatedBytes") is None:
+            # Under DATAS with a heap-count change the counter jumps (dotnet/runtime#131069): no rate can be drawn.
+            axes[1].plot([], [], color=color, label=f"{name}: n/a (DATAS changed the heap count)")
+        else:
+            axes[1].plot(t, rate, color=color, label=name, linewidth=0.9)
         for (gen, style), counts in zip(GENERATIONS, gcs):
             axes[2].step(t, counts, where="post", color=color, linestyle=style, label=f"{name} {gen}")
 
@@ -124,7 +130,8 @@ def draw_case(row, run, repeat, path):
 def draw_summary(report, path):
     import matplotlib.pyplot as plt
 
-    rows = report["summary"]
+    # The headline: the main profile's rows (the others are in profiles.png).
+    rows = [r for r in report["summary"] if r.get("mainProfile", True)]
     timed = [r for r in rows if r["kind"] in ("combination", "peer")]
     blocked = [r for r in rows if r["kind"] == "blocked"]
     combos = [r for r in rows if r["kind"] == "combination" and r.get("someService")]
@@ -171,7 +178,8 @@ def draw_summary(report, path):
     for ax, field, unit in ((ax_alloc, "allocatedBytes", "allocated per run (MiB, median)"),
                             (ax_ws, "peakWorkingSetBytes", "peak working set (MiB, median)")):
         for k, (key, name, color) in enumerate(SERVICES):
-            vals = [(r.get(key) or {}).get(field, 0) / MIB for r in combos]
+            # An unavailable allocation figure (DATAS) draws no bar, never a zero one that reads as a measurement.
+            vals = [((r.get(key) or {}).get(field) or 0) / MIB for r in combos]
             ax.barh([i + (k - 0.5) * width for i in range(len(combos))], vals, height=width, color=color, label=name)
         ax.set_yticks(list(range(len(combos))), names, fontsize=8)
         ax.invert_yaxis()
@@ -180,6 +188,45 @@ def draw_summary(report, path):
         ax.grid(True, axis="x", alpha=0.3)
     fig.tight_layout(rect=(0, 0, 1, 0.98))
     fig.savefig(path, dpi=DPI)
+    plt.close(fig)
+
+
+def draw_profiles(report, path):
+    """The profile cases side by side: best time, and per service peak working set, GC pause and collections."""
+    import matplotlib.pyplot as plt
+
+    rows = [r for r in report["summary"] if r["kind"] == "combination"]
+    cases = []
+    for r in rows:
+        if not r.get("mainProfile", True) and r["case"] not in cases:
+            cases.append(r["case"])
+    profiles = [p["name"] for p in report["parameters"].get("profiles", [])] or sorted({r.get("profile") for r in rows})
+    panels = [("best time (s)", lambda r: (r.get("bestMs") or 0) / 1000),
+              ("SomeService allocated (MiB, median; none = n/a under DATAS)", lambda r: ((r.get("someService") or {}).get("allocatedBytes") or 0) / MIB),
+              ("SomeService peak working set (MiB, median)", lambda r: ((r.get("someService") or {}).get("peakWorkingSetBytes") or 0) / MIB),
+              ("SomeService GC pause (ms, median)", lambda r: (r.get("someService") or {}).get("gcPauseMs") or 0),
+              ("SomeService GC collections (median, all generations)",
+               lambda r: sum((r.get("someService") or {}).get(g) or 0 for g in ("gcGen0", "gcGen1", "gcGen2")))]
+    fig, axes = plt.subplots(len(panels), 1, figsize=(12, 2.2 * len(panels) + 0.6 * len(cases)))
+    fig.suptitle(f"Runtime profiles — {report['parameters']['rows']:,} rows, best of {report['parameters']['repeat']}", fontsize=13)
+    width = 0.8 / max(1, len(profiles))
+    colors = ["tab:blue", "tab:orange", "tab:green", "tab:red", "tab:purple"]
+    for ax, (unit, pick) in zip(axes, panels):
+        for k, profile in enumerate(profiles):
+            vals = []
+            for case in cases:
+                row = next((r for r in rows if r["case"] == case and r.get("profile") == profile), None)
+                vals.append(pick(row) if row else 0)
+            ax.barh([i + (k - (len(profiles) - 1) / 2) * width for i in range(len(cases))], vals, height=width,
+                    color=colors[k % len(colors)], label=profile)
+        ax.set_yticks(list(range(len(cases))), [c.replace(":", " × ") for c in cases], fontsize=8)
+        ax.invert_yaxis()
+        ax.set_xlabel(unit)
+        ax.set_xlim(left=0)
+        ax.grid(True, axis="x", alpha=0.3)
+        ax.legend(fontsize=8, loc="lower right")
+    fig.tight_layout(rect=(0, 0, 1, 0.97))
+    fig.savefig(path, dpi=100)
     plt.close(fig)
 
 

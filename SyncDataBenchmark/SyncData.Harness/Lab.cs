@@ -1,3 +1,5 @@
+using System.Reflection;
+using System.Runtime.Versioning;
 using SyncData.Shared;
 
 namespace SyncData.Harness;
@@ -11,9 +13,20 @@ public static class Lab
     /// <summary>The repository root: the directory holding sql/ and SyncDataBenchmark/.</summary>
     public static string RepositoryRoot { get; } = FindRepositoryRoot();
 
-    /// <summary>A service's built assembly, in the same configuration as the calling code.</summary>
-    public static string ServiceAssembly(string project, string configuration) =>
-        Path.Combine(RepositoryRoot, "SyncDataBenchmark", project, "bin", configuration, "net10.0", project + ".dll");
+    /// <summary>
+    /// A project's built assembly (a service, the runner), in the configuration and target framework this harness was
+    /// built with: the solution builds them together, and Directory.Build.props is the one place that names both.
+    /// </summary>
+    public static string BuiltAssembly(string project) =>
+        Path.Combine(RepositoryRoot, "SyncDataBenchmark", project, "bin", BuildConfiguration, TargetFramework, project + ".dll");
+
+    /// <summary>"Release" or "Debug", as this assembly was built.</summary>
+    public static string BuildConfiguration { get; } =
+        typeof(Lab).Assembly.GetCustomAttribute<AssemblyConfigurationAttribute>()?.Configuration ?? "Release";
+
+    /// <summary>The target framework moniker this assembly was built for, e.g. net10.0.</summary>
+    public static string TargetFramework { get; } =
+        "net" + new FrameworkName(typeof(Lab).Assembly.GetCustomAttribute<TargetFrameworkAttribute>()!.FrameworkName).Version.ToString(2);
 
     /// <summary>
     /// This process's key for the services' measurement windows (off by default in the services): random per lab

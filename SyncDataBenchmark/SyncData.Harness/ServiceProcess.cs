@@ -46,6 +46,12 @@ public sealed class ServiceProcess : IAsyncDisposable
         start.ArgumentList.Add(baseAddress.ToString().TrimEnd('/'));
         start.Environment["DOTNET_ENVIRONMENT"] = "Production";
         start.Environment["ASPNETCORE_ENVIRONMENT"] = "Production";
+        // The runtime profile is whatever the caller's environment says, never a knob inherited from this process.
+        foreach (var knob in RuntimeProfiles.Knobs)
+        {
+            start.Environment.Remove(knob);
+        }
+
         foreach (var (key, value) in environment)
         {
             start.Environment[key] = value;

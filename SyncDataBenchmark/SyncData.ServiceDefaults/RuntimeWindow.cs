@@ -11,11 +11,25 @@ public sealed class RuntimeWindow : IDisposable
 {
     public static readonly TimeSpan SampleInterval = TimeSpan.FromMilliseconds(50);
 
+    /// <summary>How long a window's start or stop waits for the GC events of the collections so far (DATAS only).</summary>
+    public static readonly TimeSpan EventPatience = TimeSpan.FromSeconds(5);
+
     private readonly Lock _lock = new();
     private readonly List<RuntimeSample> _samples = [];
     private readonly Stopwatch _clock = new();
     private Timer? _timer;
     private long _peakWorkingSet;
+    private readonly GcHeapCountTracker? _heapCounts;
+
+    public RuntimeWindow()
+    {
+        Settings = RuntimeSettingsReader.Read();
+        // Under DATAS the heap count moves, and with it GC.GetTotalAllocatedBytes (ServiceFigures.AllocationGuard).
+        _heapCounts = Settings.Datas ? new GcHeapCountTracker() : null;
+    }
+
+    /// <summary>The runtime settings this process runs with (read once: they cannot change while it runs).</summary>
+    public RuntimeSettings Settings { get; }
 
     public RuntimeSnapshot Start()
     {
@@ -72,6 +86,8 @@ public sealed class RuntimeWindow : IDisposable
 
     private RuntimeSnapshot Snapshot(IReadOnlyList<RuntimeSample> samples)
     {
+        // The events of every collection so far must have arrived before the count of changes can be trusted.
+        var followed = _heapCounts?.CatchUp(EventPatience) == true;
         var workingSet = Environment.WorkingSet;
         return new RuntimeSnapshot(
             GC.GetTotalAllocatedBytes(precise: true),
@@ -80,8 +96,15 @@ public sealed class RuntimeWindow : IDisposable
             workingSet,
             Math.Max(_peakWorkingSet, workingSet),
             samples,
-            Environment.CpuUsage.TotalTime.TotalMilliseconds);
+            Environment.CpuUsage.TotalTime.TotalMilliseconds,
+            Settings,
+            followed ? _heapCounts!.HeapCount : Settings.Datas ? null : (int)Settings.HeapCount,
+            followed ? _heapCounts!.Changes : null);
     }
 
-    public void Dispose() => _timer?.Dispose();
+    public void Dispose()
+    {
+        _timer?.Dispose();
+        _heapCounts?.Dispose();
+    }
 }

@@ -11,6 +11,7 @@ using OpenTelemetry;
 using OpenTelemetry.Metrics;
 using OpenTelemetry.Resources;
 using OpenTelemetry.Trace;
+using SyncData.ServiceDefaults.PrometheusText;
 using SyncData.Shared;
 
 namespace SyncData.ServiceDefaults;
@@ -39,22 +40,26 @@ public static class ServiceDefaultsExtensions
     }
 
     /// <summary>
-    /// OpenTelemetry's job here: export the built-in .NET meters and activity sources over OTLP, only when
-    /// OTEL_EXPORTER_OTLP_ENDPOINT is set (no collector, no overhead in benchmark runs).
+    /// OpenTelemetry's job here: the built-in .NET meters and the lab's own, always readable as Prometheus text at
+    /// /metrics (collected only when scraped); and, when OTEL_EXPORTER_OTLP_ENDPOINT is set, metrics and traces
+    /// pushed over OTLP as well.
     /// </summary>
     private static void AddOpenTelemetryExport(this WebApplicationBuilder builder)
     {
-        if (string.IsNullOrWhiteSpace(builder.Configuration["OTEL_EXPORTER_OTLP_ENDPOINT"]))
-        {
-            return;
-        }
-
+        var otlp = !string.IsNullOrWhiteSpace(builder.Configuration["OTEL_EXPORTER_OTLP_ENDPOINT"]);
         var serviceName = builder.Environment.ApplicationName;
-        builder.Services.AddSingleton(_ => OpenTelemetrySdk.Create(otel => otel
-            .ConfigureResource(r => r.AddService(serviceName))
-            .WithMetrics(m => m.AddMeter(Meters))
-            .WithTracing(t => t.AddSource(TraceSources))
-            .UseOtlpExporter()));
+        // An instance, not a factory registration: the meter provider owns and disposes it, the container must not.
+        var prometheus = new PrometheusTextReader();
+        builder.Services.AddSingleton(prometheus);
+        builder.Services.AddSingleton(_ => OpenTelemetrySdk.Create(otel =>
+        {
+            otel.ConfigureResource(r => r.AddService(serviceName))
+                .WithMetrics(m => m.AddMeter(Meters).AddReader(prometheus));
+            if (otlp)
+            {
+                otel.WithTracing(t => t.AddSource(TraceSources)).UseOtlpExporter();
+            }
+        }));
         builder.Services.AddHostedService<OpenTelemetryStarter>();
     }
 
@@ -79,7 +84,7 @@ public static class ServiceDefaultsExtensions
         return builder;
     }
 
-    /// <summary>/health (process up), /health/ready (database reachable), and the runtime window endpoints when enabled.</summary>
+    /// <summary>/health (process up), /health/ready (database reachable), /metrics (Prometheus), the runtime settings, and the window endpoints when enabled.</summary>
     public static WebApplication MapDefaultEndpoints(this WebApplication app)
     {
         app.UseExceptionHandler();
@@ -106,6 +111,10 @@ public static class ServiceDefaultsExtensions
         app.UseStatusCodePages();
         app.MapHealthChecks("/health", new() { Predicate = _ => false });
         app.MapHealthChecks("/health/ready");
+        app.MapPrometheusText("/metrics");
+        // Created now, not at the first run: under DATAS its GC event listener must see the heap count from the start.
+        var settings = app.Services.GetRequiredService<RuntimeWindow>().Settings;
+        app.MapGet("/runtime/settings", () => TypedResults.Ok(settings));
         app.MapMeasurementEndpoints();
         return app;
     }

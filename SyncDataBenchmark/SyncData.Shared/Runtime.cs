@@ -2,12 +2,40 @@ namespace SyncData.Shared;
 
 /// <summary>One point of a service's runtime counters while a measurement window is open.</summary>
 /// <param name="ElapsedMs">Milliseconds since the window started.</param>
+/// <param name="AllocatedBytes">GC.GetTotalAllocatedBytes as read; under DATAS it can go backwards (see ServiceFigures).</param>
 /// <param name="GcCollections">Inclusive counts (GC.CollectionCount) for gen0, gen1, gen2.</param>
 public sealed record RuntimeSample(double ElapsedMs, long WorkingSetBytes, long AllocatedBytes, int[] GcCollections);
+
+/// <summary>
+/// The runtime settings a process actually runs with, read from the runtime itself (GC configuration, GCSettings,
+/// the thread pool), not from what was asked: a misspelt environment variable shows here as the default.
+/// </summary>
+/// <param name="ServerGc">GCSettings.IsServerGC.</param>
+/// <param name="ConcurrentGc">Background GC enabled (GC configuration "ConcurrentGC").</param>
+/// <param name="DynamicAdaptationMode">GC configuration "GCDynamicAdaptationMode": 1 = DATAS, 0 = off. Applies to Server GC only.</param>
+/// <param name="Gen0MaxBudgetBytes">GC configuration "GCGen0MaxBudget": the cap on gen0's allocation budget per heap.</param>
+/// <param name="HeapCount">GC configuration "HeapCount": the heaps created at startup (DATAS uses up to this many).</param>
+/// <param name="ThreadPoolSpinLimit">The thread pool's idle-worker spin count, or null when this runtime does not expose it.</param>
+public sealed record RuntimeSettings(
+    bool ServerGc,
+    bool ConcurrentGc,
+    long DynamicAdaptationMode,
+    long Gen0MaxBudgetBytes,
+    long HeapCount,
+    int? ThreadPoolSpinLimit)
+{
+    /// <summary>DATAS is in effect: Server GC with dynamic adaptation on (Workstation GC ignores the setting).</summary>
+    public bool Datas => ServerGc && DynamicAdaptationMode == 1;
+}
 
 /// <summary>A service's process-wide runtime counters at one moment, plus the window's peak and samples.</summary>
 /// <param name="GcCollections">Inclusive counts (GC.CollectionCount(gen) also counts higher-generation collections).</param>
 /// <param name="CpuTimeMs">Processor time the whole process has used (user + kernel, all threads).</param>
+/// <param name="HeapCount">GC heaps in use after the latest collection, as the runtime's GC events report it; null when not followed.</param>
+/// <param name="HeapCountChanges">
+/// Heap-count changes the GC events showed since the process started; null when they are not followed (no DATAS:
+/// the count is fixed) or when the events could not be confirmed up to this moment.
+/// </param>
 public sealed record RuntimeSnapshot(
     long AllocatedBytes,
     int[] GcCollections,
@@ -15,33 +43,95 @@ public sealed record RuntimeSnapshot(
     long WorkingSetBytes,
     long PeakWorkingSetBytes,
     IReadOnlyList<RuntimeSample> Samples,
-    double CpuTimeMs);
+    double CpuTimeMs,
+    RuntimeSettings? Runtime = null,
+    int? HeapCount = null,
+    long? HeapCountChanges = null);
 
 /// <summary>What one service spent during a run: the difference of two snapshots.</summary>
+/// <param name="AllocatedBytes">
+/// Managed bytes allocated during the run; null when the figure cannot be trusted (<see cref="AllocatedBytesUnavailable"/>).
+/// </param>
 /// <param name="GcGen0">Exclusive: gen0-only collections (like dotnet.gc.collections{gen=gen0}).</param>
 /// <param name="PeakWorkingSetBytes">Highest working set sampled during the run (≤ 100 ms apart), not the process-lifetime peak.</param>
 /// <param name="CpuTimeMs">Processor time the service used during the run: with 2 cores shared with PostgreSQL, where the time goes.</param>
+/// <param name="AllocatedBytesUnavailable">Why <see cref="AllocatedBytes"/> is null.</param>
+/// <param name="Runtime">The runtime settings the service ran with.</param>
+/// <param name="HeapCountStart">GC heaps in use when the run started (Server GC: fixed without DATAS).</param>
+/// <param name="HeapCountEnd">GC heaps in use when the run ended.</param>
 public sealed record ServiceFigures(
-    long AllocatedBytes,
+    long? AllocatedBytes,
     long PeakWorkingSetBytes,
     int GcGen0,
     int GcGen1,
     int GcGen2,
     double GcPauseMs,
     IReadOnlyList<RuntimeSample>? Samples,
-    double CpuTimeMs)
+    double CpuTimeMs,
+    string? AllocatedBytesUnavailable = null,
+    RuntimeSettings? Runtime = null,
+    int? HeapCountStart = null,
+    int? HeapCountEnd = null)
 {
     public static ServiceFigures Between(RuntimeSnapshot start, RuntimeSnapshot end)
     {
         int Inclusive(int gen) => end.GcCollections[gen] - start.GcCollections[gen];
+        var unavailable = AllocationGuard(start, end);
         return new ServiceFigures(
-            AllocatedBytes: end.AllocatedBytes - start.AllocatedBytes,
+            AllocatedBytes: unavailable is null ? end.AllocatedBytes - start.AllocatedBytes : null,
             PeakWorkingSetBytes: Math.Max(end.PeakWorkingSetBytes, start.WorkingSetBytes),
             GcGen0: Inclusive(0) - Inclusive(1),
             GcGen1: Inclusive(1) - Inclusive(2),
             GcGen2: Inclusive(2),
             GcPauseMs: end.GcPauseMs - start.GcPauseMs,
             Samples: end.Samples,
-            CpuTimeMs: Math.Round(end.CpuTimeMs - start.CpuTimeMs, 1));
+            CpuTimeMs: Math.Round(end.CpuTimeMs - start.CpuTimeMs, 1),
+            AllocatedBytesUnavailable: unavailable,
+            Runtime: end.Runtime,
+            HeapCountStart: start.HeapCount,
+            HeapCountEnd: end.HeapCount);
+    }
+
+    /// <summary>
+    /// Why the difference of GC.GetTotalAllocatedBytes cannot be reported for this window, or null when it is exact.
+    /// The runtime sums that counter over the heaps in use only (dotnet/runtime#131069, fixed after .NET 10.0.12):
+    /// each heap's own total is kept while DATAS takes it out of use, so the sum drops when heaps are taken out and
+    /// jumps by their old totals when they come back. With the same heaps in use throughout the window the
+    /// difference counts every byte allocated in it; with any change it may be understated, negative or overstated.
+    /// </summary>
+    /// <summary>How far an imprecise read may trail without meaning anything (allocation contexts, exited threads).</summary>
+    public const long SampleSlackBytes = 4L << 20;
+
+    public static string? AllocationGuard(RuntimeSnapshot start, RuntimeSnapshot end)
+    {
+        if (end.Runtime is { Datas: true } || start.Runtime is { Datas: true })
+        {
+            if (start.HeapCountChanges is not { } before || end.HeapCountChanges is not { } after)
+            {
+                return "DATAS is on and the GC heap count could not be followed through the run, so GC.GetTotalAllocatedBytes may have dropped (dotnet/runtime#131069)";
+            }
+
+            if (after != before)
+            {
+                return $"DATAS changed the GC heap count during the run ({start.HeapCount} → {end.HeapCount}, {after - before} change(s)); " +
+                       "GC.GetTotalAllocatedBytes sums only the heaps in use (dotnet/runtime#131069), so the difference would be wrong";
+            }
+        }
+
+        // Belt and braces: whatever the cause, a counter that went backwards cannot give a true difference. The
+        // samples are imprecise reads (they may trail by an allocation context per thread, and drop by one when a
+        // thread exits), so only a drop beyond that slack counts; the start and end reads are precise.
+        long highest = 0;
+        foreach (var sample in end.Samples)
+        {
+            if (sample.AllocatedBytes < highest - SampleSlackBytes)
+            {
+                return "GC.GetTotalAllocatedBytes went backwards during the run (dotnet/runtime#131069)";
+            }
+
+            highest = Math.Max(highest, sample.AllocatedBytes);
+        }
+
+        return end.AllocatedBytes < start.AllocatedBytes ? "GC.GetTotalAllocatedBytes went backwards during the run (dotnet/runtime#131069)" : null;
     }
 }

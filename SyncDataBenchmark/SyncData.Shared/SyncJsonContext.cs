@@ -10,6 +10,7 @@ namespace SyncData.Shared;
 [JsonSerializable(typeof(IAsyncEnumerable<User>))]
 [JsonSerializable(typeof(TableSummary))]
 [JsonSerializable(typeof(RuntimeSnapshot))]
+[JsonSerializable(typeof(RuntimeSettings))]
 [JsonSerializable(typeof(RunResult))]
 [JsonSerializable(typeof(List<RunResult>))]
 public sealed partial class SyncJsonContext : JsonSerializerContext;

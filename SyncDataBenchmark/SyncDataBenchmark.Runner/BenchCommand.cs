@@ -103,7 +103,9 @@ public static class BenchCommand
     private static BenchReport Build(BenchSession session, BenchLab lab, BenchSettings settings, BenchEnvironment environment, bool complete, IReadOnlyList<string> problems)
     {
         var allProblems = session.Problems.Concat(problems).ToList();
-        var summary = Summaries.Build(session.Combinations, session.Peers, session.Blocked, session.Runs, session.PeerRuns);
+        var mainProfile = lab.ServicesStartedByRunner ? settings.MainProfile.Name : BenchSession.ExternalProfile;
+        var others = settings.Profiles.Skip(1).Select(p => (p.Name, session.ProfileCombinations)).ToList();
+        var summary = Summaries.Build(session.Combinations, session.Peers, session.Blocked, session.Runs, session.PeerRuns, mainProfile, others);
         var anyRun = session.Runs.Count + session.PeerRuns.Count > 0;
         return new BenchReport
         {
@@ -129,6 +131,10 @@ public static class BenchCommand
                 SomeServiceUrl = lab.SomeServiceUrl.ToString(),
                 SourceUrl = lab.SourceUrl?.ToString(),
                 ServicesStartedByRunner = lab.ServicesStartedByRunner,
+                Profiles = lab.ServicesStartedByRunner
+                    ? settings.Profiles.Select(p => new ProfileReport(p.Name, p.Description, p.Environment, p == settings.MainProfile)).ToList()
+                    : [new ProfileReport(BenchSession.ExternalProfile, "services started by someone else: see each run's reported settings", new Dictionary<string, string>(), true)],
+                ProfileCases = settings.Profiles.Count > 1 ? settings.ProfileCases.Patterns : [],
             },
             Summary = summary,
             Runs = SampleThinning.KeepPictured(session.Runs, summary),
@@ -164,7 +170,7 @@ public static class BenchCommand
 
             table.AddRow(
                 row.Number?.ToString(CultureInfo.InvariantCulture) ?? "peer",
-                Markup.Escape(row.Kind == CaseSummary.Kinds.Peer ? row.Title : $"{row.Fetch} × {row.Insert}"),
+                Markup.Escape(row.Kind == CaseSummary.Kinds.Peer ? row.Title : $"{row.Fetch} × {row.Insert}{(row.MainProfile ? "" : $" [{row.Profile}]")}"),
                 row.Rank?.ToString(CultureInfo.InvariantCulture) ?? "",
                 row.BestMs is { } best ? MarkdownReport.Ms(best) : "[red]none[/]",
                 row.MedianMs is { } median ? MarkdownReport.Ms(median) : "",

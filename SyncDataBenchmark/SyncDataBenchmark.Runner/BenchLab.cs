@@ -11,12 +11,6 @@ namespace SyncDataBenchmark.Runner;
 /// </summary>
 public sealed class BenchLab : IAsyncDisposable
 {
-#if DEBUG
-    public const string Configuration = "Debug";
-#else
-    public const string Configuration = "Release";
-#endif
-
     private LocalPostgres? _postgres;
     private ServiceProcess? _source;
     private ServiceProcess? _someService;
@@ -31,6 +25,13 @@ public sealed class BenchLab : IAsyncDisposable
     public Uri SomeServiceUrl { get; private set; } = null!;
     public Uri? SourceUrl { get; private set; }
     public bool ServicesStartedByRunner => _someService is not null;
+
+    /// <summary>The profile the runner started the services with; null for services someone else started.</summary>
+    public RuntimeProfile? Profile { get; private set; }
+
+    /// <summary>What each service reported it runs with after its latest start (or at the first look, if external).</summary>
+    public RuntimeSettings? SomeServiceSettings { get; private set; }
+    public RuntimeSettings? SourceSettings { get; private set; }
 
     public static async Task<BenchLab> StartAsync(BenchSettings settings, Action<string> say, CancellationToken ct)
     {
@@ -68,7 +69,7 @@ public sealed class BenchLab : IAsyncDisposable
             }
 
             await lab.PrepareDataAsync(settings.Rows, say, ct);
-            await lab.StartServicesAsync(settings, say, ct);
+            await lab.StartServicesAsync(settings, settings.MainProfile, say, ct);
             return lab;
         }
         catch
@@ -111,7 +112,7 @@ public sealed class BenchLab : IAsyncDisposable
         }
     }
 
-    private async Task StartServicesAsync(BenchSettings settings, Action<string> say, CancellationToken ct)
+    private async Task StartServicesAsync(BenchSettings settings, RuntimeProfile profile, Action<string> say, CancellationToken ct)
     {
         if (settings.SomeServiceUrl is { } someService)
         {
@@ -122,8 +123,11 @@ public sealed class BenchLab : IAsyncDisposable
             using var http = new HttpClient { BaseAddress = someService, Timeout = TimeSpan.FromSeconds(10) };
             using var health = await http.GetAsync("health", ct);
             health.EnsureSuccessStatusCode();
+            SomeServiceSettings = await ReadSettingsAsync(someService, ct);
             return;
         }
+
+        Profile = profile;
 
         if (settings.SourceUrl is { } source)
         {
@@ -132,18 +136,85 @@ public sealed class BenchLab : IAsyncDisposable
         }
         else
         {
-            say($"Starting SyncDataSource ({Configuration})…");
-            _source = await ServiceProcess.StartAsync("SyncDataSource", Lab.ServiceAssembly("SyncDataSource", Configuration), LocalPostgres.FreePort(), Lab.SourceEnvironment(SourceDb), ct);
+            say($"Starting SyncDataSource ({Lab.BuildConfiguration}, profile {profile.Name})…");
+            _source = await StartSourceAsync(LocalPostgres.FreePort(), ct);
             SourceUrl = _source.BaseAddress;
         }
 
-        say($"Starting SomeService ({Configuration})…");
+        say($"Starting SomeService ({Lab.BuildConfiguration}, profile {profile.Name})…");
         _someService = await StartSomeServiceAsync(LocalPostgres.FreePort(), ct);
         SomeServiceUrl = _someService.BaseAddress;
+        await CheckProfileAsync(ct);
     }
 
+    /// <summary>
+    /// Stops the services this runner started and starts them again under another profile, on the same ports (no run
+    /// carries process state from one profile into the next). Throws if a service does not run what was asked.
+    /// </summary>
+    public async Task UseProfileAsync(RuntimeProfile profile, Action<string> say, CancellationToken ct)
+    {
+        if (_someService is null || profile == Profile)
+        {
+            return;
+        }
+
+        say($"Restarting the services with profile {profile.Name} ({profile.Description})…");
+        Profile = profile;
+        var someServicePort = _someService.BaseAddress.Port;
+        await _someService.DisposeAsync();
+        if (_source is not null)
+        {
+            var sourcePort = _source.BaseAddress.Port;
+            await _source.DisposeAsync();
+            _source = await StartSourceAsync(sourcePort, ct);
+        }
+
+        _someService = await StartSomeServiceAsync(someServicePort, ct);
+        await CheckProfileAsync(ct);
+    }
+
+    private Task<ServiceProcess> StartSourceAsync(int port, CancellationToken ct) =>
+        ServiceProcess.StartAsync("SyncDataSource", Lab.BuiltAssembly("SyncDataSource"), port,
+            WithProfile(Lab.SourceEnvironment(SourceDb)), ct);
+
     private Task<ServiceProcess> StartSomeServiceAsync(int port, CancellationToken ct) =>
-        ServiceProcess.StartAsync("SomeService", Lab.ServiceAssembly("SomeService", Configuration), port, Lab.SomeServiceEnvironment(TargetDb, SourceUrl!), ct);
+        ServiceProcess.StartAsync("SomeService", Lab.BuiltAssembly("SomeService"), port,
+            WithProfile(Lab.SomeServiceEnvironment(TargetDb, SourceUrl!)), ct);
+
+    private Dictionary<string, string> WithProfile(Dictionary<string, string> environment)
+    {
+        foreach (var (key, value) in Profile?.Environment ?? new Dictionary<string, string>())
+        {
+            environment[key] = value;
+        }
+
+        return environment;
+    }
+
+    /// <summary>Both services must report the settings their profile stands for: a knob the runtime ignored is a setup error.</summary>
+    private async Task CheckProfileAsync(CancellationToken ct)
+    {
+        SomeServiceSettings = await ReadSettingsAsync(SomeServiceUrl, ct);
+        SourceSettings = _source is null ? null : await ReadSettingsAsync(_source.BaseAddress, ct);
+        var wrong = new[] { ("SomeService", SomeServiceSettings), ("SyncDataSource", SourceSettings) }
+            .Where(x => x.Item2 is not null && Profile!.Check(x.Item2) is not null)
+            .Select(x => $"{x.Item1}: {Profile!.Check(x.Item2!)}")
+            .ToList();
+        if (wrong.Count > 0)
+        {
+            throw new InvalidOperationException($"The services do not run profile {Profile!.Name}: {string.Join(" ", wrong)}");
+        }
+    }
+
+    private static async Task<RuntimeSettings?> ReadSettingsAsync(Uri service, CancellationToken ct)
+    {
+        using var http = new HttpClient { BaseAddress = service, Timeout = TimeSpan.FromSeconds(10) };
+        using var response = await http.GetAsync("runtime/settings", ct);
+        // A service from before runtime profiles existed has no such endpoint: its settings are simply unknown.
+        return response.IsSuccessStatusCode
+            ? await System.Net.Http.Json.HttpContentJsonExtensions.ReadFromJsonAsync(response.Content, SyncJsonContext.Default.RuntimeSettings, ct)
+            : null;
+    }
 
     /// <summary>
     /// Restarts a service this runner started if it died (a crashed run must not fail every later one too).
@@ -158,7 +229,7 @@ public sealed class BenchLab : IAsyncDisposable
             // Same port: SomeService was told this address.
             var port = _source.BaseAddress.Port;
             await _source.DisposeAsync();
-            _source = await ServiceProcess.StartAsync("SyncDataSource", Lab.ServiceAssembly("SyncDataSource", Configuration), port, Lab.SourceEnvironment(SourceDb), ct);
+            _source = await StartSourceAsync(port, ct);
             done.Add($"SyncDataSource had exited and was restarted; its last output: {Last(output)}");
         }
 

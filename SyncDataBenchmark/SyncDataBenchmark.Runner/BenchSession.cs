@@ -9,10 +9,12 @@ using SyncDataBenchmark.Runner.Report;
 namespace SyncDataBenchmark.Runner;
 
 /// <summary>One timed (or warm-up) run of a combination or a peer, in its place in the round-robin.</summary>
-public sealed record BenchJob(int Index, int Round, bool Warmup, Combination? Combination, PeerDefinition? Peer)
+public sealed record BenchJob(int Index, int Round, bool Warmup, Combination? Combination, PeerDefinition? Peer, RuntimeProfile Profile, bool MainProfile = true)
 {
-    public string Key => Combination?.Key ?? Peer!.Key;
-    public string Title => Combination is { } c ? $"#{c.Number} {c.Fetch} × {c.Insert}" : $"peer: {Peer!.Name}";
+    public string Key => (Combination?.Key ?? Peer!.Key) + (MainProfile ? "" : "@" + Profile.Name);
+    public string Title => Combination is { } c
+        ? $"#{c.Number} {c.Fetch} × {c.Insert}{(MainProfile ? "" : $" [{Profile.Name}]")}"
+        : $"peer: {Peer!.Name}";
     public string RunLabel(int repeat) => Warmup ? "warm-up" : $"run {Round}/{repeat}";
 }
 
@@ -21,6 +23,9 @@ public sealed record JobOutcome(bool Ok, string Text);
 /// <summary>
 /// Runs the matrix: one untimed warm-up round, then `repeat` timed rounds, each round visiting every selected
 /// combination and then every peer, so slow drift of the machine spreads over all cases instead of hitting one.
+/// That is the main profile's part; each further profile then restarts the services and runs its own warm-up and
+/// rounds over the profile cases (a service's runtime settings are fixed for its lifetime, so profiles cannot be
+/// interleaved run by run).
 /// </summary>
 public sealed class BenchSession(BenchSettings settings, BenchLab lab, IBenchDisplay display, Func<BenchSession, Task> checkpoint) : IDisposable
 {
@@ -35,6 +40,10 @@ public sealed class BenchSession(BenchSettings settings, BenchLab lab, IBenchDis
     public IReadOnlyList<BlockedCombination> Blocked { get; } = Catalog.Blocked.Where(b => settings.Cases.Matches(b.Fetch, b.Insert)).ToArray();
     public IReadOnlyList<PeerDefinition> Peers { get; } = settings.Peers ? PeerDefinition.All : [];
 
+    /// <summary>The combinations each further profile runs: the selected ones that --profile-cases names.</summary>
+    public IReadOnlyList<Combination> ProfileCombinations { get; } =
+        Catalog.Runnable.Where(c => settings.Cases.Matches(c.Fetch, c.Insert) && settings.ProfileCases.Matches(c.Fetch, c.Insert)).ToArray();
+
     public List<CombinationRun> Runs { get; } = [];
     public List<PeerRun> PeerRuns { get; } = [];
     public List<string> Problems { get; } = [];
@@ -42,13 +51,19 @@ public sealed class BenchSession(BenchSettings settings, BenchLab lab, IBenchDis
     public IReadOnlyList<BenchJob> Schedule()
     {
         var jobs = new List<BenchJob>();
-        for (var round = 1 - settings.Warmups; round <= settings.Repeat; round++)
+        foreach (var profile in settings.Profiles)
         {
-            var warmup = round <= 0;
-            jobs.AddRange(Combinations.Select(c => new BenchJob(jobs.Count, Math.Max(round, 0), warmup, c, null)));
-            foreach (var p in Peers)
+            var main = profile == settings.MainProfile;
+            var combinations = main ? Combinations : ProfileCombinations;
+            for (var round = 1 - settings.Warmups; round <= settings.Repeat; round++)
             {
-                jobs.Add(new BenchJob(jobs.Count, Math.Max(round, 0), warmup, null, p));
+                var warmup = round <= 0;
+                jobs.AddRange(combinations.Select(c => new BenchJob(jobs.Count, Math.Max(round, 0), warmup, c, null, profile, main)));
+                // The peers run no .NET process: one set, beside the main profile's runs, is enough.
+                foreach (var p in main ? Peers : [])
+                {
+                    jobs.Add(new BenchJob(jobs.Count, Math.Max(round, 0), warmup, null, p, profile, main));
+                }
             }
         }
 
@@ -59,6 +74,11 @@ public sealed class BenchSession(BenchSettings settings, BenchLab lab, IBenchDis
 
     private async Task<JobOutcome> ExecuteAsync(BenchJob job, CancellationToken ct)
     {
+        if (lab.ServicesStartedByRunner && lab.Profile != job.Profile)
+        {
+            await lab.UseProfileAsync(job.Profile, display.Say, ct);
+        }
+
         if (await lab.ReviveAsync(ct) is { } revived)
         {
             Problems.Add($"Before {job.Title} {job.RunLabel(settings.Repeat)}: {revived}");
@@ -100,6 +120,8 @@ public sealed class BenchSession(BenchSettings settings, BenchLab lab, IBenchDis
             Insert = combination.Insert.ToString(),
             Round = job.Round,
             Warmup = job.Warmup,
+            // Services someone else started run whatever they run: recorded as reported, not as a profile name.
+            Profile = lab.ServicesStartedByRunner ? job.Profile.Name : ExternalProfile,
             WallMs = Math.Round(wall.TotalMilliseconds, 1),
             HttpStatus = status,
             Error = error,
@@ -133,7 +155,8 @@ public sealed class BenchSession(BenchSettings settings, BenchLab lab, IBenchDis
                 // The runner's own verdict, whatever the service says: read the target directly.
                 var target = await Lab.ReadSummaryAsync(lab.TargetDb, ct);
                 var runnerVerified = target == lab.SourceSummary;
-                var error = result switch
+                var profileError = lab.ServicesStartedByRunner ? ProfileMismatch(job.Profile, result) : null;
+                var error = profileError ?? result switch
                 {
                     { Status: RunStatus.Succeeded, Verified: true } when runnerVerified => null,
                     { Status: RunStatus.Succeeded, Verified: true } =>
@@ -150,6 +173,19 @@ public sealed class BenchSession(BenchSettings settings, BenchLab lab, IBenchDis
                 return Make(clock.Elapsed, null, $"Request failed: {ex.Message}{context}", null);
             }
         }
+    }
+
+    /// <summary>The profile label of runs against services the runner did not start.</summary>
+    public const string ExternalProfile = "external";
+
+    /// <summary>A run whose services report settings other than its profile's does not count for that profile.</summary>
+    private static string? ProfileMismatch(RuntimeProfile profile, RunResult result)
+    {
+        var wrong = new[] { ("SomeService", result.SomeService?.Runtime), ("SyncDataSource", result.SyncDataSource?.Runtime) }
+            .Where(x => x.Item2 is not null && profile.Check(x.Item2) is not null)
+            .Select(x => $"{x.Item1} ran {RuntimeProfiles.Describe(x.Item2!)} ({profile.Check(x.Item2!)})")
+            .ToList();
+        return wrong.Count == 0 ? null : $"Not profile {profile.Name}: {string.Join("; ", wrong)}";
     }
 
     private static string Shorten(string text) => text.Length <= 600 ? text : text[..600] + "…";

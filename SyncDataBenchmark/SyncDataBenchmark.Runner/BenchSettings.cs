@@ -1,3 +1,5 @@
+using SyncData.Harness;
+
 namespace SyncDataBenchmark.Runner;
 
 /// <summary>What one invocation of the runner was asked to do, after parsing and validation.</summary>
@@ -18,6 +20,21 @@ public sealed record BenchSettings
     public bool Tmpfs { get; init; }
     public bool Peers { get; init; } = true;
     public bool Charts { get; init; } = true;
+
+    /// <summary>Runtime profiles to measure under, in order; the first is the headline's (README, "Measuring honestly").</summary>
+    public IReadOnlyList<RuntimeProfile> Profiles { get; init; } = [RuntimeProfiles.Default];
+
+    /// <summary>The cases measured under the profiles after the first (the first profile runs every selected case).</summary>
+    public CaseSelection ProfileCases { get; init; } = CaseSelection.DefaultProfileCases;
+
+    /// <summary>The profile every selected case and the peers run under; the report's headline table.</summary>
+    public RuntimeProfile MainProfile => Profiles[0];
+
+    /// <summary>
+    /// --profile-cases when not given: the cases the issue asks to see under every profile (the COPY path, EF Core's
+    /// typical write, and the bulk library). A name this build does not have is skipped, not an error.
+    /// </summary>
+    public const string DefaultProfileCasesText = "NpgsqlCopy:NpgsqlCopy,EFStream:EFTypical,NpgsqlCopy:EFBulk";
 
     /// <summary>Untimed runs per combination (and peer) before the timed ones.</summary>
     public int Warmups => 1;

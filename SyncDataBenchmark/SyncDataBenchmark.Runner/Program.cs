@@ -102,11 +102,45 @@ foreach (var option in new[] { sourceUrl, someServiceUrl })
     };
 }
 
+var profile = new Option<string[]>("--profile")
+{
+    Description = $"Runtime profiles to measure under ({SyncData.Harness.RuntimeProfiles.Names}), comma-separated or repeated; the first is the headline table's and runs every case and the peers, the others run the --profile-cases cases, each after restarting the services. Default: default.",
+    AllowMultipleArgumentsPerToken = true,
+    DefaultValueFactory = _ => [SyncData.Harness.RuntimeProfiles.DefaultName],
+};
+profile.Validators.Add(r =>
+{
+    var names = SplitList(r.GetValueOrDefault<string[]>() ?? []);
+    foreach (var name in names.Where(n => SyncData.Harness.RuntimeProfiles.Find(n) is null))
+    {
+        r.AddError($"--profile: '{name}' is not a runtime profile. Valid values: {SyncData.Harness.RuntimeProfiles.Names}.");
+    }
+
+    if (names.Distinct(StringComparer.OrdinalIgnoreCase).Count() != names.Count)
+    {
+        r.AddError($"--profile: '{string.Join(',', names)}' names a profile twice.");
+    }
+});
+
+var profileCases = new Option<string[]>("--profile-cases")
+{
+    Description = $"Cases measured under the profiles after the first, as Fetch:Insert with * for any; comma-separated or repeated. Default: {BenchSettings.DefaultProfileCasesText} (a name this build lacks is skipped).",
+    AllowMultipleArgumentsPerToken = true,
+};
+profileCases.Validators.Add(r =>
+{
+    CaseSelection.Parse(r.GetValueOrDefault<string[]>() ?? [], out var error);
+    if (error is not null)
+    {
+        r.AddError("--profile-cases: " + error.Replace("--cases", "--profile-cases", StringComparison.Ordinal));
+    }
+});
+
 var root = new RootCommand(
     "Runs every runnable fetch × insert combination of SyncDataBenchmark (and the peers: psql pipes, pgcopydb, postgres_fdw, logical replication) against the same seeded table, " +
     "verifies every run, and writes results.json, results.csv, results.md and pictures. Exits 1 if any run failed or was not verified.")
 {
-    rows, repeat, cases, pageSize, batchSize, output, connection, sourceUrl, someServiceUrl, tmpfs, noPeers, noCharts,
+    rows, repeat, cases, pageSize, batchSize, output, connection, sourceUrl, someServiceUrl, tmpfs, noPeers, noCharts, profile, profileCases,
 };
 root.Validators.Add(r =>
 {
@@ -139,6 +173,12 @@ root.Validators.Add(r =>
         r.AddError($"--cases {string.Join(',', selection.Patterns)} selects no runnable combination and --no-peers skips the peers: nothing would run.");
     }
 
+    var profiles = SplitList(r.GetValue(profile) ?? []);
+    if (r.GetValue(someServiceUrl) is not null && profiles.Any(p => !string.Equals(p, SyncData.Harness.RuntimeProfiles.DefaultName, StringComparison.OrdinalIgnoreCase)))
+    {
+        r.AddError("--profile applies to services the runner starts; with --someservice-url the services run whatever they were started with (recorded as reported).");
+    }
+
     if (hasConnection && r.GetValue(tmpfs))
     {
         r.AddError("--tmpfs applies to the runner's own throwaway cluster, not to an existing server given by --connection.");
@@ -162,9 +202,14 @@ root.SetAction((parse, ct) =>
         Tmpfs = parse.GetValue(tmpfs),
         Peers = !parse.GetValue(noPeers),
         Charts = !parse.GetValue(noCharts),
+        Profiles = SplitList(parse.GetValue(profile) ?? []).Select(n => SyncData.Harness.RuntimeProfiles.Find(n)!).DefaultIfEmpty(SyncData.Harness.RuntimeProfiles.Default).ToList(),
+        ProfileCases = parse.GetValue(profileCases) is { Length: > 0 } given ? CaseSelection.Parse(given, out _) : CaseSelection.DefaultProfileCases,
     };
     return BenchCommand.RunAsync(settings, ct);
 });
+
+static List<string> SplitList(IEnumerable<string> values) =>
+    values.SelectMany(v => v.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries)).ToList();
 
 var parsed = root.Parse(args);
 if (parsed.Errors.Count > 0)

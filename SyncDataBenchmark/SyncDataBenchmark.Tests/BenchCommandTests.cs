@@ -13,19 +13,13 @@ namespace SyncDataBenchmark.Tests;
 /// </summary>
 public sealed class BenchCommandTests
 {
-#if DEBUG
-    private const string Configuration = "Debug";
-#else
-    private const string Configuration = "Release";
-#endif
-
     private const long Rows = 3_001;
 
     private static readonly string[] PeerKeys = ["psql-binary", "psql-text", "pgcopydb", "postgres-fdw", "logical-replication", "psql-binary-tuned"];
     private static readonly byte[] PngSignature = [0x89, (byte)'P', (byte)'N', (byte)'G', 0x0D, 0x0A, 0x1A, 0x0A];
 
     private static string RunnerAssembly =>
-        Path.Combine(Lab.RepositoryRoot, "SyncDataBenchmark", "SyncDataBenchmark.Runner", "bin", Configuration, "net10.0", "SyncDataBenchmark.Runner.dll");
+        Lab.BuiltAssembly("SyncDataBenchmark.Runner");
 
     /// <summary>Every compatible fetch × unavailable insert, as the runner must report them.</summary>
     private static IEnumerable<(FetchApproach Fetch, InsertApproach Insert)> BlockedCombinations =>
@@ -40,7 +34,9 @@ public sealed class BenchCommandTests
         var output = Directory.CreateTempSubdirectory("syncdata-bench-test-");
         try
         {
-            var (exitCode, console) = await RunAsync(["--rows", Rows.ToString(System.Globalization.CultureInfo.InvariantCulture), "--repeat", "1", "--out", output.FullName]);
+            var (exitCode, console) = await RunAsync(["--rows", Rows.ToString(System.Globalization.CultureInfo.InvariantCulture), "--repeat", "1", "--out", output.FullName,
+                // A second profile for one case: the services restart under it, its runs and the comparison table appear.
+                "--profile", "default,tuned", "--profile-cases", "NpgsqlCopy:NpgsqlCopy"]);
             Assert.True(exitCode == 0, $"exit code {exitCode}:\n{console}");
 
             using var json = JsonDocument.Parse(await File.ReadAllTextAsync(Path.Combine(output.FullName, "results.json")));
@@ -52,6 +48,8 @@ public sealed class BenchCommandTests
             // Whatever PostgreSQL and packages this machine has: recorded, not prescribed.
             Assert.Matches(@"^\d+(\.\d+)?", environment.GetProperty("postgresVersion").GetString());
             Assert.Equal(PinnedVersion("Npgsql"), environment.GetProperty("nuGetPackages").GetProperty("Npgsql").GetString());
+            var efBulk = System.Xml.Linq.XDocument.Load(Path.Combine(Lab.RepositoryRoot, "SyncDataBenchmark", "EFBulk.props"));
+            Assert.Equal(efBulk.Descendants("EFCoreBulkExtensionsPostgreSqlVersion").Single().Value, environment.GetProperty("nuGetPackages").GetProperty("EFCore.BulkExtensions.PostgreSql").GetString());
             Assert.True(environment.GetProperty("cores").GetInt32() > 0);
 
             var combinations = Catalog.Runnable;
@@ -62,17 +60,30 @@ public sealed class BenchCommandTests
             Assert.Contains("per-run medians", markdown);
             foreach (var (n, fetch, insert) in combinations)
             {
-                var ofCase = runs.Where(r => r.GetProperty("case").GetString() == $"{fetch}:{insert}").ToList();
+                var ofCase = runs.Where(r => r.GetProperty("case").GetString() == $"{fetch}:{insert}" && r.GetProperty("profile").GetString() == "default").ToList();
                 // One warm-up and one timed run, both as SomeService returned them.
                 Assert.Equal([true, false], ofCase.Select(r => r.GetProperty("warmup").GetBoolean()));
+                var pictured = report.GetProperty("summary").EnumerateArray()
+                    .Single(c => c.GetProperty("case").GetString() == $"{fetch}:{insert}" && c.GetProperty("mainProfile").GetBoolean()).GetProperty("pictureRunId").GetString();
                 foreach (var run in ofCase)
                 {
                     var result = run.GetProperty("result");
                     Assert.Equal(RunStatus.Succeeded, result.GetProperty("status").GetString());
                     Assert.True(result.GetProperty("verified").GetBoolean());
+                    Assert.True(run.GetProperty("runnerVerified").GetBoolean());
                     Assert.Equal(Rows, result.GetProperty("rows").GetInt64());
-                    Assert.True(result.GetProperty("someService").GetProperty("samples").GetArrayLength() > 0);
-                    Assert.True(result.GetProperty("syncDataSource").GetProperty("samples").GetArrayLength() > 0);
+                    // The default profile, as both services report it: Server GC with DATAS.
+                    Assert.True(result.GetProperty("someService").GetProperty("runtime").GetProperty("datas").GetBoolean());
+                    Assert.True(result.GetProperty("syncDataSource").GetProperty("runtime").GetProperty("datas").GetBoolean());
+                    AssertAllocationHonest(result.GetProperty("someService"));
+                    AssertAllocationHonest(result.GetProperty("syncDataSource"));
+                    // Samples only for the run the picture shows: results.json stays small.
+                    var hasSamples = result.GetProperty("id").GetString() == pictured;
+                    foreach (var service in new[] { "someService", "syncDataSource" })
+                    {
+                        var samples = result.GetProperty(service).GetProperty("samples");
+                        Assert.Equal(hasSamples, samples.ValueKind == JsonValueKind.Array && samples.GetArrayLength() > 0);
+                    }
                 }
 
                 Assert.All(ofCase, r => Assert.Equal(n, r.GetProperty("number").GetInt32()));
@@ -81,7 +92,23 @@ public sealed class BenchCommandTests
                 await AssertPngAsync(Path.Combine(output.FullName, $"{n}.png"));
             }
 
-            Assert.Equal(combinations.Count * 2, runs.Count);
+            var tuned = runs.Where(r => r.GetProperty("profile").GetString() == "tuned").ToList();
+            Assert.Equal(2, tuned.Count);
+            Assert.All(tuned, r =>
+            {
+                Assert.Equal("NpgsqlCopy:NpgsqlCopy", r.GetProperty("case").GetString());
+                var runtime = r.GetProperty("result").GetProperty("someService").GetProperty("runtime");
+                Assert.False(runtime.GetProperty("datas").GetBoolean());
+                Assert.Equal(8L << 20, runtime.GetProperty("gen0MaxBudgetBytes").GetInt64());
+                Assert.Equal(0, runtime.GetProperty("threadPoolSpinLimit").GetInt32());
+                Assert.True(r.GetProperty("result").GetProperty("someService").GetProperty("allocatedBytes").GetInt64() > 0);
+            });
+            Assert.Contains("## Runtime profiles", markdown);
+            Assert.Contains("| tuned |", markdown);
+            await AssertPngAsync(Path.Combine(output.FullName, "profiles.png"));
+            await AssertPngAsync(Path.Combine(output.FullName, $"{Catalog.Numbers[(FetchApproach.NpgsqlCopy, InsertApproach.NpgsqlCopy)]}-tuned.png"));
+
+            Assert.Equal(combinations.Count * 2 + tuned.Count, runs.Count);
 
             var blocked = report.GetProperty("blocked").EnumerateArray().ToList();
             foreach (var (fetch, insert) in BlockedCombinations)
@@ -125,7 +152,7 @@ public sealed class BenchCommandTests
             await AssertPngAsync(Path.Combine(output.FullName, "summary.png"));
 
             var csv = await File.ReadAllLinesAsync(Path.Combine(output.FullName, "results.csv"));
-            Assert.StartsWith("Kind,Case,Number,Fetch,Insert,Round,Warmup,Status,Verified,Rows,DurationMs", csv[0]);
+            Assert.StartsWith("Kind,Case,Profile,Number,Fetch,Insert,Round,Warmup,Status,Verified,Rows,DurationMs", csv[0]);
             Assert.Equal(1 + runs.Count + peers.Count, csv.Length);
         }
         finally
@@ -138,6 +165,7 @@ public sealed class BenchCommandTests
     [InlineData("--cases", "EFStreem:*", "'EFStreem' in 'EFStreem:*' is not a fetch approach")]
     [InlineData("--cases", "EFStream:NpgsqlCopyRaw", "EFStream:NpgsqlCopyRaw cannot run")]
     [InlineData("--someservice-url", "http://127.0.0.1:1", "need --connection")]
+    [InlineData("--profile", "tunned", "--profile: 'tunned' is not a runtime profile")]
     public async Task Options_that_cannot_go_together_are_refused_before_anything_starts(string option, string value, string message)
     {
         var output = Path.Combine(Path.GetTempPath(), "syncdata-bench-refused-" + Path.GetRandomFileName());
@@ -220,6 +248,22 @@ public sealed class BenchCommandTests
     {
         var props = System.Xml.Linq.XDocument.Load(Path.Combine(Lab.RepositoryRoot, "SyncDataBenchmark", "Directory.Packages.props"));
         return props.Descendants("PackageVersion").Single(p => (string?)p.Attribute("Include") == package).Attribute("Version")!.Value;
+    }
+
+    /// <summary>A figure or a reason, never both, never neither, never negative.</summary>
+    private static void AssertAllocationHonest(JsonElement figures)
+    {
+        var allocated = figures.GetProperty("allocatedBytes");
+        var reason = figures.GetProperty("allocatedBytesUnavailable");
+        if (allocated.ValueKind == JsonValueKind.Null)
+        {
+            Assert.Contains("DATAS", reason.GetString());
+        }
+        else
+        {
+            Assert.True(allocated.GetInt64() >= 0);
+            Assert.Equal(JsonValueKind.Null, reason.ValueKind);
+        }
     }
 
     private static async Task AssertPngAsync(string path)

@@ -11,12 +11,6 @@ namespace SyncDataBenchmark.Tests;
 /// </summary>
 public abstract class LabFixture : IAsyncLifetime
 {
-#if DEBUG
-    private const string Configuration = "Debug";
-#else
-    private const string Configuration = "Release";
-#endif
-
     /// <summary>Rows seeded into the source; 0 leaves it empty for the test to fill.</summary>
     protected abstract long SeedRows { get; }
 
@@ -60,7 +54,7 @@ public abstract class LabFixture : IAsyncLifetime
     public async Task StartSourceAsync()
     {
         var port = Source?.BaseAddress.Port ?? LocalPostgres.FreePort();
-        Source = await ServiceProcess.StartAsync("SyncDataSource", Lab.ServiceAssembly("SyncDataSource", Configuration), port, Lab.SourceEnvironment(SourceDb));
+        Source = await ServiceProcess.StartAsync("SyncDataSource", Lab.BuiltAssembly("SyncDataSource"), port, Lab.SourceEnvironment(SourceDb));
         SourceClient = new HttpClient { BaseAddress = Source.BaseAddress, Timeout = TimeSpan.FromMinutes(5) };
         await WarmUpSourceAsync();
     }
@@ -86,7 +80,7 @@ public abstract class LabFixture : IAsyncLifetime
             environment[key] = value;
         }
 
-        SomeService = await ServiceProcess.StartAsync("SomeService", Lab.ServiceAssembly("SomeService", Configuration), port, environment);
+        SomeService = await ServiceProcess.StartAsync("SomeService", Lab.BuiltAssembly("SomeService"), port, environment);
         Client = new HttpClient { BaseAddress = SomeService.BaseAddress, Timeout = TimeSpan.FromMinutes(10) };
     }
 

@@ -13,13 +13,15 @@ namespace SyncDataBenchmark.Tests;
 
 /// <summary>
 /// The debug stack's files (docker-compose.debug.yml, prometheus/, grafana/, sql/docker-init/) checked with the tools
-/// this machine has: Debian's docker-compose 1.29 (no Docker engine), Prometheus 2.42 and promtool (no OTLP receiver).
-/// What cannot be shown here: Prometheus 3 ingesting the services' OTLP push and Grafana drawing non-empty panels.
+/// this machine has: Debian's docker-compose (no Docker engine), Prometheus and promtool. That a real Prometheus
+/// scraping the real services answers every dashboard query is shown by <see cref="PrometheusScrapeTests"/>; what
+/// cannot be shown here is Grafana itself drawing the panels.
 /// </summary>
 public sealed class ObservabilityTests(ITestOutputHelper output)
 {
     private const string ComposeFile = "docker-compose.debug.yml";
     private const string PrometheusConfig = "prometheus/prometheus.yml";
+    internal const string PrometheusHostConfig = "prometheus/prometheus.host.yml";
     private const string DatasourceFile = "grafana/provisioning/datasources/prometheus.yml";
     private const string DashboardProviderFile = "grafana/provisioning/dashboards/syncdata.yml";
     private const string DashboardsDirectory = "grafana/dashboards";
@@ -30,7 +32,7 @@ public sealed class ObservabilityTests(ITestOutputHelper output)
     // ---------------------------------------------------------------- (a) docker-compose
 
     [Fact]
-    public async Task Compose_file_is_valid_and_wires_services_to_postgres_and_prometheus_otlp()
+    public async Task Compose_file_is_valid_and_wires_services_to_postgres_and_prometheus_scrapes_both()
     {
         var compose = await ComposeConfigAsync();
 
@@ -38,7 +40,6 @@ public sealed class ObservabilityTests(ITestOutputHelper output)
 
         var prometheus = compose.Services["prometheus"];
         Assert.Matches(@"^prom/prometheus:v3\.", prometheus.Image);
-        Assert.Contains("--web.enable-otlp-receiver", prometheus.Command);
         Assert.Contains("127.0.0.1:9090:9090/tcp", prometheus.Ports);
         Assert.Contains($"{Path.Combine(Root, PrometheusConfig)}:/etc/prometheus/prometheus.yml:ro", prometheus.Volumes);
 
@@ -62,11 +63,14 @@ public sealed class ObservabilityTests(ITestOutputHelper output)
             // appsettings.json's Urls (127.0.0.1) outranks ASPNETCORE_URLS; the unprefixed URLS variable does not lose.
             Assert.Equal($"http://0.0.0.0:{port}", service.Environment["URLS"]);
             Assert.Contains($"Host=postgres;Port=5432;", service.Environment[$"ConnectionStrings__{database}"]);
-            Assert.Equal("http://prometheus:9090/api/v1/otlp", service.Environment["OTEL_EXPORTER_OTLP_ENDPOINT"]);
-            Assert.Equal("http://prometheus:9090/api/v1/otlp/v1/metrics", service.Environment["OTEL_EXPORTER_OTLP_METRICS_ENDPOINT"]);
-            Assert.Equal("http/protobuf", service.Environment["OTEL_EXPORTER_OTLP_PROTOCOL"]);
-            Assert.Equal("cumulative", service.Environment["OTEL_EXPORTER_OTLP_METRICS_TEMPORALITY_PREFERENCE"]);
+            // Scraped, not pushing: both at once would count every series twice under the same job.
+            Assert.DoesNotContain(service.Environment.Keys, k => k.StartsWith("OTEL_EXPORTER_OTLP", StringComparison.Ordinal));
         }
+
+        // Prometheus scrapes each service's /metrics by its compose name, as job=<service name> (the dashboards' $job).
+        Assert.Equal(
+            [("SomeService", "/metrics", "someservice:5180"), ("SyncDataSource", "/metrics", "syncdatasource:5190")],
+            ScrapeJobs(File.ReadAllText(Path.Combine(Root, PrometheusConfig))).Where(j => j.Job != "prometheus"));
 
         Assert.Equal("http://syncdatasource:5190", compose.Services["someservice"].Environment["Sync__SourceBaseUrl"]);
         Assert.Contains("127.0.0.1:5180:5180/tcp", compose.Services["someservice"].Ports);
@@ -83,7 +87,7 @@ public sealed class ObservabilityTests(ITestOutputHelper output)
         // `up -d postgres prometheus grafana` (services on the host with dotnet run) pulls in nothing else.
         string[] infrastructure = ["postgres", "prometheus", "grafana"];
         Assert.All(infrastructure, name => Assert.All(compose.Services[name].DependsOn, d => Assert.Contains(d, infrastructure)));
-        Assert.Equal(["postgres", "prometheus", "syncdatasource"], compose.Services["someservice"].DependsOn.Order());
+        Assert.Equal(["postgres", "syncdatasource"], compose.Services["someservice"].DependsOn.Order());
 
         // Every bind-mounted host path exists.
         foreach (var volume in compose.Services.Values.SelectMany(s => s.Volumes).Where(v => v.StartsWith('/')))
@@ -198,20 +202,22 @@ public sealed class ObservabilityTests(ITestOutputHelper output)
     // ---------------------------------------------------------------- (d) promtool
 
     [Fact]
-    public async Task Prometheus_config_passes_promtool_apart_from_the_otlp_block_that_2_42_does_not_know()
+    public async Task Prometheus_configs_pass_promtool_and_scrape_both_services_every_second()
     {
         var promtool = RequireTool("promtool", "prometheus");
         var directory = Directory.CreateTempSubdirectory("syncdata-promtool-");
         try
         {
-            // As written: Prometheus 2.42 knows no `otlp:` section, and that must be the only complaint.
-            var (fullExit, fullOut, fullErr) = await RunAsync(promtool, ["check", "config", Path.Combine(Root, PrometheusConfig)], Root, "prometheus");
-            var complaint = fullOut + fullErr;
-            Assert.NotEqual(0, fullExit);
-            Assert.Contains("field otlp not found", complaint);
-            Assert.Single(Regex.Matches(complaint, @"line \d+: field \w+ not found"));
+            // Services and Prometheus on the host: checked as written.
+            var hostConfig = Path.Combine(Root, PrometheusHostConfig);
+            var (hostExit, hostOut, hostErr) = await RunAsync(promtool, ["check", "config", hostConfig], Root, "prometheus");
+            Assert.True(hostExit == 0, hostOut + hostErr);
+            Assert.Equal(
+                [("SomeService", "/metrics", "127.0.0.1:5180"), ("SyncDataSource", "/metrics", "127.0.0.1:5190")],
+                ScrapeJobs(File.ReadAllText(hostConfig)));
 
-            // Everything else, checked by promtool.
+            // The debug stack's config: its otlp: block is a Prometheus 3 section (checked below against the keys
+            // Prometheus 3 knows); everything else, scrape jobs included, by promtool.
             var stripped = StrippedPrometheusConfig();
             var path = Path.Combine(directory.FullName, "prometheus.yml");
             await File.WriteAllTextAsync(path, stripped.Config);
@@ -219,7 +225,13 @@ public sealed class ObservabilityTests(ITestOutputHelper output)
             Assert.True(exit == 0, stdout + stderr);
             Assert.Contains("SUCCESS", stdout + stderr);
 
-            // The otlp block itself, against the keys and values Prometheus v3.5.0 accepts (config/config.go OTLPConfig).
+            foreach (var config in new[] { stripped.Config, File.ReadAllText(hostConfig) })
+            {
+                Assert.Matches(@"(?m)^  scrape_interval: 1s\s*$", config);
+            }
+
+            // The otlp block itself (for users with a collector), against the keys and values Prometheus v3.5.0
+            // accepts (config/config.go OTLPConfig).
             string[] known =
             [
                 "promote_all_resource_attributes", "promote_resource_attributes", "ignore_resource_attributes",
@@ -237,6 +249,23 @@ public sealed class ObservabilityTests(ITestOutputHelper output)
         {
             directory.Delete(recursive: true);
         }
+    }
+
+    /// <summary>(job_name, metrics_path, target) of every static scrape target in a Prometheus config, in order.</summary>
+    internal static List<(string Job, string Path, string Target)> ScrapeJobs(string config)
+    {
+        var jobs = new List<(string, string, string)>();
+        foreach (var block in Regex.Split(config, @"(?m)^  - job_name:").Skip(1))
+        {
+            var job = block.Split('\n')[0].Trim();
+            var path = Regex.Match(block, @"(?m)^    metrics_path:\s*(\S+)") is { Success: true } m ? m.Groups[1].Value : "/metrics";
+            foreach (Match target in Regex.Matches(Regex.Match(block, @"targets:\s*\[(?<t>[^\]]*)\]").Groups["t"].Value, "\"([^\"]+)\""))
+            {
+                jobs.Add((job, path, target.Groups[1].Value));
+            }
+        }
+
+        return jobs;
     }
 
     // ---------------------------------------------------------------- helpers
@@ -467,7 +496,7 @@ internal sealed class ComposeConfig
 
 internal enum QueryKind { Panel, Annotation, Variable }
 
-internal sealed record DashboardQuery(QueryKind Kind, string Where, string Expr, string? Legend, string? DatasourceUid);
+internal sealed record DashboardQuery(QueryKind Kind, string Where, string Expr, string? Legend, string? DatasourceUid, bool Instant = false);
 
 internal sealed record DashboardPanel(int Id, string Type, string Title, string? DatasourceUid, IReadOnlyList<string> Targets);
 
@@ -485,10 +514,12 @@ internal static class Dashboards
         ["__range"] = "15m",
     };
 
-    public static string Substitute(string expr)
+    /// <param name="values">Values that replace the defaults (a service for $job, the time range for $__range).</param>
+    public static string Substitute(string expr, IReadOnlyDictionary<string, string>? values = null)
     {
         var result = Regex.Replace(expr, @"\$\{(?<name>\w+)(?::\w+)?\}|\$(?<name>\w+)", m =>
-            Variables.TryGetValue(m.Groups["name"].Value, out var value)
+            (values?.TryGetValue(m.Groups["name"].Value, out var given) == true ? given : null) is { } value
+            || Variables.TryGetValue(m.Groups["name"].Value, out value)
                 ? value
                 : throw new InvalidOperationException($"Unknown dashboard variable {m.Value} in {expr}"));
         Assert.DoesNotContain("$", result);
@@ -522,7 +553,8 @@ internal static class Dashboards
                     var expr = target.GetProperty("expr").GetString()!;
                     targets.Add(expr);
                     queries.Add(new(QueryKind.Panel, $"panel '{panelTitle}' {target.GetProperty("refId").GetString()}", expr,
-                        target.TryGetProperty("legendFormat", out var legend) ? legend.GetString() : null, Uid(target)));
+                        target.TryGetProperty("legendFormat", out var legend) ? legend.GetString() : null, Uid(target),
+                        target.TryGetProperty("instant", out var instant) && instant.GetBoolean()));
                 }
             }
 

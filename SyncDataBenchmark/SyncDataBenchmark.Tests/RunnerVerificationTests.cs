@@ -13,12 +13,6 @@ namespace SyncDataBenchmark.Tests;
 /// </summary>
 public sealed class RunnerVerificationTests
 {
-#if DEBUG
-    private const string Configuration = "Debug";
-#else
-    private const string Configuration = "Release";
-#endif
-
     [Fact]
     public async Task A_SomeService_that_reports_success_without_writing_comes_out_failed()
     {
@@ -55,7 +49,7 @@ public sealed class RunnerVerificationTests
 
     private static async Task<(int ExitCode, string Output)> RunRunnerAsync(params string[] arguments)
     {
-        var runner = Path.Combine(Lab.RepositoryRoot, "SyncDataBenchmark", "SyncDataBenchmark.Runner", "bin", Configuration, "net10.0", "SyncDataBenchmark.Runner.dll");
+        var runner = Lab.BuiltAssembly("SyncDataBenchmark.Runner");
         var start = new ProcessStartInfo("dotnet") { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
         start.ArgumentList.Add(runner);
         foreach (var argument in arguments)

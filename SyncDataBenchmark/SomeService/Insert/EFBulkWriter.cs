@@ -25,7 +25,9 @@ public sealed class EFBulkWriter : IRowWriter
                 $"EFBulk's COPY would time out after the connection's Command Timeout ({target.Connection.CommandTimeout} s), not the configured {target.CommandTimeoutSeconds} s.");
         }
 
-        // A context on the run's own connection, joined to the run's transaction like EFTypical's.
+        // A context on the run's own connection: the library COPYs on the context's connection, so every COPY is inside
+        // the run's transaction whatever EF knows. UseTransaction tells EF too (as EFTypical does), so EF never tries to
+        // begin a transaction of its own on this connection.
         var contextOptions = new DbContextOptionsBuilder<UsersDbContext>()
             .UseNpgsql(target.Connection, o => o.CommandTimeout(target.CommandTimeoutSeconds))
             .Options;

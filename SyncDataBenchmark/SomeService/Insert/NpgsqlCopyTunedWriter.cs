@@ -33,7 +33,7 @@ public sealed class NpgsqlCopyTunedWriter : IRowWriter
         }
 
         await ExecuteAsync(target, $"set local maintenance_work_mem = '{MaintenanceWorkMem}'", ct);
-        var written = await NpgsqlCopyWriter.CopyInAsync(rows, target, CopyInBinaryFreeze, ct);
+        var written = await BinaryImport.CopyInAsync(rows, target, CopyInBinaryFreeze, ct);
         if (primaryKey is { } readded)
         {
             await ExecuteAsync(target, $"alter table {UsersTable.Name} add constraint {readded.QuotedName} {readded.Definition}", ct);

@@ -1,4 +1,3 @@
-using NpgsqlTypes;
 using SyncData.Shared;
 
 namespace SomeService.Insert;
@@ -12,30 +11,5 @@ public sealed class NpgsqlCopyWriter : IRowWriter
 {
     public bool UsesBatches => false;
 
-    public Task<long?> WriteAsync(IAsyncEnumerable<User> rows, WriteTarget target, CancellationToken ct) => CopyInAsync(rows, target, ct);
-
-    /// <summary>The COPY itself, shared with the writers that only change what happens around it.</summary>
-    internal static Task<long?> CopyInAsync(IAsyncEnumerable<User> rows, WriteTarget target, CancellationToken ct) =>
-        CopyInAsync(rows, target, UsersTable.CopyInBinary, ct);
-
-    /// <param name="copyCommand">A COPY … FROM STDIN (FORMAT binary …) of <see cref="UsersTable.Columns"/>, e.g. with FREEZE.</param>
-    internal static async Task<long?> CopyInAsync(IAsyncEnumerable<User> rows, WriteTarget target, string copyCommand, CancellationToken ct)
-    {
-        await using var importer = await target.Connection.BeginBinaryImportAsync(copyCommand, ct);
-        importer.Timeout = TimeSpan.FromSeconds(target.CommandTimeoutSeconds);
-        await foreach (var user in rows.WithCancellation(ct))
-        {
-            // Synchronous writes: they only copy into Npgsql's buffer (a full buffer is sent blocking, bounded by
-            // importer.Timeout); awaiting seven calls per row costs measurably more CPU (README, "Where the time goes").
-            importer.StartRow();
-            importer.Write(user.Id, NpgsqlDbType.Uuid);
-            importer.Write(user.Name, NpgsqlDbType.Text);
-            importer.Write(user.Patronymic, NpgsqlDbType.Text);
-            importer.Write(user.Surname, NpgsqlDbType.Text);
-            importer.Write(user.CreatedAt, NpgsqlDbType.Timestamp);
-            importer.Write(user.IsActive, NpgsqlDbType.Boolean);
-        }
-
-        return (long)await importer.CompleteAsync(ct);
-    }
+    public Task<long?> WriteAsync(IAsyncEnumerable<User> rows, WriteTarget target, CancellationToken ct) => BinaryImport.CopyInAsync(rows, target, UsersTable.CopyInBinary, ct);
 }

@@ -216,9 +216,9 @@ public sealed class SyncRunner(
             switch (writer)
             {
                 case IRowWriter rows:
-                    return await rows.WriteAsync(SourceReads.Attributed(source.ReadAsync(request, ct), ct), writeTarget, ct);
+                    return await rows.WriteAsync(metrics.CountWritten(SourceReads.Attributed(source.ReadAsync(request, ct), ct), request), writeTarget, ct);
                 case ICopyBytesWriter bytes when source is IBinaryCopySource copySource:
-                    await using (var body = await copySource.OpenCopyStreamAsync(ct))
+                    await using (var body = metrics.CountWritten(await copySource.OpenCopyStreamAsync(ct), request))
                     {
                         return await bytes.WriteAsync(body, writeTarget, ct);
                     }

@@ -11,6 +11,7 @@ public static partial class CsvReport
     {
         public string Kind { get; set; } = "";
         public string Case { get; set; } = "";
+        public string Profile { get; set; } = "";
         public int? Number { get; set; }
         public string Fetch { get; set; } = "";
         public string Insert { get; set; } = "";
@@ -25,12 +26,18 @@ public static partial class CsvReport
         public int? PageSize { get; set; }
         public int? BatchSize { get; set; }
         public long? SomeServiceAllocatedBytes { get; set; }
+        public string? SomeServiceAllocatedBytesUnavailable { get; set; }
+        public int? SomeServiceHeapCountStart { get; set; }
+        public int? SomeServiceHeapCountEnd { get; set; }
         public long? SomeServicePeakWorkingSetBytes { get; set; }
         public int? SomeServiceGcGen0 { get; set; }
         public int? SomeServiceGcGen1 { get; set; }
         public int? SomeServiceGcGen2 { get; set; }
         public double? SomeServiceGcPauseMs { get; set; }
         public long? SyncDataSourceAllocatedBytes { get; set; }
+        public string? SyncDataSourceAllocatedBytesUnavailable { get; set; }
+        public int? SyncDataSourceHeapCountStart { get; set; }
+        public int? SyncDataSourceHeapCountEnd { get; set; }
         public long? SyncDataSourcePeakWorkingSetBytes { get; set; }
         public int? SyncDataSourceGcGen0 { get; set; }
         public int? SyncDataSourceGcGen1 { get; set; }
@@ -53,6 +60,7 @@ public static partial class CsvReport
             {
                 Kind = CaseSummary.Kinds.Combination,
                 Case = r.Case,
+                Profile = r.Profile,
                 Number = r.Number,
                 Fetch = r.Fetch,
                 Insert = r.Insert,
@@ -67,12 +75,18 @@ public static partial class CsvReport
                 PageSize = result?.PageSize,
                 BatchSize = result?.BatchSize,
                 SomeServiceAllocatedBytes = some?.AllocatedBytes,
+                SomeServiceAllocatedBytesUnavailable = some?.AllocatedBytesUnavailable,
+                SomeServiceHeapCountStart = some?.HeapCountStart,
+                SomeServiceHeapCountEnd = some?.HeapCountEnd,
                 SomeServicePeakWorkingSetBytes = some?.PeakWorkingSetBytes,
                 SomeServiceGcGen0 = some?.GcGen0,
                 SomeServiceGcGen1 = some?.GcGen1,
                 SomeServiceGcGen2 = some?.GcGen2,
                 SomeServiceGcPauseMs = some?.GcPauseMs,
                 SyncDataSourceAllocatedBytes = source?.AllocatedBytes,
+                SyncDataSourceAllocatedBytesUnavailable = source?.AllocatedBytesUnavailable,
+                SyncDataSourceHeapCountStart = source?.HeapCountStart,
+                SyncDataSourceHeapCountEnd = source?.HeapCountEnd,
                 SyncDataSourcePeakWorkingSetBytes = source?.PeakWorkingSetBytes,
                 SyncDataSourceGcGen0 = source?.GcGen0,
                 SyncDataSourceGcGen1 = source?.GcGen1,
@@ -91,6 +105,7 @@ public static partial class CsvReport
             {
                 Kind = CaseSummary.Kinds.Peer,
                 Case = p.Peer,
+                Profile = summary?.Profile ?? "",
                 Fetch = summary?.Fetch ?? "",
                 Insert = summary?.Insert ?? "",
                 Round = p.Round,

@@ -29,13 +29,34 @@ public static class EnvironmentProbe
         };
     }
 
-    /// <summary>Every PackageVersion of the central Directory.Packages.props.</summary>
+    /// <summary>
+    /// Every PackageVersion of the central Directory.Packages.props, and every PackageDownload of the solution's .props
+    /// files (EFBulk.props), whose exact versions are properties in Directory.Packages.props.
+    /// </summary>
     public static IReadOnlyDictionary<string, string> PackageVersions()
     {
-        var path = Path.Combine(Lab.RepositoryRoot, "SyncDataBenchmark", "Directory.Packages.props");
-        return XDocument.Load(path).Descendants("PackageVersion")
+        var folder = Path.Combine(Lab.RepositoryRoot, "SyncDataBenchmark");
+        var central = XDocument.Load(Path.Combine(folder, "Directory.Packages.props"));
+        var versions = central.Descendants("PackageVersion")
             .Where(e => e.Attribute("Include") is not null && e.Attribute("Version") is not null)
             .ToDictionary(e => e.Attribute("Include")!.Value, e => e.Attribute("Version")!.Value);
+        var properties = central.Descendants("PropertyGroup").Elements().ToDictionary(e => e.Name.LocalName, e => e.Value.Trim());
+        foreach (var download in Directory.EnumerateFiles(folder, "*.props").SelectMany(f => XDocument.Load(f).Descendants("PackageDownload")))
+        {
+            // Version="[$(Name)]": an exact version, written as a property.
+            var version = download.Attribute("Version")?.Value.Trim('[', ']') ?? "";
+            if (version.StartsWith("$(", StringComparison.Ordinal) && version.EndsWith(')'))
+            {
+                version = properties.GetValueOrDefault(version[2..^1], version);
+            }
+
+            if (download.Attribute("Include")?.Value is { } package)
+            {
+                versions[package] = version;
+            }
+        }
+
+        return versions;
     }
 
     private static string? ProcField(string file, string name)

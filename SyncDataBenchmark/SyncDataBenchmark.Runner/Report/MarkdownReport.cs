@@ -36,6 +36,9 @@ public static class MarkdownReport
         md.AppendLine($"- Services: {(p.ServicesStartedByRunner ? "started by the runner as separate Release processes" : "already running")}; SomeService {p.SomeServiceUrl}");
         md.AppendLine($"- Commit {e.GitCommit ?? "unknown"}{(e.GitDirty == true ? " (with uncommitted changes)" : "")}; {e.StartedAt:yyyy-MM-dd HH:mm} UTC; wall time {(e.WallTimeMs is { } w ? Estimator.Format(TimeSpan.FromMilliseconds(w)) : "n/a")}");
         md.AppendLine($"- Tools: {string.Join("; ", e.Tools.Values)}");
+        var main = p.Profiles.FirstOrDefault(x => x.Main);
+        md.AppendLine(main is null ? "- Runtime profile: not recorded"
+            : $"- Runtime profile of this table: **{main.Name}** ({main.Description}){Reported(report, main.Name)}");
         md.AppendLine();
 
         string[] header =
@@ -47,10 +50,12 @@ public static class MarkdownReport
         ];
         md.AppendLine("| " + string.Join(" | ", header) + " |");
         md.AppendLine("|" + string.Concat(header.Select(_ => " --- |")));
-        foreach (var row in report.Summary)
+        foreach (var row in report.Summary.Where(r => r.MainProfile))
         {
             md.AppendLine("| " + string.Join(" | ", Cells(row, charts).Select(Escape)) + " |");
         }
+
+        RenderProfileComparison(md, report, charts);
 
         md.AppendLine();
         md.AppendLine("Notes:").AppendLine();
@@ -59,6 +64,10 @@ public static class MarkdownReport
         md.AppendLine($"- **Memory and GC columns are per-run medians** over the successful timed runs, not sums: the original summed its 3 runs, "
                       + "so multiply allocation, collection and pause figures by 3 to compare with it. Physical Memory is the highest working set "
                       + "sampled (every 50 ms) during the run, not the process lifetime peak. GC collections are exclusive per generation.");
+        md.AppendLine("- Memory Allocated is \"n/a (DATAS)\" when DATAS changed the GC heap count during every run of the case: "
+                      + "GC.GetTotalAllocatedBytes then sums only the heaps in use (dotnet/runtime#131069, fixed after the runtime used here), "
+                      + "so the difference would be understated, negative or overstated. \"(k/n runs)\" marks a median over only the k runs "
+                      + "whose heap count stayed the same.");
         md.AppendLine("- Rank orders the combinations by best time. Ratio to fastest divides a row's best time by the fastest combination's; "
                       + "Ratio to psql binary by the psql binary pipe's **at the same scope** (Time scope): \"target statements\" is the target's own "
                       + "clock from its first statement (truncate) to its commit, as SomeService measures a run and as the psql peers read "
@@ -157,11 +166,109 @@ public static class MarkdownReport
     private static string[] Figures(FigureMedians? f) => f is null
         ? ["—", "—", "—", "—"]
         : [
-            Bytes(f.AllocatedBytes),
+            Allocated(f),
             Bytes(f.PeakWorkingSetBytes),
             $"gen0: {Count(f.GcGen0)}, gen1: {Count(f.GcGen1)}, gen2: {Count(f.GcGen2)}",
             Ms(f.GcPauseMs),
         ];
+
+    /// <summary>An allocation median, or why there is none; a partial median says over how many runs.</summary>
+    public static string Allocated(FigureMedians f) => f.AllocatedBytes is not { } bytes
+        ? f.AllocatedBytesUnavailable?.Contains("DATAS", StringComparison.Ordinal) == true ? "n/a (DATAS)" : "n/a"
+        : f.AllocatedRuns < f.Runs ? $"{Bytes(bytes)} ({f.AllocatedRuns}/{f.Runs} runs)" : Bytes(bytes);
+
+    private static string Reported(BenchReport report, string profile)
+    {
+        var some = report.Summary.FirstOrDefault(r => r.Profile == profile && r.SomeService?.Runtime is not null)?.SomeService?.Runtime;
+        return some is null ? "" : $"; SomeService reported: {SyncData.Harness.RuntimeProfiles.Describe(some)}";
+    }
+
+    /// <summary>
+    /// The second table: the cases measured under every profile, each profile beside the main one, with the
+    /// differences from it called out.
+    /// </summary>
+    private static void RenderProfileComparison(StringBuilder md, BenchReport report, bool charts)
+    {
+        var others = report.Summary.Where(r => r is { Kind: CaseSummary.Kinds.Combination, MainProfile: false }).ToList();
+        if (others.Count == 0)
+        {
+            return;
+        }
+
+        var mainName = report.Parameters.Profiles.FirstOrDefault(x => x.Main)?.Name ?? "default";
+        md.AppendLine().AppendLine($"## Runtime profiles: the same cases under each profile, against {mainName}").AppendLine();
+        foreach (var profile in report.Parameters.Profiles)
+        {
+            md.AppendLine($"- **{profile.Name}**: {profile.Description}; environment: "
+                          + (profile.Environment.Count == 0 ? "none (the services' own runtimeconfig)" : string.Join(", ", profile.Environment.Select(kv => $"`{kv.Key}={kv.Value}`")))
+                          + Reported(report, profile.Name));
+        }
+
+        md.AppendLine();
+        string[] header =
+        [
+            "TestCase", "Profile", $"Process Time (best of {report.Parameters.Repeat})", "Median",
+            "SomeService Memory Allocated", "SomeService Physical Memory (peak)", "SomeService GC Collections", "SomeService GC Pause",
+            "SyncDataSource Memory Allocated", "SyncDataSource Physical Memory (peak)", "SyncDataSource GC Collections", "SyncDataSource GC Pause",
+            "Verified",
+        ];
+        md.AppendLine("| " + string.Join(" | ", header) + " |");
+        md.AppendLine("|" + string.Concat(header.Select(_ => " --- |")));
+        foreach (var group in others.GroupBy(r => r.Case))
+        {
+            var baseline = report.Summary.FirstOrDefault(r => r is { Kind: CaseSummary.Kinds.Combination, MainProfile: true } && r.Case == group.Key);
+            foreach (var row in (baseline is null ? group : group.Prepend(baseline)))
+            {
+                var vs = row == baseline ? null : baseline;
+                var testCase = charts ? $"[{row.Number}]({row.Picture}) {row.Fetch} × {row.Insert}" : $"{row.Number} {row.Fetch} × {row.Insert}";
+                string[] cells =
+                [
+                    testCase,
+                    row == baseline ? $"**{row.Profile}**" : row.Profile,
+                    row.BestMs is { } best ? Ms(best) + Change(best, vs?.BestMs) : row.TimedRuns == 0 ? "not run" : "no successful run",
+                    row.MedianMs is { } median ? Ms(median) + Change(median, vs?.MedianMs) : "—",
+                    .. Compared(row.SomeService, vs?.SomeService),
+                    .. Compared(row.SyncDataSource, vs?.SyncDataSource),
+                    $"{row.Succeeded}/{row.TimedRuns}",
+                ];
+                md.AppendLine("| " + string.Join(" | ", cells.Select(Escape)) + " |");
+            }
+        }
+
+        md.AppendLine();
+        md.AppendLine($"Differences in brackets are against {mainName} for the same case in the same session: percentages for time, memory and "
+                      + "pause, collection counts per generation as signed differences. The same notes apply as above (per-run medians; "
+                      + "\"n/a (DATAS)\" where DATAS changed the heap count during the runs).");
+    }
+
+    private static string[] Compared(FigureMedians? f, FigureMedians? vs)
+    {
+        if (f is null)
+        {
+            return ["—", "—", "—", "—"];
+        }
+
+        var gc = $"gen0: {Count(f.GcGen0)}, gen1: {Count(f.GcGen1)}, gen2: {Count(f.GcGen2)}";
+        if (vs is not null)
+        {
+            gc += $" ({Signed(f.GcGen0 - vs.GcGen0)}/{Signed(f.GcGen1 - vs.GcGen1)}/{Signed(f.GcGen2 - vs.GcGen2)})";
+        }
+
+        return
+        [
+            Allocated(f) + (f.AllocatedBytes is { } a ? Change(a, vs?.AllocatedBytes) : ""),
+            Bytes(f.PeakWorkingSetBytes) + Change(f.PeakWorkingSetBytes, vs?.PeakWorkingSetBytes),
+            gc,
+            Ms(f.GcPauseMs) + Change(f.GcPauseMs, vs?.GcPauseMs),
+        ];
+    }
+
+    /// <summary>" (+12%)" against the baseline; nothing without one (or from zero, where a percentage means nothing).</summary>
+    public static string Change(double value, double? baseline) => baseline is { } b && b > 0
+        ? $" ({((value / b - 1) * 100).ToString("+0;−0;±0", Invariant)}%)"
+        : "";
+
+    private static string Signed(double value) => value.ToString("+0.#;−0.#;0", Invariant);
 
     private static string Setting(int? asked, IEnumerable<int?> used)
     {

@@ -65,7 +65,14 @@ public sealed record BenchParameters
     public string? SourceUrl { get; init; }
     /// <summary>False when --someservice-url/--source-url pointed at services someone else started.</summary>
     public required bool ServicesStartedByRunner { get; init; }
+    /// <summary>The runtime profiles measured, in order; the first is the headline's.</summary>
+    public IReadOnlyList<ProfileReport> Profiles { get; init; } = [];
+    /// <summary>The cases measured under every profile after the first (--profile-cases).</summary>
+    public IReadOnlyList<string> ProfileCases { get; init; } = [];
 }
+
+/// <summary>A runtime profile as asked (its environment variables) and as the services reported it.</summary>
+public sealed record ProfileReport(string Name, string Description, IReadOnlyDictionary<string, string> Environment, bool Main);
 
 /// <summary>One request to SomeService's /sync?wait=true, and what it answered.</summary>
 public sealed record CombinationRun
@@ -77,6 +84,8 @@ public sealed record CombinationRun
     /// <summary>0 is the warm-up round; 1..repeat are timed.</summary>
     public required int Round { get; init; }
     public required bool Warmup { get; init; }
+    /// <summary>The runtime profile the runner started both services with ("external" for services it did not start).</summary>
+    public string Profile { get; init; } = SyncData.Harness.RuntimeProfiles.DefaultName;
     /// <summary>Seen from the runner: the HTTP request's whole duration (includes the in-transaction verification).</summary>
     public required double WallMs { get; init; }
     public int? HttpStatus { get; init; }
@@ -126,7 +135,22 @@ public sealed record PeerRun
 public sealed record BlockedCombinationReport(string Case, int Number, string Fetch, string Insert, string Reason);
 
 /// <summary>Medians over a case's successful timed runs, per run (the original summed over its runs).</summary>
-public sealed record FigureMedians(double AllocatedBytes, double PeakWorkingSetBytes, double GcGen0, double GcGen1, double GcGen2, double GcPauseMs);
+/// <param name="AllocatedBytes">Median over the runs whose allocation figure is exact; null when none is.</param>
+/// <param name="AllocatedRuns">How many runs <paramref name="AllocatedBytes"/> is the median of.</param>
+/// <param name="Runs">How many runs the other medians are over.</param>
+/// <param name="AllocatedBytesUnavailable">Why some or all runs have no allocation figure (ServiceFigures.AllocatedBytesUnavailable).</param>
+/// <param name="Runtime">The runtime settings the service reported (the last run's).</param>
+public sealed record FigureMedians(
+    double? AllocatedBytes,
+    double PeakWorkingSetBytes,
+    double GcGen0,
+    double GcGen1,
+    double GcGen2,
+    double GcPauseMs,
+    int AllocatedRuns = 0,
+    int Runs = 0,
+    string? AllocatedBytesUnavailable = null,
+    RuntimeSettings? Runtime = null);
 
 /// <summary>One row of results.md.</summary>
 public sealed record CaseSummary
@@ -140,6 +164,10 @@ public sealed record CaseSummary
 
     public required string Kind { get; init; }
     public required string Case { get; init; }
+    /// <summary>The runtime profile of the rows's runs; the peers and blocked rows carry the main profile's.</summary>
+    public string Profile { get; init; } = SyncData.Harness.RuntimeProfiles.DefaultName;
+    /// <summary>True for the main profile's rows (the headline table); false for the profile comparison.</summary>
+    public bool MainProfile { get; init; } = true;
     public int? Number { get; init; }
     public required string Title { get; init; }
     public required string Fetch { get; init; }

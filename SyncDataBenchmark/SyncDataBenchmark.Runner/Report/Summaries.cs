@@ -10,12 +10,16 @@ public static class Summaries
         IReadOnlyList<PeerDefinition> peers,
         IReadOnlyList<BlockedCombination> blocked,
         IReadOnlyList<CombinationRun> runs,
-        IReadOnlyList<PeerRun> peerRuns)
+        IReadOnlyList<PeerRun> peerRuns,
+        string mainProfile = SyncData.Harness.RuntimeProfiles.DefaultName,
+        IReadOnlyList<(string Profile, IReadOnlyList<Combination> Combinations)>? otherProfiles = null)
     {
         var rows = new List<CaseSummary>();
-        foreach (var c in combinations)
+        var measured = combinations.Select(c => (Combination: c, Profile: mainProfile, Main: true))
+            .Concat((otherProfiles ?? []).SelectMany(p => p.Combinations.Select(c => (Combination: c, p.Profile, Main: false))));
+        foreach (var (c, profile, main) in measured)
         {
-            var all = runs.Where(r => r.Case == c.Key).ToList();
+            var all = runs.Where(r => r.Case == c.Key && r.Profile == profile).ToList();
             var timed = all.Where(r => !r.Warmup).ToList();
             var ok = timed.Where(r => r.Ok).ToList();
             var durations = ok.Select(r => r.Result!.DurationMs!.Value).ToList();
@@ -26,6 +30,8 @@ public static class Summaries
             {
                 Kind = CaseSummary.Kinds.Combination,
                 Case = c.Key,
+                Profile = profile,
+                MainProfile = main,
                 Number = c.Number,
                 Title = $"{c.Fetch} × {c.Insert}",
                 Fetch = c.Fetch.ToString(),
@@ -40,7 +46,7 @@ public static class Summaries
                 // SomeService's durationMs: first target statement (truncate) to commit.
                 Scope = PeerScopes.TargetStatements,
                 PictureRunId = pictured?.Result?.Id,
-                Picture = c.Picture,
+                Picture = main ? c.Picture : $"{c.Number}-{profile}.png",
                 SomeService = Medians(ok.Select(r => r.Result!.SomeService)),
                 SyncDataSource = Medians(ok.Select(r => r.Result!.SyncDataSource)),
             });
@@ -56,6 +62,7 @@ public static class Summaries
             {
                 Kind = CaseSummary.Kinds.Peer,
                 Case = p.Key,
+                Profile = mainProfile,
                 Title = p.Name,
                 Fetch = p.FetchLabel,
                 Insert = p.InsertLabel,
@@ -77,6 +84,7 @@ public static class Summaries
             {
                 Kind = CaseSummary.Kinds.Blocked,
                 Case = b.Key,
+                Profile = mainProfile,
                 Number = b.Number,
                 Title = $"{b.Fetch} × {b.Insert}",
                 Fetch = b.Fetch.ToString(),
@@ -85,19 +93,21 @@ public static class Summaries
             });
         }
 
-        // Combinations and blocked pairs by TestCase number (the original's table order), then the peers.
+        // Combinations and blocked pairs by TestCase number (the original's table order), then the peers; within a
+        // number the main profile's row first (a stable sort keeps the order they were added in).
         rows = rows.Where(r => r.Number is not null).OrderBy(r => r.Number).Concat(rows.Where(r => r.Number is null)).ToList();
-        var fastest = rows.Where(r => r.Kind == CaseSummary.Kinds.Combination && r.BestMs is not null).Select(r => r.BestMs!.Value).DefaultIfEmpty().Min();
+        // Ranks and the fastest time are the main profile's; every row is still compared with the same session's pipe.
+        var fastest = rows.Where(r => r is { Kind: CaseSummary.Kinds.Combination, MainProfile: true } && r.BestMs is not null).Select(r => r.BestMs!.Value).DefaultIfEmpty().Min();
         // The yardstick at each scope: its target-statements time for rows measured so, its whole command for the rest.
         var psqlBinaryRow = rows.FirstOrDefault(r => r.Case == PeerDefinition.PsqlBinaryKey);
         double? PsqlBinaryAt(string? scope) => scope == PeerScopes.WholeCommand ? psqlBinaryRow?.BestWallMs : psqlBinaryRow?.BestMs;
-        var ranks = rows.Where(r => r.Kind == CaseSummary.Kinds.Combination && r.BestMs is not null)
+        var ranks = rows.Where(r => r is { Kind: CaseSummary.Kinds.Combination, MainProfile: true } && r.BestMs is not null)
             .OrderBy(r => r.BestMs)
             .Select((r, i) => (r.Case, Rank: i + 1))
             .ToDictionary(x => x.Case, x => x.Rank);
         return rows.Select(r => r.BestMs is not { } best ? r : r with
         {
-            Rank = r.Kind == CaseSummary.Kinds.Combination ? ranks[r.Case] : null,
+            Rank = r is { Kind: CaseSummary.Kinds.Combination, MainProfile: true } ? ranks[r.Case] : null,
             // The combinations are all timed at the target's statements; a whole-command time is not comparable with them.
             RatioToFastest = fastest > 0 && r.Scope != PeerScopes.WholeCommand ? best / fastest : null,
             RatioToPsqlBinary = PsqlBinaryAt(r.Scope) is > 0 and var psqlBinary ? best / psqlBinary : null,
@@ -136,6 +146,13 @@ public static class Summaries
         }
 
         double M(Func<ServiceFigures, double> pick) => Median(list.Select(pick).ToList())!.Value;
-        return new FigureMedians(M(f => f.AllocatedBytes), M(f => f.PeakWorkingSetBytes), M(f => f.GcGen0), M(f => f.GcGen1), M(f => f.GcGen2), M(f => f.GcPauseMs));
+        // Only exact allocation figures count: a run whose figure is unavailable is left out, never read as zero.
+        var exact = list.Where(f => f.AllocatedBytes is not null).Select(f => (double)f.AllocatedBytes!.Value).ToList();
+        var reasons = list.Select(f => f.AllocatedBytesUnavailable).OfType<string>().Distinct().ToList();
+        return new FigureMedians(Median(exact), M(f => f.PeakWorkingSetBytes), M(f => f.GcGen0), M(f => f.GcGen1), M(f => f.GcGen2), M(f => f.GcPauseMs),
+            AllocatedRuns: exact.Count,
+            Runs: list.Count,
+            AllocatedBytesUnavailable: reasons.Count == 0 ? null : string.Join(" / ", reasons),
+            Runtime: list[^1].Runtime);
     }
 }

@@ -1,0 +1,80 @@
+using System.Diagnostics;
+using System.Text.Json;
+using SyncData.Harness;
+using Xunit;
+using Xunit.Abstractions;
+
+namespace SyncDataBenchmark.Tests;
+
+/// <summary>
+/// Allocated bytes stay true under DATAS (README, "Measuring honestly"). A Server GC process with DATAS on
+/// (SyncData.DatasProbe) is driven through heap-count changes by allocation bursts and trickles, measured by the
+/// services' own RuntimeWindow; its workers count what they allocate themselves, per thread, exactly. Every figure
+/// reported must hold that truth (never negative, never understated, not inflated by old heaps coming back), and
+/// every window in which the heap count changed must report none, with the reason.
+/// </summary>
+public sealed class DatasAllocationTests(ITestOutputHelper output)
+{
+    /// <summary>What the window may count beyond the workers' own allocations: the runtime's, the sampling timer's, the GC event listener's.</summary>
+    private const long OverheadBytes = 16L << 20;
+
+    [Fact]
+    public async Task Reported_allocations_never_drop_or_understate_while_DATAS_changes_the_heap_count()
+    {
+        var probe = Lab.BuiltAssembly("SyncData.DatasProbe");
+        var start = new ProcessStartInfo("dotnet") { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
+        start.ArgumentList.Add(probe);
+        start.ArgumentList.Add("150");
+        foreach (var knob in RuntimeProfiles.Knobs)
+        {
+            start.Environment.Remove(knob);
+        }
+
+        // DATAS as ASP.NET Core's default gives it: Server GC (the probe's runtimeconfig), dynamic adaptation on.
+        using var process = Process.Start(start)!;
+        var stderr = process.StandardError.ReadToEndAsync();
+        var lines = new List<string>();
+        while (await process.StandardOutput.ReadLineAsync() is { } line)
+        {
+            output.WriteLine(line);
+            lines.Add(line);
+        }
+
+        await process.WaitForExitAsync();
+        Assert.True(process.ExitCode == 0, $"probe exited with {process.ExitCode}: {await stderr}");
+
+        var settings = JsonDocument.Parse(lines[0]).RootElement.GetProperty("settings");
+        Assert.True(settings.GetProperty("Datas").GetBoolean(), "the probe must run Server GC with DATAS on");
+        var windows = lines.Skip(1).Select(l => JsonDocument.Parse(l).RootElement).ToList();
+
+        // The scenario must really move the heap count, or it proves nothing.
+        var changedWindows = windows.Where(w => w.GetProperty("changes").GetInt64() != 0).ToList();
+        Assert.True(changedWindows.Count > 0, "DATAS never changed the heap count: the scenario proved nothing.");
+
+        foreach (var w in windows)
+        {
+            var truth = w.GetProperty("allocatedByWorkers").GetInt64();
+            var reported = w.GetProperty("reported");
+            var unavailable = w.GetProperty("unavailable");
+            var label = $"window {w.GetProperty("window").GetInt32()} ({w.GetProperty("kind").GetString()}, heaps {w.GetProperty("heapCountStart")} → {w.GetProperty("heapCountEnd")}, raw difference {w.GetProperty("raw").GetInt64():N0})";
+            if (reported.ValueKind == JsonValueKind.Null)
+            {
+                Assert.True(unavailable.ValueKind == JsonValueKind.String && unavailable.GetString()!.Length > 0, $"{label}: no figure and no reason");
+                continue;
+            }
+
+            var bytes = reported.GetInt64();
+            Assert.True(bytes >= truth, $"{label}: reported {bytes:N0} bytes, but the workers alone allocated {truth:N0}");
+            Assert.True(bytes <= truth + OverheadBytes + truth / 50, $"{label}: reported {bytes:N0} bytes for {truth:N0} allocated: inflated");
+            Assert.True(unavailable.ValueKind == JsonValueKind.Null, $"{label}: a figure and a reason at once");
+        }
+
+        foreach (var w in changedWindows)
+        {
+            Assert.True(w.GetProperty("reported").ValueKind == JsonValueKind.Null, $"window {w.GetProperty("window").GetInt32()}: the heap count changed, yet a figure was reported");
+        }
+
+        // And the guard is not simply "never report": windows with a steady heap count keep their figure.
+        Assert.Contains(windows, w => w.GetProperty("kind").GetString() != "small" && w.GetProperty("reported").ValueKind == JsonValueKind.Number);
+    }
+}

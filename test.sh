@@ -11,9 +11,13 @@ log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 status=0
 dotnet test SyncDataBenchmark/SyncDataBenchmark.slnx -c Release --logger "console;verbosity=normal" "$@" 2>&1 | tee "$log" || status=$?
-# One plain closing line, whatever the runner printed.
+# One plain closing line, whatever the runner printed: "Failed: N, Passed: N, Skipped: N" (minimal console output) or,
+# with each test's result printed, one count per line after "Total tests: N".
+count() { grep -E "^ *$1: *[0-9]+ *\$" "$log" | tail -1 | grep -Eo '[0-9]+' || echo 0; }
 summary=$(grep -Eo 'Failed: +[0-9]+, Passed: +[0-9]+, Skipped: +[0-9]+' "$log" | tail -1 || true)
 if [[ $summary =~ Failed:\ +([0-9]+),\ Passed:\ +([0-9]+),\ Skipped:\ +([0-9]+) ]]; then
   echo "tests: ${BASH_REMATCH[2]} passed, ${BASH_REMATCH[1]} failed, ${BASH_REMATCH[3]} skipped"
+elif grep -qE '^Total tests: *[0-9]+' "$log"; then
+  echo "tests: $(count Passed) passed, $(count Failed) failed, $(count Skipped) skipped"
 fi
 exit $status

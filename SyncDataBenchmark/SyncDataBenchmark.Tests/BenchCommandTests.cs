@@ -48,8 +48,7 @@ public sealed class BenchCommandTests
             // Whatever PostgreSQL and packages this machine has: recorded, not prescribed.
             Assert.Matches(@"^\d+(\.\d+)?", environment.GetProperty("postgresVersion").GetString());
             Assert.Equal(PinnedVersion("Npgsql"), environment.GetProperty("nuGetPackages").GetProperty("Npgsql").GetString());
-            var efBulk = System.Xml.Linq.XDocument.Load(Path.Combine(Lab.RepositoryRoot, "SyncDataBenchmark", "EFBulk.props"));
-            Assert.Equal(efBulk.Descendants("EFCoreBulkExtensionsPostgreSqlVersion").Single().Value, environment.GetProperty("nuGetPackages").GetProperty("EFCore.BulkExtensions.PostgreSql").GetString());
+            Assert.Equal(PinnedProperty("EFCoreBulkExtensionsPostgreSqlVersion"), environment.GetProperty("nuGetPackages").GetProperty("EFCore.BulkExtensions.PostgreSql").GetString());
             Assert.True(environment.GetProperty("cores").GetInt32() > 0);
 
             var combinations = Catalog.Runnable;
@@ -244,11 +243,15 @@ public sealed class BenchCommandTests
         }
     }
 
-    private static string PinnedVersion(string package)
-    {
-        var props = System.Xml.Linq.XDocument.Load(Path.Combine(Lab.RepositoryRoot, "SyncDataBenchmark", "Directory.Packages.props"));
-        return props.Descendants("PackageVersion").Single(p => (string?)p.Attribute("Include") == package).Attribute("Version")!.Value;
-    }
+    /// <summary>The version Directory.Packages.props pins: the report must record what ran, whatever that is.</summary>
+    private static string PinnedVersion(string package) =>
+        PackagesProps().Descendants("PackageVersion").Single(p => (string?)p.Attribute("Include") == package).Attribute("Version")!.Value;
+
+    /// <summary>A version Directory.Packages.props keeps as a property (packages fetched with PackageDownload).</summary>
+    private static string PinnedProperty(string name) => PackagesProps().Descendants(name).Single().Value;
+
+    private static System.Xml.Linq.XDocument PackagesProps() =>
+        System.Xml.Linq.XDocument.Load(Path.Combine(Lab.RepositoryRoot, "SyncDataBenchmark", "Directory.Packages.props"));
 
     /// <summary>A figure or a reason, never both, never neither, never negative.</summary>
     private static void AssertAllocationHonest(JsonElement figures)

@@ -23,7 +23,7 @@ for dir in "${TMPDIR:-/tmp}"/syncdata-pg-* /dev/shm/syncdata-pg-*; do
 done
 
 for environ in /proc/[0-9]*/environ; do
-  owner=$(tr '\0' '\n' <"$environ" 2>/dev/null | sed -n 's/^SYNCDATA_LAB_OWNER=//p')
+  owner=$( { tr '\0' '\n' <"$environ"; } 2>/dev/null | sed -n 's/^SYNCDATA_LAB_OWNER=//p')
   [[ -n $owner ]] || continue
   alive "$owner" && continue
   pid=${environ#/proc/}; pid=${pid%/environ}

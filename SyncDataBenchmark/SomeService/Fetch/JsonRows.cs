@@ -23,7 +23,7 @@ internal static class JsonRows
             }
             catch (JsonException ex)
             {
-                throw SourceFailure.FindExplanation(tail.Tail) is { } why
+                throw await tail.FindSourceExplanationAsync(ct) is { } why
                     ? new SourceStreamException($"SyncDataSource's {what} broke after {count:N0} rows: {why}", ex)
                     : new SourceStreamException($"SyncDataSource's {what} JSON is incomplete or malformed after {count:N0} rows: {ex.Message}", ex);
             }

@@ -30,6 +30,44 @@ internal sealed class TailKeepingStream(Stream inner) : Stream
     public override Task<int> ReadAsync(byte[] buffer, int offset, int count, CancellationToken cancellationToken) =>
         ReadAsync(buffer.AsMemory(offset, count), cancellationToken).AsTask();
 
+    /// <summary>
+    /// The source's explanation after <see cref="SyncData.Shared.SourceFailure.Marker"/>, if the tail holds the marker.
+    /// The reader may have stopped at the marker's first byte before the rest of its line arrived, so this reads on
+    /// (a few KiB at most, until the line ends or the body does) before looking.
+    /// </summary>
+    public async Task<string?> FindSourceExplanationAsync(CancellationToken ct)
+    {
+        var start = Tail.IndexOf((byte)SyncData.Shared.SourceFailure.Marker[0]);
+        if (start < 0)
+        {
+            return null;
+        }
+
+        var more = new byte[1024];
+        for (var i = 0; i < 8 && Tail[start..].IndexOf((byte)'\n') < 0; i++)
+        {
+            int read;
+            try
+            {
+                read = await inner.ReadAsync(more, ct);
+            }
+            catch (Exception ex) when (ex is IOException or SomeService.Fetch.SourceStreamException)
+            {
+                break;
+            }
+
+            if (read == 0)
+            {
+                break;
+            }
+
+            Keep(more.AsSpan(0, read));
+            start = Tail.IndexOf((byte)SyncData.Shared.SourceFailure.Marker[0]);
+        }
+
+        return SyncData.Shared.SourceFailure.FindExplanation(Tail);
+    }
+
     private void Keep(ReadOnlySpan<byte> data)
     {
         if (data.Length >= Capacity)

@@ -277,7 +277,8 @@ public sealed class BenchCommandTests
         Assert.Equal(PngSignature, bytes[..PngSignature.Length]);
     }
 
-    private static async Task<(int ExitCode, string Output)> RunAsync(IReadOnlyList<string> arguments)
+    /// <summary>The built runner as its own process; stopped with SIGTERM (then it stops its services and cluster) after 4 minutes.</summary>
+    internal static async Task<(int ExitCode, string Output)> RunAsync(IReadOnlyList<string> arguments)
     {
         Assert.True(File.Exists(RunnerAssembly), $"The runner is not built: {RunnerAssembly}");
         var start = new ProcessStartInfo("dotnet")

@@ -1,4 +1,3 @@
-using System.Diagnostics;
 using System.Net;
 using System.Text.Json;
 using SyncData.Harness;
@@ -23,9 +22,9 @@ public sealed class RunnerVerificationTests
         var output = Directory.CreateTempSubdirectory("syncdata-liar-test-");
         try
         {
-            var (exitCode, console) = await RunRunnerAsync(
+            var (exitCode, console) = await BenchCommandTests.RunAsync([
                 "--connection", baseConnection, "--someservice-url", liar.Url, "--source-url", liar.Url,
-                "--rows", "200", "--repeat", "1", "--cases", "NpgsqlCopy:NpgsqlCopy", "--no-peers", "--no-charts", "--out", output.FullName);
+                "--rows", "200", "--repeat", "1", "--cases", "NpgsqlCopy:NpgsqlCopy", "--no-peers", "--no-charts", "--out", output.FullName]);
 
             Assert.True(liar.Syncs >= 2, $"the runner never asked the fake SomeService to sync:\n{console}");
             Assert.True(exitCode == 1, $"exit code {exitCode}, expected 1 (a run failed):\n{console}");
@@ -45,33 +44,6 @@ public sealed class RunnerVerificationTests
         {
             output.Delete(recursive: true);
         }
-    }
-
-    private static async Task<(int ExitCode, string Output)> RunRunnerAsync(params string[] arguments)
-    {
-        var runner = Lab.BuiltAssembly("SyncDataBenchmark.Runner");
-        var start = new ProcessStartInfo("dotnet") { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
-        start.ArgumentList.Add(runner);
-        foreach (var argument in arguments)
-        {
-            start.ArgumentList.Add(argument);
-        }
-
-        using var process = Process.Start(start)!;
-        var stdout = process.StandardOutput.ReadToEndAsync();
-        var stderr = process.StandardError.ReadToEndAsync();
-        using var timeout = new CancellationTokenSource(TimeSpan.FromMinutes(2));
-        try
-        {
-            await process.WaitForExitAsync(timeout.Token);
-        }
-        catch (OperationCanceledException)
-        {
-            process.Kill(entireProcessTree: true);
-            Assert.Fail($"The runner did not finish within 2 minutes:\n{await stdout}\n{await stderr}");
-        }
-
-        return (process.ExitCode, await stdout + await stderr);
     }
 
     /// <summary>Answers every /sync with "succeeded, verified, target = source" and writes nothing.</summary>

@@ -2,7 +2,6 @@ using System.Globalization;
 using Microsoft.AspNetCore.Http.HttpResults;
 using Microsoft.Extensions.Options;
 using Npgsql;
-using SyncData.ServiceDefaults;
 using SyncData.Shared;
 
 namespace SomeService.Sync;
@@ -26,7 +25,7 @@ public static class SyncApi
     /// </summary>
     private static async Task<Results<Accepted<RunResult>, Ok<RunResult>, ValidationProblem, ProblemHttpResult>> Trigger(
         string? f, string? i, string? pageSize, string? batchSize, string? wait,
-        SyncRunner runner, NpgsqlDataSource target, IOptions<SyncOptions> options, CancellationToken ct)
+        SyncRunner runner, IOptions<SyncOptions> options, CancellationToken ct)
     {
         var settings = options.Value;
         var errors = new Dictionary<string, string[]>();
@@ -76,14 +75,6 @@ public static class SyncApi
 
         if (started is null)
         {
-            // The run holding the gate may be the one whose end cannot be stored because the database is away: then
-            // the honest answer is the database's state, not "busy".
-            if (!await IsReachableAsync(target, ct))
-            {
-                return TypedResults.Problem("SomeService's database is unreachable, so no run was started (a previous run's result is stored once it is back).",
-                    statusCode: StatusCodes.Status503ServiceUnavailable, title: "Target database unavailable");
-            }
-
             return TypedResults.Problem("Another sync run is in progress; one run at a time keeps the figures honest. See GET /sync/runs.",
                 statusCode: StatusCodes.Status409Conflict, title: "A run is already in progress");
         }
@@ -94,22 +85,6 @@ public static class SyncApi
         }
 
         return TypedResults.Accepted($"/sync/runs/{started.Run.Id}", started.Run);
-    }
-
-    private static async Task<bool> IsReachableAsync(NpgsqlDataSource dataSource, CancellationToken ct)
-    {
-        try
-        {
-            await using var command = dataSource.CreateCommand("select 1");
-            command.CommandTimeout = 5;
-            await command.ExecuteScalarAsync(ct);
-            return true;
-        }
-        catch (Exception ex) when (SyncData.ServiceDefaults.PostgresPool.IsDatabaseUnreachable(ex) || ex is TimeoutException)
-        {
-            dataSource.ClearIfConnectionFailure(ex);
-            return false;
-        }
     }
 
     private static async Task<Results<Ok<List<RunResult>>, ValidationProblem>> List(string? limit, RunStore store, CancellationToken ct)

@@ -28,11 +28,7 @@ public sealed class InProcessLab : IAsyncLifetime
     {
         LabSweeper.Sweep();
         Postgres = await LocalPostgres.StartAsync();
-        await Postgres.CreateDatabaseAsync(Lab.SourceDatabase);
-        await Postgres.CreateDatabaseAsync(Lab.TargetDatabase);
-        await SqlScripts.ApplySchemaAsync(SourceDb, withGenerator: true);
-        await SqlScripts.ApplySchemaAsync(TargetDb, withGenerator: false);
-        await SqlScripts.SeedAsync(SourceDb, Rows);
+        await Lab.CreateDatabasesAsync(Postgres, Rows);
     }
 
     /// <summary>SyncDataSource in process, with extra settings (e.g. Measurement:*).</summary>

@@ -36,14 +36,7 @@ public abstract class LabFixture : IAsyncLifetime
     {
         LabSweeper.Sweep();
         Postgres = await LocalPostgres.StartAsync();
-        await Postgres.CreateDatabaseAsync(Lab.SourceDatabase);
-        await Postgres.CreateDatabaseAsync(Lab.TargetDatabase);
-        await SqlScripts.ApplySchemaAsync(SourceDb, withGenerator: true);
-        await SqlScripts.ApplySchemaAsync(TargetDb, withGenerator: false);
-        if (SeedRows > 0)
-        {
-            await SqlScripts.SeedAsync(SourceDb, SeedRows);
-        }
+        await Lab.CreateDatabasesAsync(Postgres, SeedRows);
 
         await PrepareDatabasesAsync();
 

@@ -204,7 +204,7 @@ public sealed class FaultTests(FaultLab lab) : IAsyncLifetime
     [Fact]
     public async Task A_slow_source_that_keeps_sending_is_not_cut_by_any_timeout()
     {
-        // Pauses 3 s shorter than the idle timeout; the whole run several times longer than it.
+        // Each pause well inside the idle timeout; the whole run several times longer than it.
         lab.Proxy.BurstBytes = 3 * 1024 * 1024;
         lab.Proxy.PauseBetweenBursts = FaultLab.IdleTimeout * 0.4;
 
@@ -252,7 +252,7 @@ public sealed class FaultTests(FaultLab lab) : IAsyncLifetime
         Assert.Equal(runId, run.Id);
         Assert.Equal(RunStatus.Failed, run.Status);
         Assert.Contains("(idle timeout)", run.Error);
-        // The idle timeout plus a few seconds; asking the frozen source for its figures would add 5 s more.
+        // The idle timeout plus a little: asking the frozen source for its figures must not add its own patience on top.
         Assert.True(answeredAfter < FaultLab.IdleTimeout + TimeSpan.FromSeconds(4), $"answered {answeredAfter.TotalSeconds:0.0} s after the source froze");
         Assert.Equal(RunStatus.Failed, (await lab.GetRunAsync(runId)).Status);
         await AssertTargetUntouchedAsync();

@@ -26,7 +26,7 @@ public sealed class ScrapeLab : LabFixture
 
     protected override Uri SourceAddressForSomeService => Proxy.BaseAddress;
 
-    /// <summary>Slows every response from the source to about 640 KB/s: a 20,000-row run lasts 2–5 s.</summary>
+    /// <summary>Slows every response from the source (bursts with pauses between them), so a small run lasts long enough to be scraped mid-run.</summary>
     public IDisposable Slow()
     {
         Proxy.BurstBytes = 64 * 1024;

@@ -96,7 +96,15 @@ public sealed class SyncRunner(
     {
         if (_active is { } active)
         {
-            await active.Cancellation.CancelAsync();
+            try
+            {
+                await active.Cancellation.CancelAsync();
+            }
+            catch (ObjectDisposedException)
+            {
+                // The run ended between reading _active and cancelling: its continuation already disposed the source.
+            }
+
             await ((Task)active.Completion).WaitAsync(cancellationToken).ConfigureAwait(ConfigureAwaitOptions.SuppressThrowing);
         }
     }

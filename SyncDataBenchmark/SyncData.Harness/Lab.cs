@@ -1,5 +1,6 @@
 using System.Reflection;
 using System.Runtime.Versioning;
+using SyncData.Postgres;
 using SyncData.Shared;
 
 namespace SyncData.Harness;

@@ -1,6 +1,7 @@
 using Npgsql;
 using NpgsqlTypes;
 using SyncData.Harness;
+using SyncData.Postgres;
 using SyncData.Shared;
 using Xunit;
 

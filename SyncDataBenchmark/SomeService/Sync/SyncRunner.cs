@@ -1,8 +1,9 @@
 using System.Diagnostics;
-using Npgsql;
 using Microsoft.Extensions.Options;
+using Npgsql;
 using SomeService.Fetch;
 using SomeService.Insert;
+using SyncData.Postgres;
 using SyncData.ServiceDefaults;
 using SyncData.Shared;
 

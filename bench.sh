@@ -10,7 +10,8 @@ scripts/ensure-deps.sh || echo "Continuing without them: the runner reports what
 echo "Building Release…"
 # The build's chatter only matters when it fails.
 build_log=$(mktemp)
-if ! dotnet build SyncDataBenchmark/SyncDataBenchmark.Runner/SyncDataBenchmark.Runner.csproj -c Release -nologo >"$build_log" 2>&1; then
+runner_project=SyncDataBenchmark/SyncDataBenchmark.Runner/SyncDataBenchmark.Runner.csproj
+if ! dotnet build "$runner_project" -c Release -nologo >"$build_log" 2>&1; then
   cat "$build_log" >&2
   rm -f "$build_log"
   exit 2
@@ -22,4 +23,6 @@ profile=(--profile default,workstation,tuned)
 for arg in "$@"; do
   case $arg in --profile|--profile=*|--someservice-url|--someservice-url=*|--help|-h|-\?) profile=() ;; esac
 done
-exec dotnet SyncDataBenchmark/SyncDataBenchmark.Runner/bin/Release/net10.0/SyncDataBenchmark.Runner.dll "${profile[@]}" "$@"
+# Where the build put the runner, asked of MSBuild: the target framework is written only in Directory.Build.props.
+runner=$(dotnet msbuild "$runner_project" -nologo -p:Configuration=Release -getProperty:TargetPath)
+exec dotnet "$runner" "${profile[@]}" "$@"

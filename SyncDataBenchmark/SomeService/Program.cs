@@ -8,7 +8,7 @@ var builder = WebApplication.CreateBuilder(args);
 builder.AddServiceDefaults();
 // Every target connection, the run's included, gets Sync:DatabaseCommandTimeoutSeconds as its Command Timeout:
 // a library's COPY whose importer we never see (EFBulk) times out by the connection's setting, Npgsql's 30 s otherwise.
-builder.AddUsersDatabase("Target", (sp, connection) =>
+builder.AddPostgresDataSource("Target", (sp, connection) =>
     connection.CommandTimeout = sp.GetRequiredService<IOptions<SyncOptions>>().Value.DatabaseCommandTimeoutSeconds);
 builder.Services.AddOptions<SyncOptions>().BindConfiguration(SyncOptions.Section).ValidateDataAnnotations().ValidateOnStart();
 builder.Services.AddHttpClient<SourceClient>((sp, http) =>

@@ -1,5 +1,6 @@
 using System.Reflection;
 using System.Runtime.Versioning;
+using SyncData.Postgres;
 using SyncData.Shared;
 
 namespace SyncData.Harness;
@@ -57,6 +58,23 @@ public static class Lab
         ["ConnectionStrings__Target"] = connectionString,
         ["Sync__SourceBaseUrl"] = source.ToString(),
     };
+
+    /// <summary>
+    /// The lab's two databases on <paramref name="postgres"/>: source (with the row generator, seeded with
+    /// <paramref name="seedRows"/> rows; 0 leaves it empty) and target (empty), each with the users schema.
+    /// </summary>
+    public static async Task CreateDatabasesAsync(LocalPostgres postgres, long seedRows, CancellationToken ct = default)
+    {
+        await postgres.CreateDatabaseAsync(SourceDatabase, ct);
+        await postgres.CreateDatabaseAsync(TargetDatabase, ct);
+        var source = postgres.ConnectionString(SourceDatabase);
+        await SqlScripts.ApplySchemaAsync(source, withGenerator: true, ct);
+        await SqlScripts.ApplySchemaAsync(postgres.ConnectionString(TargetDatabase), withGenerator: false, ct);
+        if (seedRows > 0)
+        {
+            await SqlScripts.SeedAsync(source, seedRows, ct);
+        }
+    }
 
     /// <summary>Reads a database's users summary directly, independent of both services.</summary>
     public static async Task<TableSummary> ReadSummaryAsync(string connectionString, CancellationToken ct = default)

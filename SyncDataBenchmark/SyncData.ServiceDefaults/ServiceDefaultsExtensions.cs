@@ -1,7 +1,6 @@
 using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Http;
 using Microsoft.AspNetCore.Routing;
-using Microsoft.EntityFrameworkCore;
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Diagnostics.HealthChecks;
@@ -63,9 +62,9 @@ public static class ServiceDefaultsExtensions
         builder.Services.AddHostedService<OpenTelemetryStarter>();
     }
 
-    /// <summary>Registers the users database: one pooled NpgsqlDataSource and an EF Core context on top of it.</summary>
+    /// <summary>Registers the service's database: one pooled NpgsqlDataSource and its readiness check (a service adds its own EF context on top).</summary>
     /// <param name="configure">Adjusts the connection settings (e.g. the Command Timeout) once services exist.</param>
-    public static WebApplicationBuilder AddUsersDatabase(this WebApplicationBuilder builder, string connectionName,
+    public static WebApplicationBuilder AddPostgresDataSource(this WebApplicationBuilder builder, string connectionName,
         Action<IServiceProvider, NpgsqlConnectionStringBuilder>? configure = null)
     {
         // Npgsql maps DateTime.MinValue to -infinity by default, which would turn a real 0001-01-01 00:00:00 into
@@ -79,7 +78,6 @@ public static class ServiceDefaultsExtensions
             configure?.Invoke(sp, dataSource.ConnectionStringBuilder);
             return dataSource.Build();
         });
-        builder.Services.AddDbContextPool<UsersDbContext>((sp, o) => o.UseNpgsql(sp.GetRequiredService<NpgsqlDataSource>()));
         builder.Services.AddHealthChecks().AddCheck<PostgresHealthCheck>("postgres", tags: ["ready"]);
         return builder;
     }

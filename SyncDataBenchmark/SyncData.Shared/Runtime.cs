@@ -53,7 +53,7 @@ public sealed record RuntimeSnapshot(
 /// Managed bytes allocated during the run; null when the figure cannot be trusted (<see cref="AllocatedBytesUnavailable"/>).
 /// </param>
 /// <param name="GcGen0">Exclusive: gen0-only collections (like dotnet.gc.collections{gen=gen0}).</param>
-/// <param name="PeakWorkingSetBytes">Highest working set sampled during the run (≤ 100 ms apart), not the process-lifetime peak.</param>
+/// <param name="PeakWorkingSetBytes">Highest working set sampled during the run (at RuntimeWindow.SampleInterval), not the process-lifetime peak.</param>
 /// <param name="CpuTimeMs">Processor time the service used during the run: with 2 cores shared with PostgreSQL, where the time goes.</param>
 /// <param name="AllocatedBytesUnavailable">Why <see cref="AllocatedBytes"/> is null.</param>
 /// <param name="Runtime">The runtime settings the service ran with.</param>

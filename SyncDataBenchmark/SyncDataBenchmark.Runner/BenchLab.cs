@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using Npgsql;
 using SyncData.Harness;
+using SyncData.Postgres;
 using SyncData.Shared;
 
 namespace SyncDataBenchmark.Runner;

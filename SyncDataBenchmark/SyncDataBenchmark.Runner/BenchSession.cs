@@ -34,6 +34,7 @@ public sealed class BenchSession(BenchSettings settings, BenchLab lab, IBenchDis
 
     // A million rows through EFOffsetPaging × EFTypical takes minutes; HttpClient's 100 s default would cut it.
     private readonly HttpClient _http = new() { BaseAddress = lab.SomeServiceUrl, Timeout = TimeSpan.FromHours(2) };
+    private SomeServiceClient Api => new(_http);
     private readonly PeerRunner _peers = new(lab.SourceDb, lab.TargetDb, lab.SourceSummary);
 
     public IReadOnlyList<Combination> Combinations { get; } = Catalog.Runnable.Where(c => settings.Cases.Matches(c.Fetch, c.Insert)).ToArray();
@@ -109,9 +110,6 @@ public sealed class BenchSession(BenchSettings settings, BenchLab lab, IBenchDis
 
     private async Task<CombinationRun> RunCombinationAsync(Combination combination, BenchJob job, CancellationToken ct)
     {
-        var query = $"sync?f={combination.Fetch}&i={combination.Insert}&wait=true"
-                    + (settings.PageSize is { } p ? $"&pageSize={p.ToString(CultureInfo.InvariantCulture)}" : "")
-                    + (settings.BatchSize is { } b ? $"&batchSize={b.ToString(CultureInfo.InvariantCulture)}" : "");
         CombinationRun Make(TimeSpan wall, int? status, string? error, RunResult? result) => new()
         {
             Number = combination.Number,
@@ -136,7 +134,7 @@ public sealed class BenchSession(BenchSettings settings, BenchLab lab, IBenchDis
             var clock = Stopwatch.StartNew();
             try
             {
-                using var response = await _http.GetAsync(query, ct);
+                using var response = await Api.TriggerAsync($"{combination.Fetch}", $"{combination.Insert}", settings.PageSize, settings.BatchSize, wait: true, ct: ct);
                 var body = await response.Content.ReadAsStringAsync(ct);
                 if (response.StatusCode == HttpStatusCode.Conflict && busy.Elapsed < BusyPatience)
                 {

@@ -3,6 +3,7 @@ using System.Text;
 using System.Text.RegularExpressions;
 using Npgsql;
 using SyncData.Harness;
+using SyncData.Postgres;
 using SyncData.Shared;
 using SyncDataBenchmark.Runner.Report;
 

@@ -1,6 +1,7 @@
 using Npgsql;
 using NpgsqlTypes;
 using SyncData.Harness;
+using SyncData.Postgres;
 using SyncData.Shared;
 using Xunit;
 
@@ -84,7 +85,7 @@ public sealed class AwkwardDataTests(AwkwardLab lab)
     {
         await Lab.MakeTargetDifferAsync(lab.TargetDb, await Lab.ReadSummaryAsync(lab.SourceDb));
         // A small page makes the paging approaches cross many page boundaries.
-        var run = await lab.SyncAsync($"f={fetch}&i={insert}&pageSize=97&batchSize=101");
+        var run = await lab.SyncAsync($"{fetch}", $"{insert}", pageSize: 97, batchSize: 101);
 
         Assert.True(run.Verified, run.Error);
         Assert.Equal(AwkwardLab.Rows.Count, run.Rows);

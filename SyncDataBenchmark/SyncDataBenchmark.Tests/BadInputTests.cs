@@ -150,7 +150,7 @@ public sealed class BadInputTests(InProcessLab lab) : IAsyncLifetime
         }
 
         await Lab.MakeTargetDifferAsync(lab.TargetDb, await Lab.ReadSummaryAsync(lab.SourceDb));
-        var run = await InProcessLab.SyncAsync(_client, "f=EFKeysetPaging&i=NpgsqlCopy");
+        var run = await InProcessLab.SyncAsync(_client, "EFKeysetPaging", "NpgsqlCopy");
         Assert.True(run.Verified, run.Error);
         Assert.Equal(InProcessLab.Rows, run.Rows);
         Assert.Equal(await Lab.ReadSummaryAsync(lab.SourceDb), await Lab.ReadSummaryAsync(lab.TargetDb));

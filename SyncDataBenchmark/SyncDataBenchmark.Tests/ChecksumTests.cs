@@ -1,4 +1,5 @@
 using Npgsql;
+using SyncData.Postgres;
 using SyncData.Shared;
 using Xunit;
 

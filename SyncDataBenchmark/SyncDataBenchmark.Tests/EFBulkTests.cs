@@ -31,7 +31,7 @@ public sealed class EFBulkTests(MatrixLab lab)
         await ExecuteOnTargetAsync("create trigger stall_first_insert before insert on users for each statement execute function stall_first_insert()");
         try
         {
-            var run = await lab.SyncAsync("f=NpgsqlCopy&i=EFBulk");
+            var run = await lab.SyncAsync("NpgsqlCopy", "EFBulk");
 
             Assert.True(run.Status == RunStatus.Succeeded && run.Verified, $"{run.Status}: {run.Error}");
             Assert.Equal(MatrixLab.Rows, run.Rows);

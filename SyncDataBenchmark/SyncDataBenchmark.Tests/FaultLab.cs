@@ -104,10 +104,10 @@ public sealed class FaultLab : LabFixture
     /// in the run's transaction writing rows. Held, the run cannot finish before the fault is injected, so there is
     /// nothing to retry; the test releases the hold (<see cref="ThrottleProxy.Holding"/>) once the fault is in.
     /// </summary>
-    public async Task<RunResult> StartAndWaitMidStreamAsync(string query)
+    public async Task<RunResult> StartAndWaitMidStreamAsync(string fetch, string insert)
     {
         Proxy.Holding = true;
-        var run = await StartSyncAsync(query);
+        var run = await StartSyncAsync(fetch, insert);
         await WaitMidStreamAsync(run.Id);
         return run;
     }
@@ -116,14 +116,14 @@ public sealed class FaultLab : LabFixture
     /// The same with a trigger that waits for the run (wait=true), as a caller of the API would: returns the
     /// pending answer and the run, mid-stream.
     /// </summary>
-    public async Task<(Task<HttpResponseMessage> Answer, Guid RunId)> StartWaitingAndMidStreamAsync(string query)
+    public async Task<(Task<HttpResponseMessage> Answer, Guid RunId)> StartWaitingAndMidStreamAsync(string fetch, string insert)
     {
         Proxy.Holding = true;
-        var answer = Client.GetAsync($"sync?{query}&wait=true");
+        var answer = Api.TriggerAsync(fetch, insert, wait: true);
         var deadline = DateTime.UtcNow + TimeSpan.FromSeconds(30);
         while (true)
         {
-            var runs = await Client.GetFromJsonAsync("sync/runs?limit=1", SyncJsonContext.Default.ListRunResult) ?? [];
+            var runs = await Api.ListRunsAsync(1);
             if (runs is [{ Status: RunStatus.Running } running])
             {
                 await WaitMidStreamAsync(running.Id);
@@ -159,10 +159,9 @@ public sealed class FaultLab : LabFixture
     /// <summary>A test that failed half-way must not leave its run blocking the next test with 409.</summary>
     public async Task CancelLeftoverRunsAsync()
     {
-        var runs = await Client.GetFromJsonAsync("sync/runs?limit=5", SyncJsonContext.Default.ListRunResult) ?? [];
-        foreach (var running in runs.Where(r => r.Status == RunStatus.Running))
+        foreach (var running in (await Api.ListRunsAsync(5)).Where(r => r.Status == RunStatus.Running))
         {
-            using var _ = await Client.DeleteAsync($"sync/runs/{running.Id}");
+            using var _ = await Api.CancelAsync(running.Id);
             await WaitFinishedAsync(running.Id, TimeSpan.FromSeconds(30));
         }
     }
@@ -187,7 +186,7 @@ public sealed class FaultLab : LabFixture
             }
         }
 
-        var run = await SyncAsync("f=NpgsqlCopy&i=NpgsqlCopy");
+        var run = await SyncAsync("NpgsqlCopy", "NpgsqlCopy");
         Assert.True(run.Verified, run.Error);
         Assert.Equal(Rows, run.Rows);
     }

@@ -61,7 +61,7 @@ public sealed class FaultTests(FaultLab lab) : IAsyncLifetime
     {
         try
         {
-            var run = await lab.StartAndWaitMidStreamAsync($"f={fetch}&i={insert}");
+            var run = await lab.StartAndWaitMidStreamAsync($"{fetch}", $"{insert}");
             await lab.Source.KillAsync();
             lab.Proxy.Reset();
 
@@ -86,7 +86,7 @@ public sealed class FaultTests(FaultLab lab) : IAsyncLifetime
     public async Task Source_database_backend_terminated_mid_stream_fails_the_run(FetchApproach fetch)
     {
         // Held, the source's query is still running (blocked on its full socket) when its backend is terminated.
-        var run = await lab.StartAndWaitMidStreamAsync($"f={fetch}&i=NpgsqlCopy");
+        var run = await lab.StartAndWaitMidStreamAsync($"{fetch}", "NpgsqlCopy");
         await lab.WaitForBackendAsync(Lab.SourceDatabase, FaultLab.SourceStreaming, TimeSpan.FromSeconds(30));
         Assert.True(await lab.TerminateBackendsAsync(Lab.SourceDatabase, FaultLab.SourceStreaming) >= 1, "no streaming source backend to terminate:\n" + await lab.DescribeActivityAsync());
         lab.Proxy.Reset();
@@ -102,7 +102,7 @@ public sealed class FaultTests(FaultLab lab) : IAsyncLifetime
     [MemberData(nameof(Inserts))]
     public async Task Target_backend_terminated_mid_write_fails_the_run_and_rolls_back(InsertApproach insert)
     {
-        var run = await lab.StartAndWaitMidStreamAsync($"f=NpgsqlCopy&i={insert}");
+        var run = await lab.StartAndWaitMidStreamAsync("NpgsqlCopy", $"{insert}");
         Assert.True(await lab.TerminateBackendsAsync(Lab.TargetDatabase, FaultLab.TargetWriting) >= 1, "no writing target backend to terminate:\n" + await lab.DescribeActivityAsync());
         lab.Proxy.Reset();
 
@@ -123,7 +123,7 @@ public sealed class FaultTests(FaultLab lab) : IAsyncLifetime
         {
             // Mid-stream, the target is receiving rows, so the source's COPY has taken its snapshot: committed now, this
             // row cannot be in the stream, and the source's summary will count it.
-            var run = await lab.StartAndWaitMidStreamAsync($"f=NpgsqlCopy&i={insert}");
+            var run = await lab.StartAndWaitMidStreamAsync("NpgsqlCopy", $"{insert}");
             await ExecuteOnSourceAsync("insert into users values ($1, 'Late', 'L', 'Arrival', now()::timestamp, true)", extra);
             lab.Proxy.Reset();
 
@@ -147,7 +147,7 @@ public sealed class FaultTests(FaultLab lab) : IAsyncLifetime
     [Fact]
     public async Task SomeService_killed_mid_run_marks_the_run_interrupted_after_restart()
     {
-        var run = await lab.StartAndWaitMidStreamAsync("f=EFKeysetPaging&i=EFTypical");
+        var run = await lab.StartAndWaitMidStreamAsync("EFKeysetPaging", "EFTypical");
 
         await lab.SomeService.KillAsync();
         await lab.SomeService.DisposeAsync();
@@ -164,9 +164,9 @@ public sealed class FaultTests(FaultLab lab) : IAsyncLifetime
     [Fact]
     public async Task Cancelling_through_the_api_rolls_back_and_records_cancelled()
     {
-        var run = await lab.StartAndWaitMidStreamAsync("f=EFStream&i=EFTypical");
+        var run = await lab.StartAndWaitMidStreamAsync("EFStream", "EFTypical");
 
-        using (var cancel = await lab.Client.DeleteAsync($"sync/runs/{run.Id}"))
+        using (var cancel = await lab.Api.CancelAsync(run.Id))
         {
             Assert.Equal(HttpStatusCode.Accepted, cancel.StatusCode);
         }
@@ -176,7 +176,7 @@ public sealed class FaultTests(FaultLab lab) : IAsyncLifetime
         Assert.Contains("Cancelled on request", finished.Error);
         await AssertTargetUntouchedAsync();
 
-        using (var again = await lab.Client.DeleteAsync($"sync/runs/{run.Id}"))
+        using (var again = await lab.Api.CancelAsync(run.Id))
         {
             Assert.Equal(HttpStatusCode.Conflict, again.StatusCode);
         }
@@ -187,7 +187,7 @@ public sealed class FaultTests(FaultLab lab) : IAsyncLifetime
     [Fact]
     public async Task Sigterm_during_a_run_records_it_cancelled_before_exiting()
     {
-        var run = await lab.StartAndWaitMidStreamAsync("f=NpgsqlCopy&i=EFTypical");
+        var run = await lab.StartAndWaitMidStreamAsync("NpgsqlCopy", "EFTypical");
 
         await lab.SomeService.TerminateAsync(TimeSpan.FromSeconds(30));
         await lab.SomeService.DisposeAsync();
@@ -204,11 +204,11 @@ public sealed class FaultTests(FaultLab lab) : IAsyncLifetime
     [Fact]
     public async Task A_slow_source_that_keeps_sending_is_not_cut_by_any_timeout()
     {
-        // Pauses 3 s shorter than the idle timeout; the whole run several times longer than it.
+        // Each pause well inside the idle timeout; the whole run several times longer than it.
         lab.Proxy.BurstBytes = 3 * 1024 * 1024;
         lab.Proxy.PauseBetweenBursts = FaultLab.IdleTimeout * 0.4;
 
-        var run = await lab.SyncAsync("f=NpgsqlCopy&i=NpgsqlCopy");
+        var run = await lab.SyncAsync("NpgsqlCopy", "NpgsqlCopy");
 
         Assert.True(run.Verified, run.Error);
         Assert.True(run.DurationMs > 2 * FaultLab.IdleTimeout.TotalMilliseconds, $"the run was not slow: {run.DurationMs} ms");
@@ -221,7 +221,7 @@ public sealed class FaultTests(FaultLab lab) : IAsyncLifetime
         lab.Proxy.StallAfterBytes = 300_000;
 
         // Waited for with a bound of its own: without an idle timeout the run would hang, and so would a wait=true.
-        var started = await lab.StartSyncAsync($"f={fetch}&i=NpgsqlCopy");
+        var started = await lab.StartSyncAsync($"{fetch}", "NpgsqlCopy");
         var run = await lab.WaitFinishedAsync(started.Id, FaultLab.IdleTimeout + TimeSpan.FromSeconds(30));
 
         Assert.Equal(RunStatus.Failed, run.Status);
@@ -239,7 +239,7 @@ public sealed class FaultTests(FaultLab lab) : IAsyncLifetime
     [Fact]
     public async Task A_frozen_source_fails_the_run_within_the_idle_timeout_and_the_waiting_trigger_is_answered()
     {
-        var (answer, runId) = await lab.StartWaitingAndMidStreamAsync("f=NpgsqlCopy&i=NpgsqlCopy");
+        var (answer, runId) = await lab.StartWaitingAndMidStreamAsync("NpgsqlCopy", "NpgsqlCopy");
         await FaultLab.SignalAsync(lab.Source, "STOP");
         var frozen = Stopwatch.StartNew();
         lab.Proxy.Reset(); // what the source sent before it froze arrives at once; then silence
@@ -252,7 +252,7 @@ public sealed class FaultTests(FaultLab lab) : IAsyncLifetime
         Assert.Equal(runId, run.Id);
         Assert.Equal(RunStatus.Failed, run.Status);
         Assert.Contains("(idle timeout)", run.Error);
-        // The idle timeout plus a few seconds; asking the frozen source for its figures would add 5 s more.
+        // The idle timeout plus a little: asking the frozen source for its figures must not add its own patience on top.
         Assert.True(answeredAfter < FaultLab.IdleTimeout + TimeSpan.FromSeconds(4), $"answered {answeredAfter.TotalSeconds:0.0} s after the source froze");
         Assert.Equal(RunStatus.Failed, (await lab.GetRunAsync(runId)).Status);
         await AssertTargetUntouchedAsync();
@@ -267,7 +267,7 @@ public sealed class FaultTests(FaultLab lab) : IAsyncLifetime
         await lab.Postgres.StopAsync(immediate: true);
         try
         {
-            using var response = await lab.Client.GetAsync("sync?f=NpgsqlCopy&i=NpgsqlCopy");
+            using var response = await lab.Api.TriggerAsync("NpgsqlCopy", "NpgsqlCopy");
             Assert.Equal(HttpStatusCode.ServiceUnavailable, response.StatusCode);
             Assert.Contains("database is unreachable", await response.Content.ReadAsStringAsync());
 
@@ -293,7 +293,7 @@ public sealed class FaultTests(FaultLab lab) : IAsyncLifetime
     [InlineData(60)]
     public async Task A_PostgreSQL_outage_during_a_run_ends_it_recorded_and_nothing_answers_500(int outageSeconds)
     {
-        var (answer, runId) = await lab.StartWaitingAndMidStreamAsync("f=EFStream&i=EFTypical");
+        var (answer, runId) = await lab.StartWaitingAndMidStreamAsync("EFStream", "EFTypical");
         await lab.Postgres.StopAsync(immediate: true);
         var down = Stopwatch.StartNew();
         lab.Proxy.Reset();
@@ -301,7 +301,7 @@ public sealed class FaultTests(FaultLab lab) : IAsyncLifetime
         {
             var probes = new (HttpClient Client, string Path)[]
             {
-                (lab.Client, "sync/runs"), (lab.Client, $"sync/runs/{runId}"),
+                (lab.Client, SyncRoutes.Runs), (lab.Client, SyncRoutes.Run(runId)),
                 (lab.SourceClient, "users/summary"), (lab.SourceClient, "users/offset?offset=0&limit=10"),
                 (lab.SourceClient, "users/keyset?limit=10"), (lab.SourceClient, "users/stream"), (lab.SourceClient, "users/copy"),
             };

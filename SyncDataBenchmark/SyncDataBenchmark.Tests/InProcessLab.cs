@@ -28,11 +28,7 @@ public sealed class InProcessLab : IAsyncLifetime
     {
         LabSweeper.Sweep();
         Postgres = await LocalPostgres.StartAsync();
-        await Postgres.CreateDatabaseAsync(Lab.SourceDatabase);
-        await Postgres.CreateDatabaseAsync(Lab.TargetDatabase);
-        await SqlScripts.ApplySchemaAsync(SourceDb, withGenerator: true);
-        await SqlScripts.ApplySchemaAsync(TargetDb, withGenerator: false);
-        await SqlScripts.SeedAsync(SourceDb, Rows);
+        await Lab.CreateDatabasesAsync(Postgres, Rows);
     }
 
     /// <summary>SyncDataSource in process, with extra settings (e.g. Measurement:*).</summary>
@@ -79,11 +75,11 @@ public sealed class InProcessLab : IAsyncLifetime
     }
 
     /// <summary>Triggers a run and waits for it; fails the test on anything but 200.</summary>
-    public static async Task<RunResult> SyncAsync(HttpClient someService, string query)
+    public static async Task<RunResult> SyncAsync(HttpClient someService, string fetch, string insert)
     {
-        using var response = await someService.GetAsync($"sync?{query}&wait=true");
+        using var response = await new SomeServiceClient(someService).TriggerAsync(fetch, insert, wait: true);
         var body = await response.Content.ReadAsStringAsync();
-        Assert.True(response.IsSuccessStatusCode, $"GET /sync?{query} answered {(int)response.StatusCode}: {body}");
+        Assert.True(response.IsSuccessStatusCode, $"{fetch} × {insert} answered {(int)response.StatusCode}: {body}");
         return System.Text.Json.JsonSerializer.Deserialize(body, SyncJsonContext.Default.RunResult)!;
     }
 

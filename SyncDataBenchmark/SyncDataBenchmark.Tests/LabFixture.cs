@@ -27,6 +27,7 @@ public abstract class LabFixture : IAsyncLifetime
     public ServiceProcess Source { get; private set; } = null!;
     public ServiceProcess SomeService { get; private set; } = null!;
     public HttpClient Client { get; private set; } = null!;
+    public SomeServiceClient Api { get; private set; } = null!;
     public HttpClient SourceClient { get; private set; } = null!;
 
     public string SourceDb => Postgres.ConnectionString(Lab.SourceDatabase);
@@ -36,14 +37,7 @@ public abstract class LabFixture : IAsyncLifetime
     {
         LabSweeper.Sweep();
         Postgres = await LocalPostgres.StartAsync();
-        await Postgres.CreateDatabaseAsync(Lab.SourceDatabase);
-        await Postgres.CreateDatabaseAsync(Lab.TargetDatabase);
-        await SqlScripts.ApplySchemaAsync(SourceDb, withGenerator: true);
-        await SqlScripts.ApplySchemaAsync(TargetDb, withGenerator: false);
-        if (SeedRows > 0)
-        {
-            await SqlScripts.SeedAsync(SourceDb, SeedRows);
-        }
+        await Lab.CreateDatabasesAsync(Postgres, SeedRows);
 
         await PrepareDatabasesAsync();
 
@@ -82,28 +76,29 @@ public abstract class LabFixture : IAsyncLifetime
 
         SomeService = await ServiceProcess.StartAsync("SomeService", Lab.BuiltAssembly("SomeService"), port, environment);
         Client = new HttpClient { BaseAddress = SomeService.BaseAddress, Timeout = TimeSpan.FromMinutes(10) };
+        Api = new SomeServiceClient(Client);
     }
 
     /// <summary>Triggers a run and waits for its result; fails the test on anything but 200.</summary>
-    public async Task<RunResult> SyncAsync(string query)
+    public async Task<RunResult> SyncAsync(string fetch, string insert, int? pageSize = null, int? batchSize = null)
     {
-        using var response = await Client.GetAsync($"sync?{query}&wait=true");
+        using var response = await Api.TriggerAsync(fetch, insert, pageSize, batchSize, wait: true);
         var body = await response.Content.ReadAsStringAsync();
-        Assert.True(response.IsSuccessStatusCode, $"GET /sync?{query} answered {(int)response.StatusCode}: {body}\n{SomeService.RecentOutput}");
+        Assert.True(response.IsSuccessStatusCode, $"{fetch} × {insert} answered {(int)response.StatusCode}: {body}\n{SomeService.RecentOutput}");
         return System.Text.Json.JsonSerializer.Deserialize(body, SyncJsonContext.Default.RunResult)!;
     }
 
     /// <summary>Triggers a run in the background and returns its initial (running) record.</summary>
-    public async Task<RunResult> StartSyncAsync(string query)
+    public async Task<RunResult> StartSyncAsync(string fetch, string insert)
     {
-        using var response = await Client.GetAsync($"sync?{query}");
+        using var response = await Api.TriggerAsync(fetch, insert);
         var body = await response.Content.ReadAsStringAsync();
-        Assert.True(response.StatusCode == System.Net.HttpStatusCode.Accepted, $"GET /sync?{query} answered {(int)response.StatusCode}: {body}");
+        Assert.True(response.StatusCode == System.Net.HttpStatusCode.Accepted, $"{fetch} × {insert} answered {(int)response.StatusCode}: {body}");
         return System.Text.Json.JsonSerializer.Deserialize(body, SyncJsonContext.Default.RunResult)!;
     }
 
     public async Task<RunResult> GetRunAsync(Guid id) =>
-        (await Client.GetFromJsonAsync($"sync/runs/{id}", SyncJsonContext.Default.RunResult))!;
+        await Api.GetRunAsync(id) ?? throw new InvalidOperationException($"SomeService knows no run {id}.");
 
     /// <summary>Polls a run until it leaves "running".</summary>
     public async Task<RunResult> WaitFinishedAsync(Guid id, TimeSpan timeout)

@@ -19,7 +19,7 @@ public sealed class ConcurrentTriggerTests(FaultLab lab)
         var triggers = Enumerable.Range(0, 100).Select(async _ =>
         {
             await gate.WaitAsync();
-            using var response = await lab.Client.GetAsync("sync?f=EFKeysetPaging&i=EFTypical");
+            using var response = await lab.Api.TriggerAsync("EFKeysetPaging", "EFTypical");
             return (response.StatusCode, Body: await response.Content.ReadAsStringAsync());
         }).ToArray();
         gate.Release(100);
@@ -30,13 +30,13 @@ public sealed class ConcurrentTriggerTests(FaultLab lab)
         Assert.All(answers.Where(a => a.StatusCode == HttpStatusCode.Conflict), a => Assert.Contains("already in progress", a.Body));
 
         var run = System.Text.Json.JsonSerializer.Deserialize(accepted.Body, SyncJsonContext.Default.RunResult)!;
-        using (var cancel = await lab.Client.DeleteAsync($"sync/runs/{run.Id}"))
+        using (var cancel = await lab.Api.CancelAsync(run.Id))
         {
             Assert.Equal(HttpStatusCode.Accepted, cancel.StatusCode);
         }
 
         Assert.Equal(RunStatus.Cancelled, (await lab.WaitFinishedAsync(run.Id, TimeSpan.FromSeconds(30))).Status);
-        var next = await lab.SyncAsync("f=NpgsqlCopy&i=NpgsqlCopy");
+        var next = await lab.SyncAsync("NpgsqlCopy", "NpgsqlCopy");
         Assert.True(next.Verified, next.Error);
     }
 }

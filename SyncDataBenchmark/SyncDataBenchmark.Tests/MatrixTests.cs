@@ -29,7 +29,7 @@ public sealed class MatrixTests(MatrixLab lab)
         // Doing nothing must not verify: the target starts different from the source.
         await Lab.MakeTargetDifferAsync(lab.TargetDb, await Lab.ReadSummaryAsync(lab.SourceDb));
         // Names are case-insensitive: send them in lower case.
-        var run = await lab.SyncAsync($"f={fetch.ToString().ToLowerInvariant()}&i={insert.ToString().ToLowerInvariant()}");
+        var run = await lab.SyncAsync(fetch.ToString().ToLowerInvariant(), insert.ToString().ToLowerInvariant());
 
         Assert.True(run.Status == RunStatus.Succeeded, $"{run.Status}: {run.Error}");
         Assert.True(run.Verified, run.Error);
@@ -67,7 +67,7 @@ public sealed class MatrixTests(MatrixLab lab)
     [InlineData(FetchApproach.EFKeysetPaging, 4096)]
     public async Task Paging_with_a_page_size_that_does_not_divide_the_rows_still_verifies(FetchApproach fetch, int pageSize)
     {
-        var run = await lab.SyncAsync($"f={fetch}&i=NpgsqlCopy&pageSize={pageSize}");
+        var run = await lab.SyncAsync($"{fetch}", "NpgsqlCopy", pageSize: pageSize);
 
         Assert.Equal(RunStatus.Succeeded, run.Status);
         Assert.True(run.Verified);
@@ -78,8 +78,8 @@ public sealed class MatrixTests(MatrixLab lab)
     [Fact]
     public async Task Batch_size_is_recorded_for_batching_writers_only()
     {
-        var typical = await lab.SyncAsync("f=NpgsqlCopy&i=EFTypical&batchSize=777");
-        var copy = await lab.SyncAsync("f=NpgsqlCopy&i=NpgsqlCopy&batchSize=777");
+        var typical = await lab.SyncAsync("NpgsqlCopy", "EFTypical", batchSize: 777);
+        var copy = await lab.SyncAsync("NpgsqlCopy", "NpgsqlCopy", batchSize: 777);
 
         Assert.Equal(777, typical.BatchSize);
         Assert.Null(copy.BatchSize);
@@ -90,7 +90,7 @@ public sealed class MatrixTests(MatrixLab lab)
     [MemberData(nameof(UnavailableInserts))]
     public async Task Approaches_whose_library_is_missing_answer_501_with_the_reason(InsertApproach insert)
     {
-        using var response = await lab.Client.GetAsync($"sync?f=EFStream&i={insert}");
+        using var response = await lab.Api.TriggerAsync("EFStream", $"{insert}");
 
         Assert.Equal(HttpStatusCode.NotImplemented, response.StatusCode);
         var problem = await response.Content.ReadFromJsonAsync<ProblemDetails>();
@@ -102,15 +102,14 @@ public sealed class MatrixTests(MatrixLab lab)
     [Fact]
     public async Task Runs_are_listed_newest_first_and_unknown_ids_are_404()
     {
-        var first = await lab.SyncAsync("f=NpgsqlCopy&i=NpgsqlCopy");
-        var second = await lab.SyncAsync("f=EFStream&i=NpgsqlCopy");
+        var first = await lab.SyncAsync("NpgsqlCopy", "NpgsqlCopy");
+        var second = await lab.SyncAsync("EFStream", "NpgsqlCopy");
 
-        var runs = await lab.Client.GetFromJsonAsync("sync/runs?limit=2", SyncJsonContext.Default.ListRunResult);
-        Assert.NotNull(runs);
+        var runs = await lab.Api.ListRunsAsync(2);
         Assert.Equal([second.Id, first.Id], runs.Select(r => r.Id));
         Assert.All(runs, r => Assert.Null(r.SomeService!.Samples));
 
-        using var missing = await lab.Client.GetAsync($"sync/runs/{Guid.NewGuid()}");
+        using var missing = await lab.Client.GetAsync(SyncRoutes.Run(Guid.NewGuid()));
         Assert.Equal(HttpStatusCode.NotFound, missing.StatusCode);
     }
 }

@@ -102,7 +102,7 @@ public sealed class MeasurementTests(InProcessLab lab)
         await using var someService = lab.SomeService(source, Enabled, log);
         await Lab.MakeTargetDifferAsync(lab.TargetDb, await Lab.ReadSummaryAsync(lab.SourceDb));
 
-        var run = await InProcessLab.SyncAsync(someService.CreateClient(), "f=NpgsqlCopy&i=NpgsqlCopy");
+        var run = await InProcessLab.SyncAsync(someService.CreateClient(), "NpgsqlCopy", "NpgsqlCopy");
 
         Assert.True(run.Verified, run.Error);
         Assert.NotNull(run.SomeService);
@@ -118,7 +118,7 @@ public sealed class MeasurementTests(InProcessLab lab)
         await using var someService = lab.SomeService(source, new Dictionary<string, string?> { ["Measurement:Key"] = "not-the-lab-key" }, log);
         await Lab.MakeTargetDifferAsync(lab.TargetDb, await Lab.ReadSummaryAsync(lab.SourceDb));
 
-        var run = await InProcessLab.SyncAsync(someService.CreateClient(), "f=NpgsqlCopy&i=NpgsqlCopy");
+        var run = await InProcessLab.SyncAsync(someService.CreateClient(), "NpgsqlCopy", "NpgsqlCopy");
 
         Assert.True(run.Verified, run.Error);
         Assert.Null(run.SyncDataSource);
@@ -133,7 +133,7 @@ public sealed class MeasurementTests(InProcessLab lab)
         await using var someService = lab.SomeService(source, new Dictionary<string, string?> { ["Measurement:Key"] = Key });
         await Lab.MakeTargetDifferAsync(lab.TargetDb, await Lab.ReadSummaryAsync(lab.SourceDb));
 
-        var run = await InProcessLab.SyncAsync(someService.CreateClient(), "f=EFStream&i=NpgsqlCopy");
+        var run = await InProcessLab.SyncAsync(someService.CreateClient(), "EFStream", "NpgsqlCopy");
 
         Assert.True(run.Verified, run.Error);
         Assert.NotNull(run.SyncDataSource);

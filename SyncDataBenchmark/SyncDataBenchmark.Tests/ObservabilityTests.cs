@@ -59,6 +59,7 @@ public sealed class ObservabilityTests(ITestOutputHelper output)
             Assert.Equal(Path.Combine(Root, "SyncDataBenchmark"), service.BuildContext);
             Assert.Equal($"{project}/Dockerfile", service.Dockerfile);
             AssertDockerfileCopiesExist(Path.Combine(service.BuildContext!, service.Dockerfile!), service.BuildContext!);
+            AssertDockerfileCopiesEveryReferencedProject(Path.Combine(service.BuildContext!, service.Dockerfile!), service.BuildContext!, project);
             Assert.Contains($"127.0.0.1:{port}:{port}/tcp", service.Ports);
             // appsettings.json's Urls (127.0.0.1) outranks ASPNETCORE_URLS; the unprefixed URLS variable does not lose.
             Assert.Equal($"http://0.0.0.0:{port}", service.Environment["URLS"]);
@@ -99,6 +100,34 @@ public sealed class ObservabilityTests(ITestOutputHelper output)
         // The init script is executable in git (the postgres entrypoint runs executable *.sh, sources the others).
         var (_, mode, _) = await RunAsync("git", ["ls-files", "--stage", InitScript], Root, "git");
         Assert.StartsWith("100755", mode);
+    }
+
+    /// <summary>
+    /// The image restores and builds from the project files it copies: each project the service references, directly
+    /// or not, must be copied twice (its project file before the restore, its directory after).
+    /// </summary>
+    private static void AssertDockerfileCopiesEveryReferencedProject(string dockerfile, string context, string project)
+    {
+        var copies = File.ReadAllLines(dockerfile).Where(l => l.StartsWith("COPY ", StringComparison.Ordinal)).ToArray();
+        var pending = new Stack<string>([project]);
+        var seen = new HashSet<string>();
+        while (pending.TryPop(out var name))
+        {
+            if (!seen.Add(name))
+            {
+                continue;
+            }
+
+            Assert.Contains($"COPY {name}/{name}.csproj {name}/", copies);
+            Assert.Contains($"COPY {name}/ {name}/", copies);
+            var csproj = System.Xml.Linq.XDocument.Load(Path.Combine(context, name, name + ".csproj"));
+            foreach (var reference in csproj.Descendants("ProjectReference"))
+            {
+                pending.Push(Path.GetFileNameWithoutExtension(reference.Attribute("Include")!.Value.Replace('\\', '/')));
+            }
+        }
+
+        Assert.Contains("SyncData.Shared", seen);
     }
 
     private static void AssertDockerfileCopiesExist(string dockerfile, string context)

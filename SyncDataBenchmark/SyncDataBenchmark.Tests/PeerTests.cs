@@ -24,11 +24,7 @@ public sealed class PeerLab : IAsyncLifetime
     public async Task InitializeAsync()
     {
         Postgres = await LocalPostgres.StartAsync(BenchSettings.LabPostgresSettings);
-        await Postgres.CreateDatabaseAsync(Lab.SourceDatabase);
-        await Postgres.CreateDatabaseAsync(Lab.TargetDatabase);
-        await SqlScripts.ApplySchemaAsync(SourceDb, withGenerator: true);
-        await SqlScripts.ApplySchemaAsync(TargetDb, withGenerator: false);
-        await SqlScripts.SeedAsync(SourceDb, Rows);
+        await Lab.CreateDatabasesAsync(Postgres, Rows);
         SourceSummary = await Lab.ReadSummaryAsync(SourceDb);
     }
 

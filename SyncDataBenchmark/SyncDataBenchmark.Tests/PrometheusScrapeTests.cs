@@ -26,7 +26,7 @@ public sealed class ScrapeLab : LabFixture
 
     protected override Uri SourceAddressForSomeService => Proxy.BaseAddress;
 
-    /// <summary>Slows every response from the source to about 640 KB/s: a 20,000-row run lasts 2–5 s.</summary>
+    /// <summary>Slows every response from the source (bursts with pauses between them), so a small run lasts long enough to be scraped mid-run.</summary>
     public IDisposable Slow()
     {
         Proxy.BurstBytes = 64 * 1024;
@@ -100,7 +100,7 @@ public sealed class PrometheusScrapeTests(ScrapeLab lab, ITestOutputHelper outpu
     public async Task Both_services_answer_metrics_in_the_text_format_and_promtool_finds_nothing_to_complain_about()
     {
         // One run first, so HttpClient, Npgsql and the lab's own instruments have values to show.
-        var run = await lab.SyncAsync("f=NpgsqlCopy&i=NpgsqlCopy");
+        var run = await lab.SyncAsync("NpgsqlCopy", "NpgsqlCopy");
         Assert.Equal(RunStatus.Succeeded, run.Status);
 
         foreach (var (service, required) in new[] { (lab.SomeService, RequiredEverywhere.Concat(RequiredInSomeService)), (lab.Source, RequiredEverywhere) })
@@ -140,7 +140,7 @@ public sealed class PrometheusScrapeTests(ScrapeLab lab, ITestOutputHelper outpu
         RunResult run;
         using (lab.Slow())
         {
-            var started = await lab.StartSyncAsync($"f={fetch}&i={insert}");
+            var started = await lab.StartSyncAsync($"{fetch}", $"{insert}");
             while (true)
             {
                 var current = await lab.GetRunAsync(started.Id);
@@ -171,7 +171,7 @@ public sealed class PrometheusScrapeTests(ScrapeLab lab, ITestOutputHelper outpu
         var windowStart = DateTimeOffset.UtcNow.AddSeconds(-2);
 
         // A client error on each service, so the 4xx share has something to show.
-        using (var bad = await lab.Client.GetAsync("sync?f=NoSuchFetch&i=NpgsqlCopy"))
+        using (var bad = await lab.Api.TriggerAsync("NoSuchFetch", "NpgsqlCopy"))
         {
             Assert.Equal(HttpStatusCode.BadRequest, bad.StatusCode);
         }
@@ -187,7 +187,7 @@ public sealed class PrometheusScrapeTests(ScrapeLab lab, ITestOutputHelper outpu
             foreach (var (fetch, insert) in Scenario)
             {
                 var start = DateTimeOffset.UtcNow;
-                var run = await lab.SyncAsync($"f={fetch}&i={insert}");
+                var run = await lab.SyncAsync($"{fetch}", $"{insert}");
                 runs.Add((run, start, DateTimeOffset.UtcNow));
                 Assert.True(run.Status == RunStatus.Succeeded, run.Error);
                 output.WriteLine($"{fetch} × {insert}: {run.DurationMs:N0} ms");

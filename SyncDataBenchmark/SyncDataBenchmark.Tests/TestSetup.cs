@@ -1,4 +1,5 @@
 using System.Runtime.CompilerServices;
+using SyncData.ServiceDefaults;
 using SyncData.Shared;
 using Xunit;
 

@@ -39,7 +39,7 @@ public sealed class UnrepresentableTimestampTests(UnrepresentableLab lab)
             foreach (var (fetch, insert) in Approaches.RunnableCombinations)
             {
                 await Lab.MakeTargetDifferAsync(lab.TargetDb, source);
-                var run = await lab.SyncAsync($"f={fetch}&i={insert}&pageSize=50&batchSize=40");
+                var run = await lab.SyncAsync($"{fetch}", $"{insert}", pageSize: 50, batchSize: 40);
                 if (insert == InsertApproach.NpgsqlCopyRaw)
                 {
                     Assert.True(run.Verified, $"{fetch} × {insert}: {run.Error}");

@@ -4,7 +4,7 @@ using SyncDataSource.Users;
 
 var builder = WebApplication.CreateBuilder(args);
 builder.AddServiceDefaults();
-builder.AddUsersDatabase("Source");
+builder.AddPostgresDataSource("Source");
 builder.Services.AddDbContextPool<SendableUsersDbContext>((sp, o) => o.UseNpgsql(sp.GetRequiredService<Npgsql.NpgsqlDataSource>()));
 builder.Services.AddOptions<UsersApiOptions>().BindConfiguration(UsersApiOptions.Section).ValidateDataAnnotations().ValidateOnStart();
 // A consumer that pauses to commit a batch must not have its stream cut by Kestrel's 240 B/s rule;

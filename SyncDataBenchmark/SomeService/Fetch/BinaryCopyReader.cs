@@ -3,6 +3,7 @@ using System.Buffers.Binary;
 using System.IO.Pipelines;
 using System.Runtime.CompilerServices;
 using System.Text;
+using SyncData.Postgres;
 using SyncData.Shared;
 
 namespace SomeService.Fetch;

@@ -4,9 +4,8 @@ namespace SomeService.Fetch;
 /// A response body that fails when no byte arrives for the idle timeout, and turns a broken connection into a
 /// <see cref="SourceStreamException"/>. A slow stream that keeps moving is never cut, however long it takes.
 /// </summary>
-internal sealed class IdleTimeoutStream : Stream
+internal sealed class IdleTimeoutStream : ReadOnlyBodyStream
 {
-    private readonly Stream _inner;
     private readonly IDisposable _owner;
     private readonly TimeSpan _idleTimeout;
     private readonly CancellationToken _runToken;
@@ -15,8 +14,8 @@ internal sealed class IdleTimeoutStream : Stream
     private long _bytesRead;
 
     public IdleTimeoutStream(Stream inner, IDisposable owner, TimeSpan idleTimeout, CancellationToken runToken)
+        : base(inner)
     {
-        _inner = inner;
         _owner = owner;
         _idleTimeout = idleTimeout;
         _runToken = runToken;
@@ -28,7 +27,7 @@ internal sealed class IdleTimeoutStream : Stream
         _idle.CancelAfter(_idleTimeout);
         try
         {
-            var read = await _inner.ReadAsync(buffer, _linked.Token);
+            var read = await Inner.ReadAsync(buffer, _linked.Token);
             _bytesRead += read;
             return read;
         }
@@ -47,31 +46,19 @@ internal sealed class IdleTimeoutStream : Stream
         }
     }
 
-    public override Task<int> ReadAsync(byte[] buffer, int offset, int count, CancellationToken cancellationToken) =>
-        ReadAsync(buffer.AsMemory(offset, count), cancellationToken).AsTask();
-
     public override int Read(byte[] buffer, int offset, int count) => ReadAsync(buffer, offset, count, CancellationToken.None).GetAwaiter().GetResult();
 
-    public override bool CanRead => true;
-    public override bool CanSeek => false;
-    public override bool CanWrite => false;
-    public override long Length => throw new NotSupportedException();
     public override long Position { get => _bytesRead; set => throw new NotSupportedException(); }
-    public override void Flush() { }
-    public override long Seek(long offset, SeekOrigin origin) => throw new NotSupportedException();
-    public override void SetLength(long value) => throw new NotSupportedException();
-    public override void Write(byte[] buffer, int offset, int count) => throw new NotSupportedException();
 
     protected override void Dispose(bool disposing)
     {
+        // The body first, then the response that owns it.
+        base.Dispose(disposing);
         if (disposing)
         {
-            _inner.Dispose();
             _owner.Dispose();
             _linked.Dispose();
             _idle.Dispose();
         }
-
-        base.Dispose(disposing);
     }
 }

@@ -1,57 +1,58 @@
+using SyncData.Shared;
+
 namespace SomeService.Fetch;
 
 /// <summary>
-/// Passes reads through and keeps the last bytes read, so that when a body turns out malformed the consumer can
-/// look for the source's own explanation (<see cref="SyncData.Shared.SourceFailure"/>) at its end.
+/// Passes reads through and, once the first byte of <see cref="SourceFailure.Marker"/> has gone by, keeps what follows,
+/// so that when a body turns out malformed the consumer can report the source's own explanation. That byte is an
+/// ASCII record separator, which valid JSON never contains raw, so a healthy body is only scanned, never copied: the
+/// copying happens on the failure path alone.
 /// </summary>
-internal sealed class TailKeepingStream(Stream inner) : Stream
+internal sealed class TailKeepingStream(Stream inner) : ReadOnlyBodyStream(inner)
 {
+    private static readonly byte MarkerStart = (byte)SourceFailure.Marker[0];
     private const int Capacity = 4096;
-    private readonly byte[] _tail = new byte[Capacity * 2];
+    private byte[]? _kept;
     private int _length;
 
-    /// <summary>The last bytes read (up to a few KiB).</summary>
-    public ReadOnlySpan<byte> Tail => _tail.AsSpan(0, _length);
+    /// <summary>The bytes from the marker's first byte on (up to a few KiB); empty while the body is healthy.</summary>
+    public ReadOnlySpan<byte> Tail => _kept.AsSpan(0, _length);
 
     public override async ValueTask<int> ReadAsync(Memory<byte> buffer, CancellationToken cancellationToken = default)
     {
-        var read = await inner.ReadAsync(buffer, cancellationToken);
-        Keep(buffer.Span[..read]);
+        var read = await Inner.ReadAsync(buffer, cancellationToken);
+        Watch(buffer.Span[..read]);
         return read;
     }
 
     public override int Read(byte[] buffer, int offset, int count)
     {
-        var read = inner.Read(buffer, offset, count);
-        Keep(buffer.AsSpan(offset, read));
+        var read = Inner.Read(buffer, offset, count);
+        Watch(buffer.AsSpan(offset, read));
         return read;
     }
 
-    public override Task<int> ReadAsync(byte[] buffer, int offset, int count, CancellationToken cancellationToken) =>
-        ReadAsync(buffer.AsMemory(offset, count), cancellationToken).AsTask();
-
     /// <summary>
-    /// The source's explanation after <see cref="SyncData.Shared.SourceFailure.Marker"/>, if the tail holds the marker.
-    /// The reader may have stopped at the marker's first byte before the rest of its line arrived, so this reads on
-    /// (a few KiB at most, until the line ends or the body does) before looking.
+    /// The source's explanation after <see cref="SourceFailure.Marker"/>, if the marker has arrived. The reader may have
+    /// stopped at the marker's first byte before the rest of its line arrived, so this reads on (a few KiB at most,
+    /// until the line ends or the body does) before looking.
     /// </summary>
     public async Task<string?> FindSourceExplanationAsync(CancellationToken ct)
     {
-        var start = Tail.IndexOf((byte)SyncData.Shared.SourceFailure.Marker[0]);
-        if (start < 0)
+        if (_kept is null)
         {
             return null;
         }
 
         var more = new byte[1024];
-        for (var i = 0; i < 8 && Tail[start..].IndexOf((byte)'\n') < 0; i++)
+        for (var i = 0; i < 8 && _length < Capacity && Tail.IndexOf((byte)'\n') < 0; i++)
         {
             int read;
             try
             {
-                read = await inner.ReadAsync(more, ct);
+                read = await Inner.ReadAsync(more, ct);
             }
-            catch (Exception ex) when (ex is IOException or SomeService.Fetch.SourceStreamException)
+            catch (Exception ex) when (ex is IOException or SourceStreamException)
             {
                 break;
             }
@@ -61,53 +62,30 @@ internal sealed class TailKeepingStream(Stream inner) : Stream
                 break;
             }
 
-            Keep(more.AsSpan(0, read));
-            start = Tail.IndexOf((byte)SyncData.Shared.SourceFailure.Marker[0]);
+            Watch(more.AsSpan(0, read));
         }
 
-        return SyncData.Shared.SourceFailure.FindExplanation(Tail);
+        return SourceFailure.FindExplanation(Tail);
     }
 
-    private void Keep(ReadOnlySpan<byte> data)
+    private void Watch(ReadOnlySpan<byte> data)
     {
-        if (data.Length >= Capacity)
+        if (_kept is null)
         {
-            data[^Capacity..].CopyTo(_tail);
-            _length = Capacity;
-            return;
+            var at = data.IndexOf(MarkerStart);
+            if (at < 0)
+            {
+                return;
+            }
+
+            _kept = new byte[Capacity];
+            data = data[at..];
         }
 
-        if (_length + data.Length > _tail.Length)
-        {
-            // Keep the newest Capacity bytes, then append.
-            var keep = Math.Min(_length, Capacity);
-            _tail.AsSpan(_length - keep, keep).CopyTo(_tail);
-            _length = keep;
-        }
-
-        data.CopyTo(_tail.AsSpan(_length));
-        _length += data.Length;
+        var take = Math.Min(Capacity - _length, data.Length);
+        data[..take].CopyTo(_kept.AsSpan(_length));
+        _length += take;
     }
 
-    public override bool CanRead => true;
-    public override bool CanSeek => false;
-    public override bool CanWrite => false;
-    public override long Length => throw new NotSupportedException();
-    public override long Position { get => throw new NotSupportedException(); set => throw new NotSupportedException(); }
-    public override void Flush() { }
-    public override long Seek(long offset, SeekOrigin origin) => throw new NotSupportedException();
-    public override void SetLength(long value) => throw new NotSupportedException();
-    public override void Write(byte[] buffer, int offset, int count) => throw new NotSupportedException();
-
-    protected override void Dispose(bool disposing)
-    {
-        if (disposing)
-        {
-            inner.Dispose();
-        }
-
-        base.Dispose(disposing);
-    }
-
-    public override ValueTask DisposeAsync() => inner.DisposeAsync();
+    public override ValueTask DisposeAsync() => Inner.DisposeAsync();
 }

@@ -1,4 +1,5 @@
 using NpgsqlTypes;
+using SyncData.Postgres;
 using SyncData.Shared;
 
 namespace SomeService.Insert;

@@ -1,5 +1,4 @@
 using EFCore.BulkExtensions;
-using Microsoft.EntityFrameworkCore;
 using SyncData.Shared;
 
 namespace SomeService.Insert;
@@ -25,14 +24,8 @@ public sealed class EFBulkWriter : IRowWriter
                 $"EFBulk's COPY would time out after the connection's Command Timeout ({target.Connection.CommandTimeout} s), not the configured {target.CommandTimeoutSeconds} s.");
         }
 
-        // A context on the run's own connection: the library COPYs on the context's connection, so every COPY is inside
-        // the run's transaction whatever EF knows. UseTransaction tells EF too (as EFTypical does), so EF never tries to
-        // begin a transaction of its own on this connection.
-        var contextOptions = new DbContextOptionsBuilder<UsersDbContext>()
-            .UseNpgsql(target.Connection, o => o.CommandTimeout(target.CommandTimeoutSeconds))
-            .Options;
-        await using var db = new UsersDbContext(contextOptions);
-        await db.Database.UseTransactionAsync(target.Transaction, ct);
+        // The library COPYs on the context's connection, which is the run's, so every COPY is inside the run's transaction.
+        await using var db = await target.OpenDbContextAsync(ct);
 
         long written = 0;
         // Chunk: BulkInsertAsync takes an IEnumerable, not an IAsyncEnumerable, and enumerates it several times, so

@@ -1,4 +1,3 @@
-using Microsoft.EntityFrameworkCore;
 using SyncData.Shared;
 
 namespace SomeService.Insert;
@@ -11,12 +10,8 @@ public sealed class EFTypicalWriter : IRowWriter
 
     public async Task<long?> WriteAsync(IAsyncEnumerable<User> rows, WriteTarget target, CancellationToken ct)
     {
-        // A context on the run's own connection, so its SaveChanges join the run's single transaction.
-        var contextOptions = new DbContextOptionsBuilder<UsersDbContext>()
-            .UseNpgsql(target.Connection, o => o.CommandTimeout(target.CommandTimeoutSeconds))
-            .Options;
-        await using var db = new UsersDbContext(contextOptions);
-        await db.Database.UseTransactionAsync(target.Transaction, ct);
+        // On the run's own connection, so its SaveChanges join the run's single transaction.
+        await using var db = await target.OpenDbContextAsync(ct);
 
         long written = 0;
         await foreach (var batch in rows.Chunk(target.BatchSize).WithCancellation(ct))

@@ -1,3 +1,4 @@
+using SyncData.Postgres;
 using SyncData.Shared;
 
 namespace SomeService.Insert;

@@ -11,8 +11,8 @@ public static class SyncApi
 {
     public static IEndpointRouteBuilder MapSyncApi(this IEndpointRouteBuilder app)
     {
-        app.MapGet("/sync", Trigger);
-        var runs = app.MapGroup("/sync/runs");
+        app.MapGet("/" + SyncRoutes.Sync, Trigger);
+        var runs = app.MapGroup("/" + SyncRoutes.Runs);
         runs.MapGet("/", List);
         runs.MapGet("/{id:guid}", Find);
         runs.MapDelete("/{id:guid}", Cancel);
@@ -84,7 +84,7 @@ public static class SyncApi
             return TypedResults.Ok(await started.Completion.WaitAsync(ct));
         }
 
-        return TypedResults.Accepted($"/sync/runs/{started.Run.Id}", started.Run);
+        return TypedResults.Accepted("/" + SyncRoutes.Run(started.Run.Id), started.Run);
     }
 
     private static async Task<Results<Ok<List<RunResult>>, ValidationProblem>> List(string? limit, RunStore store, CancellationToken ct)
@@ -101,7 +101,7 @@ public static class SyncApi
     {
         if (runner.TryCancel(id))
         {
-            return TypedResults.Accepted($"/sync/runs/{id}");
+            return TypedResults.Accepted("/" + SyncRoutes.Run(id));
         }
 
         return await store.FindAsync(id, ct) is { } run

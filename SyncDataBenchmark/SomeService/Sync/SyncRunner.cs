@@ -1,8 +1,9 @@
 using System.Diagnostics;
-using Npgsql;
 using Microsoft.Extensions.Options;
+using Npgsql;
 using SomeService.Fetch;
 using SomeService.Insert;
+using SyncData.Postgres;
 using SyncData.ServiceDefaults;
 using SyncData.Shared;
 
@@ -96,7 +97,15 @@ public sealed class SyncRunner(
     {
         if (_active is { } active)
         {
-            await active.Cancellation.CancelAsync();
+            try
+            {
+                await active.Cancellation.CancelAsync();
+            }
+            catch (ObjectDisposedException)
+            {
+                // The run ended between reading _active and cancelling: its continuation already disposed the source.
+            }
+
             await ((Task)active.Completion).WaitAsync(cancellationToken).ConfigureAwait(ConfigureAwaitOptions.SuppressThrowing);
         }
     }

@@ -1,5 +1,7 @@
 using Microsoft.EntityFrameworkCore;
 using Npgsql;
+using SyncData.Model;
+using SyncData.Postgres;
 using SyncData.Shared;
 
 namespace SyncDataSource.Users;

@@ -2,6 +2,7 @@ using Microsoft.AspNetCore.Http.HttpResults;
 using Microsoft.EntityFrameworkCore;
 using Microsoft.Extensions.Options;
 using Npgsql;
+using SyncData.Postgres;
 using SyncData.Shared;
 
 namespace SyncDataSource.Users;

@@ -1,7 +1,10 @@
 using Microsoft.EntityFrameworkCore;
+using SyncData.Postgres;
+using SyncData.Shared;
 
-namespace SyncData.Shared;
+namespace SyncData.Model;
 
+/// <summary>The EF Core model of the users table; only the services use it (the runner and the harness speak SQL).</summary>
 public sealed class UsersDbContext(DbContextOptions<UsersDbContext> options) : DbContext(options)
 {
     public DbSet<User> Users => Set<User>();

@@ -1,4 +1,4 @@
-namespace SyncData.Shared;
+namespace SyncData.ServiceDefaults;
 
 public static class NpgsqlSwitches
 {

@@ -1,4 +1,6 @@
-namespace SyncData.Shared;
+using SyncData.Shared;
+
+namespace SyncData.Postgres;
 
 /// <summary>SQL about the users table that both services must agree on, byte for byte.</summary>
 public static class UsersTable
@@ -24,9 +26,6 @@ public static class UsersTable
 
     public const string SummarySql = $"select count(*), coalesce(sum({RowChecksumExpression}), 0)::text from {Name}";
 }
-
-/// <summary>What a table holds: its row count and content checksum (see <see cref="UsersTable.SummarySql"/>).</summary>
-public sealed record TableSummary(long Rows, string Checksum);
 
 public static class TableSummaryQueries
 {

@@ -79,7 +79,8 @@ public static class Displays
             ColorSystem = ColorSystemSupport.NoColors,
             Interactive = InteractionSupport.No,
         });
-        AnsiConsole.Profile.Width = 160;
+        // A log keeps its lines whole at 160; COLUMNS, when set, says the reader's width (e.g. COLUMNS=80).
+        AnsiConsole.Profile.Width = int.TryParse(Environment.GetEnvironmentVariable("COLUMNS"), out var columns) && columns > 0 ? columns : 160;
         return new PlainDisplay(repeat);
     }
 }
@@ -120,17 +121,23 @@ public sealed class LiveDisplay(int repeat) : IBenchDisplay
     public async Task RunAsync(IReadOnlyList<BenchJob> jobs, Func<BenchJob, CancellationToken, Task<JobOutcome>> execute, CancellationToken ct)
     {
         var estimator = new Estimator();
+        // At 80 columns the bar and the elapsed column would squeeze the description into 7-character pieces.
+        var narrow = AnsiConsole.Profile.Width < BenchCommand.NarrowWidth;
+        ProgressColumn[] columns = narrow
+            ? [new TaskDescriptionColumn { Alignment = Justify.Left }, new PercentageColumn(), new EstimateColumn(compact: true)]
+            : [new TaskDescriptionColumn { Alignment = Justify.Left }, new ProgressBarColumn(), new PercentageColumn(), new ElapsedTimeColumn(), new EstimateColumn(compact: false)];
         await AnsiConsole.Progress()
             .AutoClear(false)
-            .Columns(new TaskDescriptionColumn { Alignment = Justify.Left }, new ProgressBarColumn(), new PercentageColumn(),
-                new ElapsedTimeColumn(), new EstimateColumn())
+            .Columns(columns)
             .StartAsync(async ctx =>
             {
                 var task = ctx.AddTask("starting", maxValue: jobs.Count);
                 foreach (var job in jobs)
                 {
                     var (known, unknown) = estimator.Remaining(jobs.Skip(job.Index + 1));
-                    task.Description = $"[bold]{Markup.Escape(job.Title)}[/] {job.RunLabel(repeat)} [grey]({job.Index + 1}/{jobs.Count})[/]";
+                    task.Description = narrow
+                        ? $"[bold]{Markup.Escape(job.Title)}[/] {(job.Warmup ? "w" : $"{job.Round}/{repeat}")} [grey]{job.Index + 1}/{jobs.Count}[/]"
+                        : $"[bold]{Markup.Escape(job.Title)}[/] {job.RunLabel(repeat)} [grey]({job.Index + 1}/{jobs.Count})[/]";
                     task.State.Update<long>(JobStartKey, _ => Stopwatch.GetTimestamp());
                     task.State.Update<double>(ExpectedKey, _ => estimator.Expected(job.Key)?.TotalMilliseconds ?? -1);
                     task.State.Update<double>(AfterKey, _ => known.TotalMilliseconds);
@@ -152,7 +159,7 @@ public sealed class LiveDisplay(int repeat) : IBenchDisplay
     }
 
     /// <summary>This run's elapsed time and the estimate for everything left, redrawn while a long run is going.</summary>
-    private sealed class EstimateColumn : ProgressColumn
+    private sealed class EstimateColumn(bool compact) : ProgressColumn
     {
         public override IRenderable Render(RenderOptions options, ProgressTask task, TimeSpan deltaTime)
         {
@@ -163,8 +170,8 @@ public sealed class LiveDisplay(int repeat) : IBenchDisplay
             var unknown = task.State.Get<int>(UnknownKey);
             // The current run counts as unknown until its case has a time; then only what is left of it counts.
             var left = expected >= 0 ? after + TimeSpan.FromMilliseconds(Math.Max(0, expected - current.TotalMilliseconds)) : after;
-            var text = task.IsFinished
-                ? ""
+            var text = task.IsFinished ? ""
+                : compact ? $"{Estimator.Format(current)} · {(unknown + (expected < 0 ? 1 : 0) == 0 ? "~" : "≥")}{Estimator.Format(left)} left"
                 : $"this run {Estimator.Format(current)} · {Estimator.Describe(left, unknown + (expected < 0 ? 1 : 0))}";
             return new Text(text, new Style(Color.Grey));
         }

@@ -183,7 +183,9 @@ public sealed class BenchCommandTests
         { "--rows", "0", "a whole number from 1 to 2,147,483,647" },
         { "--rows", "2147483648", "a whole number from 1 to 2,147,483,647" },
         { "--rows", "1e3", "a whole number from 1 to 2,147,483,647" },
-        { "--rows", "20000,200000", "a whole number from 1 to 2,147,483,647" }, // one size per run, for now
+        { "--rows", "20000,20000", "each named once" },
+        { "--max-run-seconds", "0", "a whole number from 1 to 1,000,000" },
+        { "--max-run-seconds", "ten", "a whole number from 1 to 1,000,000" },
         { "--rows", "1.5", "a whole number from 1 to 2,147,483,647" },
         { "--repeat", "x", "a whole number from 1 to 1,000" },
         { "--repeat", "0", "a whole number from 1 to 1,000" },

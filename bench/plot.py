@@ -177,8 +177,8 @@ def draw_case(row, run, repeat, path):
         low, high = min(ws_all), max(ws_all)
         pad = max((high - low) * 0.15, 2)
         axes[0].set_ylim(max(0, low - pad), high + pad)
-    axes[1].set_ylim(bottom=0)
-    axes[1].margins(y=0.1)
+    rate_top = axes[1].get_ylim()[1]
+    axes[1].set_ylim(-0.03 * rate_top, rate_top * 1.05)
     axes[2].yaxis.set_major_locator(MaxNLocator(integer=True))
     top = axes[2].get_ylim()[1]
     # A little below 0: an all-zero count is a visible line, not the frame.

@@ -29,11 +29,12 @@ public sealed class GrowthTests
     [Fact]
     public void Noise_is_averaged_by_least_squares_not_taken_from_the_end_points()
     {
-        // y = x^1 with the middle point high: the end points alone would say exactly 1.
-        var fit = Growth.Fit([(1_000, 1_000), (10_000, 20_000), (100_000, 100_000)]);
+        // y = x with the third of four points 4× high: the end points alone would say exactly 1; least squares on
+        // log10 gives 1 + 1.5·0.5·log10(4)/5 ≈ 1.060.
+        var fit = Growth.Fit([(1_000, 1_000), (10_000, 10_000), (100_000, 400_000), (1_000_000, 1_000_000)]);
 
-        Assert.Equal(1.0, fit!.Exponent, 3);
-        Assert.Equal(3, fit.Points);
+        Assert.Equal(1.060, fit!.Exponent, 3);
+        Assert.Equal(4, fit.Points);
     }
 
     [Fact]

@@ -150,9 +150,15 @@ def draw_case(row, run, repeat, path):
         few = len(t) < 40
         marker = "o" if few else None
         axes[0].plot(t, ws, color=color, label=name, marker=marker, markersize=3)
-        if (result.get(key) or {}).get("allocatedBytes") is None:
+        figures = result.get(key) or {}
+        sampled = [x["allocatedBytes"] for x in figures.get("samples") or []]
+        if figures.get("allocatedBytes") is None:
             # Under DATAS with a heap-count change the counter jumps (dotnet/runtime#131069): no rate can be drawn.
             axes[1].plot([], [], color=color, label=f"{name}: n/a (DATAS changed the heap count)")
+        elif sampled and max(sampled) == min(sampled) and figures["allocatedBytes"] > MIB:
+            # The run allocated, but the sampled (imprecise) counter never moved: a flat zero would read as "none".
+            axes[1].plot([], [], color=color,
+                         label=f"{name}: n/a (sampled counter did not move; {figures['allocatedBytes'] / MIB:,.0f} MiB over the run)")
         else:
             axes[1].plot(t, rate, color=color, label=name, linewidth=0.9, marker=marker, markersize=3)
         for (gen, style), counts in zip(GENERATIONS, gcs):

@@ -235,7 +235,7 @@ public static class BenchCommand
             return;
         }
 
-        AnsiConsole.MarkupLine("How cost grows with rows (k: time or peak working set ∝ rows^k, fitted on log–log):");
+        AnsiConsole.MarkupLine("Growth with rows (cost ∝ rows^k; k fitted on log–log):");
         var table = new Table().Border(AnsiConsole.Profile.Width < NarrowWidth ? TableBorder.None : TableBorder.Simple)
             .AddColumns("Case", "k time", "k WS Some", "k WS Src");
         foreach (var g in report.Growth)

@@ -47,7 +47,7 @@ public static class BenchCommand
         BenchLab lab;
         try
         {
-            lab = await BenchLab.StartAsync(settings, display.Say, ct);
+            lab = await Heartbeat.RunAsync("setting up the lab (cluster, seed, services)", () => BenchLab.StartAsync(settings, display.Say, ct), display.Say);
         }
         catch (Exception ex) when (ex is not OperationCanceledException)
         {

@@ -111,7 +111,7 @@ public sealed class BenchSession(BenchSettings settings, BenchLab lab, IBenchDis
 
             if (i > 0)
             {
-                await lab.PrepareDataAsync(rows, display.Say, ct);
+                await Heartbeat.RunAsync($"seeding {rows:N0} rows", () => lab.PrepareDataAsync(rows, display.Say, ct), display.Say);
                 SeedMs[rows] = lab.SeedReused ? null : lab.SeedMs;
                 _peers = new PeerRunner(lab.SourceDb, lab.TargetDb, lab.SourceSummary);
             }
@@ -124,7 +124,10 @@ public sealed class BenchSession(BenchSettings settings, BenchLab lab, IBenchDis
 
             Skipped.AddRange(skipped);
             var keys = Skipped.Select(s => s.Case + (s.Profile == settings.MainProfile.Name ? "" : "@" + s.Profile)).ToHashSet();
-            await display.RunAsync(Schedule(i, keys.Contains), ExecuteAsync, ct);
+            var jobs = Schedule(i, keys.Contains);
+            // The time left at a new size: each case's run predicted from the smaller ones until it has run here.
+            var predicted = jobs.GroupBy(j => j.Key).ToDictionary(g => g.Key, g => Growth.PredictMs(BestTimesBySize(g.First()), rows));
+            await display.RunAsync(jobs, ExecuteAsync, ct, key => predicted.GetValueOrDefault(key) is { } ms ? TimeSpan.FromMilliseconds(ms) : null);
         }
     }
 

@@ -8,14 +8,16 @@ public interface IBenchDisplay
 {
     void Say(string text);
 
-    Task RunAsync(IReadOnlyList<BenchJob> jobs, Func<BenchJob, CancellationToken, Task<JobOutcome>> execute, CancellationToken ct);
+    /// <param name="prior">A case's expected time before it has run here (a sweep: predicted from the smaller sizes).</param>
+    Task RunAsync(IReadOnlyList<BenchJob> jobs, Func<BenchJob, CancellationToken, Task<JobOutcome>> execute, CancellationToken ct,
+        Func<string, TimeSpan?>? prior = null);
 }
 
 /// <summary>
 /// Remaining time from what each case actually took so far (its warm-up first), not from an average job: one
 /// EFOffsetPaging × EFTypical run outweighs all the COPY runs together.
 /// </summary>
-public sealed class Estimator
+public sealed class Estimator(Func<string, TimeSpan?>? prior = null)
 {
     private readonly Dictionary<string, List<double>> _ms = [];
 
@@ -29,7 +31,7 @@ public sealed class Estimator
         list.Add(elapsed.TotalMilliseconds);
     }
 
-    public TimeSpan? Expected(string key) => _ms.TryGetValue(key, out var list) ? TimeSpan.FromMilliseconds(list.Average()) : null;
+    public TimeSpan? Expected(string key) => _ms.TryGetValue(key, out var list) ? TimeSpan.FromMilliseconds(list.Average()) : prior?.Invoke(key);
 
     /// <summary>Sum over the jobs of their case's mean; Unknown counts jobs of cases never run yet.</summary>
     public (TimeSpan Known, int Unknown) Remaining(IEnumerable<BenchJob> jobs)
@@ -61,6 +63,28 @@ public sealed class Estimator
         t.TotalHours >= 1 ? $"{(int)t.TotalHours}h {t.Minutes:D2}m" : t.TotalMinutes >= 1 ? $"{(int)t.TotalMinutes}m {t.Seconds:D2}s" : $"{t.TotalSeconds:F0}s";
 }
 
+/// <summary>A long step (seeding 10M rows, a run of minutes) says it is still going, so a log is never silent for long.</summary>
+public static class Heartbeat
+{
+    public static readonly TimeSpan Interval = TimeSpan.FromSeconds(30);
+
+    public static async Task<T> RunAsync<T>(string what, Func<Task<T>> work, Action<string> say, TimeSpan? interval = null)
+    {
+        var every = interval ?? Interval;
+        var clock = Stopwatch.StartNew();
+        var task = work();
+        while (await Task.WhenAny(task, Task.Delay(every)) != task)
+        {
+            say($"    … {what}: {Estimator.Format(clock.Elapsed)} so far");
+        }
+
+        return await task;
+    }
+
+    public static Task RunAsync(string what, Func<Task> work, Action<string> say, TimeSpan? interval = null) =>
+        RunAsync(what, async () => { await work(); return true; }, say, interval);
+}
+
 public static class Displays
 {
     /// <summary>A live Spectre progress display on a terminal; plain lines when stdout is redirected (CI, logs, tests).</summary>
@@ -90,16 +114,17 @@ public sealed class PlainDisplay(int repeat) : IBenchDisplay
 {
     public void Say(string text) => Console.WriteLine(text);
 
-    public async Task RunAsync(IReadOnlyList<BenchJob> jobs, Func<BenchJob, CancellationToken, Task<JobOutcome>> execute, CancellationToken ct)
+    public async Task RunAsync(IReadOnlyList<BenchJob> jobs, Func<BenchJob, CancellationToken, Task<JobOutcome>> execute, CancellationToken ct,
+        Func<string, TimeSpan?>? prior = null)
     {
-        var estimator = new Estimator();
+        var estimator = new Estimator(prior);
         var total = Stopwatch.StartNew();
         foreach (var job in jobs)
         {
             var (known, unknown) = estimator.Remaining(jobs.Skip(job.Index));
             Console.WriteLine($"[{job.Index + 1}/{jobs.Count}] {job.Title} {job.RunLabel(repeat)} · elapsed {Estimator.Format(total.Elapsed)} · {Estimator.Describe(known, unknown)}");
             var clock = Stopwatch.StartNew();
-            var outcome = await execute(job, ct);
+            var outcome = await Heartbeat.RunAsync($"{job.Title} {job.RunLabel(repeat)} still running", () => execute(job, ct), Say);
             estimator.Record(job.Key, clock.Elapsed);
             Console.WriteLine($"    {(outcome.Ok ? "ok" : "FAILED")} {job.Title} {job.RunLabel(repeat)}: {outcome.Text}");
         }
@@ -118,9 +143,10 @@ public sealed class LiveDisplay(int repeat) : IBenchDisplay
 
     public void Say(string text) => AnsiConsole.MarkupLine($"[grey]{Markup.Escape(text)}[/]");
 
-    public async Task RunAsync(IReadOnlyList<BenchJob> jobs, Func<BenchJob, CancellationToken, Task<JobOutcome>> execute, CancellationToken ct)
+    public async Task RunAsync(IReadOnlyList<BenchJob> jobs, Func<BenchJob, CancellationToken, Task<JobOutcome>> execute, CancellationToken ct,
+        Func<string, TimeSpan?>? prior = null)
     {
-        var estimator = new Estimator();
+        var estimator = new Estimator(prior);
         // At 80 columns the bar and the elapsed column would squeeze the description into 7-character pieces.
         var narrow = AnsiConsole.Profile.Width < BenchCommand.NarrowWidth;
         ProgressColumn[] columns = narrow

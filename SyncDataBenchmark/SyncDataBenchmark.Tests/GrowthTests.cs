@@ -105,6 +105,31 @@ public sealed class GrowthTests
         Assert.Equal(1, profiles.WarmupsAt(1));
     }
 
+    [Fact]
+    public async Task A_long_step_says_it_is_still_going_and_a_short_one_says_nothing()
+    {
+        var lines = new List<string>();
+        var result = await Heartbeat.RunAsync("seeding", async () => { await Task.Delay(400); return 7; }, lines.Add, TimeSpan.FromMilliseconds(100));
+        Assert.Equal(7, result);
+        Assert.InRange(lines.Count, 2, 5);
+        Assert.All(lines, l => Assert.Contains("seeding", l));
+
+        var quiet = new List<string>();
+        await Heartbeat.RunAsync("fast", () => Task.CompletedTask, quiet.Add, TimeSpan.FromMilliseconds(100));
+        Assert.Empty(quiet);
+    }
+
+    [Fact]
+    public void The_estimate_uses_the_prediction_until_the_case_has_run_at_this_size()
+    {
+        var estimator = new Estimator(key => key == "A" ? TimeSpan.FromSeconds(100) : null);
+        Assert.Equal(TimeSpan.FromSeconds(100), estimator.Expected("A"));
+        Assert.Null(estimator.Expected("B"));
+
+        estimator.Record("A", TimeSpan.FromSeconds(80));
+        Assert.Equal(TimeSpan.FromSeconds(80), estimator.Expected("A"));
+    }
+
     private static BenchSettings Settings(IReadOnlyList<RuntimeProfile> profiles) => new()
     {
         Sizes = [1_000, 10_000, 100_000],

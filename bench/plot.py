@@ -245,7 +245,7 @@ def draw_summary(report, path):
 
     names = [label_of(r) for r in combos]
     width = 0.4
-    for ax, field, unit in ((ax_alloc, "allocatedBytes", "allocated per run (MiB, median, log scale: the source's few hundred KiB and 8 GiB on one axis)"),
+    for ax, field, unit in ((ax_alloc, "allocatedBytes", "allocated per run (MiB, median, log scale: KiB and GiB on one axis)"),
                             (ax_ws, "peakWorkingSetBytes", "peak working set (MiB, median; axis not from 0)")):
         drawn = []
         for k, (key, name, color) in enumerate(SERVICES):
@@ -268,7 +268,8 @@ def draw_summary(report, path):
         ax.set_yticks(list(range(len(combos))), names, fontsize=8)
         ax.invert_yaxis()
         ax.set_xlabel(unit)
-        ax.legend(fontsize=8, loc="lower right")
+        # Above the panel, not over a bar.
+        ax.legend(fontsize=8, loc="lower right", bbox_to_anchor=(1.0, 1.0), ncol=2, frameon=False)
         ax.grid(True, axis="x", alpha=0.3)
     bottom = 0.0
     if blocked:

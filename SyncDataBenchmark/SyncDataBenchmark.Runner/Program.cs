@@ -15,7 +15,7 @@ var rows = new Option<long[]>("--rows")
 var maxRunSeconds = new Option<int?>("--max-run-seconds")
 {
     Description = $"In a sweep, skip a case at a size where its run is predicted (from the smaller sizes, time ∝ rows^k, k fitted, at least 1) to take longer than this; " +
-                  $"it is listed as skipped. {OptionParsing.WholeNumber(1, 1_000_000)}. Default: {BenchSettings.DefaultMaxRunSeconds:0}.",
+                  $"it is listed as skipped; {OptionParsing.WholeNumber(1, 1_000_000)}. Default: {BenchSettings.DefaultMaxRunSeconds:0}.",
     CustomParser = r => (int?)OptionParsing.Number(r, "--max-run-seconds", 1, 1_000_000),
 };
 var noMaxRun = new Option<bool>("--no-max-run") { Description = "Run every case at every size, whatever its predicted time." };

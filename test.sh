@@ -5,12 +5,33 @@
 # Release, sweeps what a killed earlier run left behind, runs every xunit test printing each result as it finishes.
 set -euo pipefail
 cd "$(dirname "$0")"
+started=$SECONDS
+# Progress from the first second: each step says what it does, and a heartbeat covers the quiet stretches (the
+# build, a lab's PostgreSQL and services starting) with the time so far and the tests finished.
+echo "[0s] Checking Debian packages…"
 scripts/ensure-deps.sh
 scripts/sweep-lab-leftovers.sh
 log=$(mktemp)
-trap 'rm -f "$log"' EXIT
+heartbeat=
+trap 'rm -f "$log"; [[ -n $heartbeat ]] && kill "$heartbeat" 2>/dev/null || true' EXIT
+echo "[$((SECONDS - started))s] Building Release…"
+build_log=$(mktemp)
+if ! dotnet build SyncDataBenchmark/SyncDataBenchmark.slnx -c Release -nologo >"$build_log" 2>&1; then
+  cat "$build_log" >&2
+  rm -f "$build_log"
+  exit 2
+fi
+rm -f "$build_log"
+echo "[$((SECONDS - started))s] Built. Running the tests (each result is printed as it finishes; labs start PostgreSQL and the services first)…"
+( while sleep 30; do
+    echo "[$((SECONDS - started))s] … still running; $(grep -cE '^ *(Passed|Failed|Skipped) ' "$log" || true) tests finished so far"
+  done ) &
+heartbeat=$!
 status=0
-dotnet test SyncDataBenchmark/SyncDataBenchmark.slnx -c Release --logger "console;verbosity=normal" "$@" 2>&1 | tee "$log" || status=$?
+dotnet test SyncDataBenchmark/SyncDataBenchmark.slnx -c Release --no-build --logger "console;verbosity=normal" "$@" 2>&1 | tee "$log" || status=$?
+kill "$heartbeat" 2>/dev/null || true
+heartbeat=
+echo "[$((SECONDS - started))s] Done."
 # One plain closing line, whatever the runner printed: "Failed: N, Passed: N, Skipped: N" (minimal console output) or,
 # with each test's result printed, one count per line after "Total tests: N".
 count() { grep -E "^ *$1: *[0-9]+ *\$" "$log" | tail -1 | grep -Eo '[0-9]+' || echo 0; }

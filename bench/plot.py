@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 """Draws the benchmark's pictures from results.json with matplotlib (Debian: python3-matplotlib).
 
-    plot.py RESULTS_JSON [--out DIR]   writes N.png per combination and summary.png
-    plot.py --version                  prints matplotlib's version (the runner's pre-flight check)
+    plot.py RESULTS_JSON [OUT_DIR | --out DIR]   writes N.png per combination, summary.png, and for a sweep growth.png
+    plot.py --version                            prints matplotlib's version (the runner's pre-flight check)
 
+Redraws from any results.json without running anything (older files without per-run sizes use their top-level rows).
 N.png shows the run the summary row names (the best successful one): both services' working set, allocation
-rate and GC collections over the run's time, from the samples SomeService recorded (one point per <= 50 ms).
+rate and GC collections over the run's time, from the samples each service recorded (one point per <= 50 ms,
+RuntimeWindow.SampleInterval), with the timed part (durationMs) shaded.
 """
 import argparse
 import json
@@ -16,8 +18,10 @@ MIB = 1024 * 1024
 # Every full run commits its pictures; 72 dpi keeps them readable and the repository growth per run small.
 DPI = 72
 # GC.GetTotalAllocatedBytes(precise: false) lags by up to an allocation context per thread, so a rate over one
-# 50 ms step shows spikes that are bookkeeping, not allocation; over a quarter second they average out.
+# 50 ms step shows spikes that are bookkeeping, not allocation; over a quarter second they average out. A run of a
+# few hundred ms would then be one flat step: the window shrinks to a tenth of the run, down to one sample step.
 RATE_WINDOW_MS = 250
+SAMPLE_STEP_MS = 50
 SERVICES = (("someService", "SomeService", "tab:blue"), ("syncDataSource", "SyncDataSource", "tab:orange"))
 GENERATIONS = (("gen0", "-"), ("gen1", "--"), ("gen2", ":"))
 
@@ -25,6 +29,7 @@ GENERATIONS = (("gen0", "-"), ("gen1", "--"), ("gen2", ":"))
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("results", nargs="?", help="results.json written by the runner")
+    parser.add_argument("out_dir", nargs="?", help="output directory (same as --out)")
     parser.add_argument("--out", help="output directory (default: next to results.json)")
     parser.add_argument("--version", action="store_true", help="print matplotlib's version and exit")
     args = parser.parse_args()
@@ -40,7 +45,7 @@ def main():
 
     with open(args.results, encoding="utf-8") as f:
         report = json.load(f)
-    out = args.out or os.path.dirname(os.path.abspath(args.results))
+    out = args.out or args.out_dir or os.path.dirname(os.path.abspath(args.results))
     os.makedirs(out, exist_ok=True)
 
     runs = {r["result"]["id"]: r for r in report["runs"] if r.get("result")}
@@ -51,12 +56,40 @@ def main():
         run = runs.get(row.get("pictureRunId"))
         draw_case(row, run, repeat, os.path.join(out, row["picture"]))
     draw_summary(report, os.path.join(out, "summary.png"))
+    if any(len(g.get("points") or []) > 1 for g in report.get("growth") or []):
+        draw_growth(report, os.path.join(out, "growth.png"))
     if any(r["kind"] == "combination" and not r.get("mainProfile", True) for r in report["summary"]):
         draw_profiles(report, os.path.join(out, "profiles.png"))
     return 0
 
 
-def series(figures):
+def case_order(report):
+    """One order for every panel and picture: combinations by TestCase number, then the peers as the runner lists them."""
+    keys = []
+    # A case skipped at the largest size is only in the growth section: it keeps its place (and colour) all the same.
+    rows = [r for r in report["summary"] if r["kind"] in ("combination", "peer")] + list(report.get("growth") or [])
+    rows.sort(key=lambda r: (r["kind"] != "combination", r.get("number") or 0))
+    for r in rows:
+        if r["case"] not in keys:
+            keys.append(r["case"])
+    return keys
+
+
+def case_colors(report):
+    """A colour per case, the same in summary.png and growth.png."""
+    import matplotlib
+
+    palette = matplotlib.colormaps["tab20"].colors
+    return {key: palette[i % len(palette)] for i, key in enumerate(case_order(report))}
+
+
+def rate_window_ms(duration_ms):
+    if not duration_ms:
+        return RATE_WINDOW_MS
+    return max(SAMPLE_STEP_MS, min(RATE_WINDOW_MS, duration_ms / 10))
+
+
+def series(figures, window_ms=RATE_WINDOW_MS):
     """Seconds, working set (MiB), allocation rate (MiB/s) and exclusive GC counts since the window opened."""
     samples = (figures or {}).get("samples") or []
     if not samples:
@@ -66,7 +99,7 @@ def series(figures):
     rate = []
     start = 0
     for b in samples:
-        while start < len(samples) - 1 and b["elapsedMs"] - samples[start + 1]["elapsedMs"] >= RATE_WINDOW_MS:
+        while start < len(samples) - 1 and b["elapsedMs"] - samples[start + 1]["elapsedMs"] >= window_ms:
             start += 1
         a = samples[start]
         dt = (b["elapsedMs"] - a["elapsedMs"]) / 1000
@@ -96,97 +129,212 @@ def draw_case(row, run, repeat, path):
         plt.close(fig)
         return
 
+    from matplotlib.ticker import MaxNLocator
+
     state = "verified" if result.get("verified") else f"{result.get('status')}, not verified"
     duration = result.get("durationMs")
     best = f"best of {repeat}: {duration:,.0f} ms" if duration is not None and row.get("bestMs") else "no successful run: last attempt"
     fig.suptitle(f"{title} — {best}, {result.get('rows', 0):,} rows, {state}", fontsize=13)
+    window = rate_window_ms(duration)
+    few = False
+    end = 0.0
+    ws_all = []
     for key, name, color in SERVICES:
-        data = series(result.get(key))
+        data = series(result.get(key), window)
         if data is None:
             continue
         t, ws, rate, gcs = data
-        axes[0].plot(t, ws, color=color, label=name)
-        if (result.get(key) or {}).get("allocatedBytes") is None:
+        end = max(end, t[-1])
+        ws_all += ws
+        # Few samples (a sub-second run): show each one, so the reader sees what the line is drawn through.
+        few = len(t) < 40
+        marker = "o" if few else None
+        axes[0].plot(t, ws, color=color, label=name, marker=marker, markersize=3)
+        figures = result.get(key) or {}
+        sampled = [x["allocatedBytes"] for x in figures.get("samples") or []]
+        if figures.get("allocatedBytes") is None:
             # Under DATAS with a heap-count change the counter jumps (dotnet/runtime#131069): no rate can be drawn.
             axes[1].plot([], [], color=color, label=f"{name}: n/a (DATAS changed the heap count)")
+        elif sampled and max(sampled) == min(sampled) and figures["allocatedBytes"] > MIB:
+            # The run allocated, but the sampled (imprecise) counter never moved: a flat zero would read as "none".
+            axes[1].plot([], [], color=color,
+                         label=f"{name}: n/a (sampled counter did not move; {figures['allocatedBytes'] / MIB:,.0f} MiB over the run)")
         else:
-            axes[1].plot(t, rate, color=color, label=name, linewidth=0.9)
+            axes[1].plot(t, rate, color=color, label=name, linewidth=0.9, marker=marker, markersize=3)
         for (gen, style), counts in zip(GENERATIONS, gcs):
             axes[2].step(t, counts, where="post", color=color, linestyle=style, label=f"{name} {gen}")
 
     axes[0].set_ylabel("working set (MiB)")
-    axes[1].set_ylabel(f"allocation rate (MiB/s,\nover {RATE_WINDOW_MS} ms)")
+    axes[1].set_ylabel(f"allocation rate (MiB/s,\nover {window:.0f} ms)")
     axes[2].set_ylabel("GC collections\n(cumulative, exclusive)")
-    axes[2].set_xlabel("seconds since the run started")
+    axes[2].set_xlabel("seconds since the measurement window opened (shaded: the timed part, durationMs; "
+                       f"samples every {SAMPLE_STEP_MS} ms)")
     for ax in axes:
         ax.grid(True, alpha=0.3)
+        if duration:
+            # The timed part: truncate to commit; what follows is the in-transaction verification and the window's close.
+            ax.axvspan(0, duration / 1000, color="tab:green", alpha=0.07, label="_timed")
+            ax.axvline(duration / 1000, color="tab:green", linestyle="--", linewidth=0.8)
         ax.legend(loc="upper left", fontsize=8, ncol=2)
-        ax.set_ylim(bottom=0)
+    if end > 0:
+        axes[2].set_xlim(0, max(end, (duration or 0) / 1000) * 1.02)
+    if ws_all:
+        # Not from 0: the differences within a run are tens of MiB on top of ~150 MiB; margins keep lines off the frame.
+        low, high = min(ws_all), max(ws_all)
+        pad = max((high - low) * 0.15, 2)
+        axes[0].set_ylim(max(0, low - pad), high + pad)
+    rate_top = axes[1].get_ylim()[1]
+    axes[1].set_ylim(-0.03 * rate_top, rate_top * 1.05)
+    axes[2].yaxis.set_major_locator(MaxNLocator(integer=True))
+    top = axes[2].get_ylim()[1]
+    # A little below 0: an all-zero count is a visible line, not the frame.
+    axes[2].set_ylim(-0.05 * max(1, top), max(1, top * 1.1))
     fig.tight_layout(rect=(0, 0, 1, 0.97))
     fig.savefig(path, dpi=DPI)
     plt.close(fig)
 
 
+def label_of(r):
+    return f"#{r['number']} {r['fetch']} × {r['insert']}" if r["kind"] == "combination" else f"peer: {r['title']}"
+
+
 def draw_summary(report, path):
     import matplotlib.pyplot as plt
 
-    # The headline: the main profile's rows (the others are in profiles.png).
+    # The headline: the main profile's rows (the others are in profiles.png). Blocked pairs were never measured:
+    # they are listed under the panels, not drawn as empty rows.
     rows = [r for r in report["summary"] if r.get("mainProfile", True)]
-    timed = [r for r in rows if r["kind"] in ("combination", "peer")]
+    order = {key: i for i, key in enumerate(case_order(report))}
+    timed = sorted([r for r in rows if r["kind"] in ("combination", "peer")], key=lambda r: order.get(r["case"], 1e9))
     blocked = [r for r in rows if r["kind"] == "blocked"]
-    combos = [r for r in rows if r["kind"] == "combination" and r.get("someService")]
+    combos = [r for r in timed if r["kind"] == "combination" and r.get("someService")]
+    colors = case_colors(report)
 
-    def label(r):
-        return f"#{r['number']} {r['fetch']} × {r['insert']}" if r["kind"] == "combination" else f"peer: {r['title']}"
-
-    height = max(4, 0.38 * (len(timed) + len(blocked)) + 1.5) + max(3, 0.5 * len(combos) + 1.5) * 2
+    height = max(3, 0.3 * len(timed) + 1.2) + 2 * max(2.5, 0.4 * len(combos) + 1.2) + (0.6 if blocked else 0)
     fig, (ax_time, ax_alloc, ax_ws) = plt.subplots(
         3, 1, figsize=(12, height),
-        gridspec_kw={"height_ratios": [len(timed) + len(blocked) + 1, len(combos) + 1, len(combos) + 1]})
-    fig.suptitle(f"{report['parameters']['rows']:,} rows — best of {report['parameters']['repeat']}"
-                 + (" — tmpfs" if report["parameters"]["tmpfs"] else ""), fontsize=13)
+        gridspec_kw={"height_ratios": [len(timed) + 1, len(combos) + 1, len(combos) + 1]})
+    p = report["parameters"]
+    sizes = p.get("sizes") or [p["rows"]]
+    fig.suptitle(f"{p['rows']:,} rows — best of {p['repeat']}" + (" — tmpfs" if p["tmpfs"] else "")
+                 + (f" — the largest of {len(sizes)} sizes (growth.png has the others)" if len(sizes) > 1 else ""), fontsize=13)
 
-    order = sorted(timed, key=lambda r: (r.get("bestMs") is None, r.get("bestMs") or 0))
-    # Blocked pairs keep their TestCase number (older results.json files have none).
-    labels = [label(r) for r in order] + [(f"#{r['number']} " if r.get("number") else "") + f"{r['fetch']} × {r['insert']}" for r in blocked]
-    values = [(r.get("bestMs") or 0) / 1000 for r in order] + [0] * len(blocked)
-    colors = ["tab:green" if r["kind"] == "peer" else "tab:blue" for r in order] + ["lightgrey"] * len(blocked)
-    y = range(len(labels))
-    ax_time.barh(y, values, color=colors)
+    values = [(r.get("bestMs") or 0) / 1000 for r in timed]
+    y = range(len(timed))
+    ax_time.barh(y, values, color=[colors.get(r["case"], "grey") for r in timed],
+                 edgecolor=["black" if r["kind"] == "peer" else "none" for r in timed], hatch=None)
     positive = [v for v in values if v > 0]
     smallest = min(positive) if positive else 1
-    for i, r in enumerate(order):
+    ranks = {r["case"]: r.get("rank") for r in timed}
+    for i, r in enumerate(timed):
         text = f"{r['bestMs']:,.0f} ms" if r.get("bestMs") is not None else "no successful run"
+        if r.get("rank"):
+            text += f"  (rank {r['rank']})"
         ax_time.text(max(values[i], smallest), i, " " + text, va="center", fontsize=8)
-    for j, r in enumerate(blocked):
-        ax_time.text(smallest, len(order) + j, " blocked: package not restorable here", va="center", fontsize=8, color="grey")
-    ax_time.set_yticks(list(y), labels, fontsize=8)
+    ax_time.set_yticks(list(y), [label_of(r) for r in timed], fontsize=8)
     ax_time.invert_yaxis()
     if positive:
         ax_time.set_xscale("log")
-        ax_time.set_xlim(left=smallest / 2, right=max(positive) * 4)
+        ax_time.set_xlim(left=smallest / 2, right=max(positive) * 6)
     psql = next((r for r in timed if r["case"] == "psql-binary" and r.get("bestMs")), None)
     if psql:
         # The physical limit: one stream, no parsing; everything right of this line is overhead.
-        ax_time.axvline(psql["bestMs"] / 1000, color="tab:green", linestyle="--", alpha=0.6)
-    ax_time.set_xlabel("process time, best run (s, log scale); green = peers, dashed = psql binary pipe")
+        ax_time.axvline(psql["bestMs"] / 1000, color="black", linestyle="--", alpha=0.5)
+    ax_time.set_xlabel("process time, best run (s, log scale); outlined = peers, dashed = psql binary pipe; cases in TestCase order")
     ax_time.grid(True, axis="x", alpha=0.3)
 
-    combos = sorted(combos, key=lambda r: r["number"])
-    names = [label(r) for r in combos]
+    names = [label_of(r) for r in combos]
     width = 0.4
-    for ax, field, unit in ((ax_alloc, "allocatedBytes", "allocated per run (MiB, median)"),
-                            (ax_ws, "peakWorkingSetBytes", "peak working set (MiB, median)")):
+    for ax, field, unit in ((ax_alloc, "allocatedBytes", "allocated per run (MiB, median, log scale: KiB and GiB on one axis)"),
+                            (ax_ws, "peakWorkingSetBytes", "peak working set (MiB, median; axis not from 0)")):
+        drawn = []
         for k, (key, name, color) in enumerate(SERVICES):
             # An unavailable allocation figure (DATAS) draws no bar, never a zero one that reads as a measurement.
             vals = [((r.get(key) or {}).get(field) or 0) / MIB for r in combos]
+            drawn += [v for v in vals if v > 0]
             ax.barh([i + (k - 0.5) * width for i in range(len(combos))], vals, height=width, color=color, label=name)
+            if field == "allocatedBytes":
+                for i, v in enumerate(vals):
+                    if v == 0:
+                        ax.text(0, i + (k - 0.5) * width, f" {name}: n/a (DATAS)", va="center", fontsize=7, color="grey",
+                                transform=ax.get_yaxis_transform())
+        if drawn and field == "allocatedBytes":
+            ax.set_xscale("log")
+            ax.set_xlim(min(drawn) / 2, max(drawn) * 2)
+        elif drawn:
+            low, high = min(drawn), max(drawn)
+            pad = max((high - low) * 0.1, 2)
+            ax.set_xlim(max(0, low - 3 * pad), high + pad)
         ax.set_yticks(list(range(len(combos))), names, fontsize=8)
         ax.invert_yaxis()
         ax.set_xlabel(unit)
-        ax.legend(fontsize=8, loc="lower right")
+        # Above the panel, not over a bar.
+        ax.legend(fontsize=8, loc="lower right", bbox_to_anchor=(1.0, 1.0), ncol=2, frameon=False)
         ax.grid(True, axis="x", alpha=0.3)
-    fig.tight_layout(rect=(0, 0, 1, 0.98))
+    bottom = 0.0
+    if blocked:
+        by_insert = {}
+        for r in blocked:
+            by_insert.setdefault(r["insert"], []).append(f"#{r['number']} {r['fetch']}" if r.get("number") else r["fetch"])
+        text = "Blocked, not run (package not restorable here): " + "; ".join(f"{k} with {', '.join(v)}" for k, v in by_insert.items())
+        fig.text(0.01, 0.005, text, fontsize=8, color="dimgrey", wrap=True)
+        bottom = 0.4 / height
+    fig.tight_layout(rect=(0, bottom, 1, 0.98))
+    fig.savefig(path, dpi=DPI)
+    plt.close(fig)
+
+
+def draw_growth(report, path):
+    """Time and peak working set per service against rows, log–log, one line per case; skipped sizes as hollow predictions."""
+    import matplotlib.pyplot as plt
+
+    colors = case_colors(report)
+    order = {key: i for i, key in enumerate(case_order(report))}
+    growth = sorted([g for g in report["growth"] if g.get("mainProfile", True) and g.get("points")],
+                    key=lambda g: order.get(g["case"], 1e9))
+    panels = [("best time (s)", lambda pt: (pt.get("bestMs") or 0) / 1000, "time"),
+              ("SomeService peak working set (MiB)", lambda pt: (pt.get("someServicePeakWorkingSetBytes") or 0) / MIB, "someServiceWorkingSet"),
+              ("SyncDataSource peak working set (MiB)", lambda pt: (pt.get("syncDataSourcePeakWorkingSetBytes") or 0) / MIB, "syncDataSourceWorkingSet")]
+    fig, axes = plt.subplots(1, 3, figsize=(18, 6.5))
+    sizes = report["parameters"].get("sizes") or []
+    fig.suptitle(f"How cost grows with rows — best of {report['parameters']['repeat']} per size, log–log; k = fitted exponent "
+                 "(1 linear, 2 quadratic, 0 flat)", fontsize=13)
+    for ax, (unit, pick, exponent_key) in zip(axes, panels):
+        for g in growth:
+            pts = [(pt["rows"], pick(pt)) for pt in g["points"] if pick(pt) > 0]
+            if not pts:
+                continue
+            e = g.get(exponent_key)
+            label = g["title"] + (f"  k={e['exponent']:.2f}" if e else "")
+            ax.plot([x for x, _ in pts], [v for _, v in pts], marker="o", color=colors.get(g["case"], "grey"), label=label)
+            if exponent_key == "time":
+                for sk in g.get("skipped") or []:
+                    ax.plot([pts[-1][0], sk["rows"]], [pts[-1][1], sk["predictedMs"] / 1000], linestyle=":",
+                            color=colors.get(g["case"], "grey"))
+                    ax.plot([sk["rows"]], [sk["predictedMs"] / 1000], marker="o", markerfacecolor="white",
+                            color=colors.get(g["case"], "grey"))
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        if sizes:
+            ax.set_xticks(sizes, [f"{s:,}" for s in sizes], fontsize=8)
+            ax.minorticks_off()
+            ax.set_xlim(min(sizes) / 1.5, max(sizes) * 1.5)
+        values = [v for line in ax.get_lines() for v in line.get_ydata() if v > 0]
+        if values and max(values) / min(values) < 10:
+            # Within one decade a log axis labels nothing: plain ticks at round values (still log-spaced).
+            from matplotlib.ticker import MaxNLocator
+            ticks = [t for t in MaxNLocator(6).tick_values(min(values), max(values)) if t > 0]
+            ax.minorticks_off()
+            ax.set_yticks(ticks, [f"{t:g}" for t in ticks])
+            ax.set_ylim(min(values) / 1.05, max(values) * 1.05)
+        ax.set_xlabel("rows (log scale)")
+        ax.set_ylabel(unit + ", log scale")
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend(fontsize=7, loc="upper left")
+    if any(g.get("skipped") for g in growth):
+        axes[0].text(0.99, 0.01, "hollow, dotted: skipped, predicted past --max-run-seconds", transform=axes[0].transAxes,
+                     ha="right", va="bottom", fontsize=8, color="dimgrey")
+    fig.tight_layout(rect=(0, 0, 1, 0.95))
     fig.savefig(path, dpi=DPI)
     plt.close(fig)
 

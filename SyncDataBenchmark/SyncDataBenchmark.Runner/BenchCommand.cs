@@ -47,7 +47,7 @@ public static class BenchCommand
         BenchLab lab;
         try
         {
-            lab = await BenchLab.StartAsync(settings, display.Say, ct);
+            lab = await Heartbeat.RunAsync("setting up the lab (cluster, seed, services)", () => BenchLab.StartAsync(settings, display.Say, ct), display.Say);
         }
         catch (Exception ex) when (ex is not OperationCanceledException)
         {
@@ -104,8 +104,26 @@ public static class BenchCommand
     {
         var allProblems = session.Problems.Concat(problems).ToList();
         var mainProfile = lab.ServicesStartedByRunner ? settings.MainProfile.Name : BenchSession.ExternalProfile;
-        var others = settings.Profiles.Skip(1).Select(p => (p.Name, session.ProfileCombinations)).ToList();
-        var summary = Summaries.Build(session.Combinations, session.Peers, session.Blocked, session.Runs, session.PeerRuns, mainProfile, others);
+        // The headline table and the per-case pictures describe one size: the largest one measured so far.
+        var headline = settings.Sizes.LastOrDefault(s => session.Runs.Any(r => r.SourceRows == s) || session.PeerRuns.Any(r => r.SourceRows == s), settings.Sizes[0]);
+        List<CaseSummary> SummaryAt(long rows)
+        {
+            bool Skipped(string key, string profile) => session.Skipped.Any(s => s.Rows == rows && s.Case == key && s.Profile == profile);
+            var others = settings.Profiles.Skip(1)
+                .Select(p => (p.Name, (IReadOnlyList<Combination>)session.ProfileCombinations.Where(c => !Skipped(c.Key, p.Name)).ToList()))
+                .ToList();
+            return Summaries.Build(
+                session.Combinations.Where(c => !Skipped(c.Key, settings.MainProfile.Name)).ToList(),
+                session.Peers.Where(p => !Skipped(p.Key, settings.MainProfile.Name)).ToList(),
+                session.Blocked,
+                session.Runs.Where(r => r.SourceRows == rows).ToList(),
+                session.PeerRuns.Where(r => r.SourceRows == rows).ToList(),
+                mainProfile, others);
+        }
+
+        var summary = SummaryAt(headline);
+        var measuredSizes = settings.Sizes.Where(s => session.Runs.Any(r => r.SourceRows == s) || session.PeerRuns.Any(r => r.SourceRows == s)).ToList();
+        var growth = settings.Sizes.Count > 1 ? Growth.Build(measuredSizes, SummaryAt, session.Skipped) : [];
         var anyRun = session.Runs.Count + session.PeerRuns.Count > 0;
         return new BenchReport
         {
@@ -114,7 +132,13 @@ public static class BenchCommand
             Environment = environment,
             Parameters = new BenchParameters
             {
-                Rows = settings.Rows,
+                Rows = headline,
+                Sizes = settings.Sizes,
+                MaxRunSeconds = settings.Sizes.Count > 1 ? settings.MaxRunSeconds : null,
+                WarmupPolicy = settings.Sizes.Count == 1 ? null
+                    : settings.Profiles.Count > 1 ? "one untimed warm-up round at every size (each profile restarts the services at every size)"
+                    : "one untimed warm-up round at the first size only (the services stay up, warm, across sizes)",
+                SeedMsBySize = session.SeedMs,
                 Repeat = settings.Repeat,
                 Warmups = settings.Warmups,
                 PageSize = settings.PageSize,
@@ -141,6 +165,8 @@ public static class BenchCommand
             Peers = session.PeerRuns.ToList(),
             Blocked = session.Blocked.Select(b => new BlockedCombinationReport(b.Key, b.Number, b.Fetch.ToString(), b.Insert.ToString(), b.Reason)).ToList(),
             Problems = allProblems,
+            Growth = growth,
+            Skipped = session.Skipped.ToList(),
         };
     }
 
@@ -156,34 +182,73 @@ public static class BenchCommand
         File.Move(temporary, path, overwrite: true);
     }
 
+    /// <summary>Below this many columns the tables keep only the columns a reader needs first (results.md has all).</summary>
+    public const int NarrowWidth = 120;
+
     private static void ShowSummary(BenchReport report, string outDirectory)
     {
-        var table = new Table().Border(TableBorder.Simple)
-            .AddColumns("#", "Case", "Rank", "Best", "Median", "× fastest", "× psql binary", "Verified", "Failures");
-        foreach (var row in report.Summary)
+        var narrow = AnsiConsole.Profile.Width < NarrowWidth;
+        var table = new Table().Border(narrow ? TableBorder.None : TableBorder.Simple);
+        table.AddColumns(narrow ? ["#", "Case", "Best", "Median", "×psql", "OK"] : ["#", "Case", "Rank", "Best", "Median", "× fastest", "× psql binary", "Verified", "Failures"]);
+        foreach (var row in report.Summary.Where(r => r.Kind != CaseSummary.Kinds.Blocked))
         {
-            if (row.Kind == CaseSummary.Kinds.Blocked)
+            var number = row.Number?.ToString(CultureInfo.InvariantCulture) ?? "peer";
+            var title = Markup.Escape(row.Kind == CaseSummary.Kinds.Peer ? row.Title : $"{row.Fetch} × {row.Insert}{(row.MainProfile ? "" : $" [{row.Profile}]")}");
+            var best = row.BestMs is { } b ? MarkdownReport.Ms(b) : "[red]none[/]";
+            var median = row.MedianMs is { } m ? MarkdownReport.Ms(m) : "";
+            var psql = row.RatioToPsqlBinary is { } rp ? $"{rp:0.00}" : "";
+            var verified = row.Failures > 0 || row.WarmupFailed ? $"[red]{row.Succeeded}/{row.TimedRuns}[/]" : $"{row.Succeeded}/{row.TimedRuns}";
+            if (narrow)
             {
-                table.AddRow(row.Number?.ToString(CultureInfo.InvariantCulture) ?? "", Markup.Escape($"{row.Fetch} × {row.Insert}"), "", "[grey]blocked[/]", "", "", "", "", "");
+                table.AddRow(number, title, best, median, psql, verified);
                 continue;
             }
 
-            table.AddRow(
-                row.Number?.ToString(CultureInfo.InvariantCulture) ?? "peer",
-                Markup.Escape(row.Kind == CaseSummary.Kinds.Peer ? row.Title : $"{row.Fetch} × {row.Insert}{(row.MainProfile ? "" : $" [{row.Profile}]")}"),
-                row.Rank?.ToString(CultureInfo.InvariantCulture) ?? "",
-                row.BestMs is { } best ? MarkdownReport.Ms(best) : "[red]none[/]",
-                row.MedianMs is { } median ? MarkdownReport.Ms(median) : "",
-                row.RatioToFastest is { } rf ? $"{rf:0.00}" : "",
-                row.RatioToPsqlBinary is { } rp ? $"{rp:0.00}" : "",
-                $"{row.Succeeded}/{row.TimedRuns}",
+            table.AddRow(number, title, row.Rank?.ToString(CultureInfo.InvariantCulture) ?? "", best, median,
+                row.RatioToFastest is { } rf ? $"{rf:0.00}" : "", psql, $"{row.Succeeded}/{row.TimedRuns}",
                 row.Failures > 0 || row.WarmupFailed ? $"[red]{row.Failures}{(row.WarmupFailed ? " + warm-up" : "")}[/]" : "0");
         }
 
+        if (report.Parameters.Sizes.Count > 1)
+        {
+            AnsiConsole.MarkupLine($"At {report.Parameters.Rows:N0} rows (the largest size measured):");
+        }
+
         AnsiConsole.Write(table);
+        // Blocked pairs are text, not empty rows: they were never measured.
+        foreach (var group in report.Blocked.GroupBy(b => b.Insert))
+        {
+            AnsiConsole.MarkupLine($"[grey]Blocked, not run: {Markup.Escape($"{group.Key} with {string.Join(", ", group.Select(b => b.Fetch))}")}[/]");
+        }
+
+        ShowGrowth(report);
         AnsiConsole.MarkupLine(report.Passed ? $"[green]Every run succeeded and verified.[/] Results in {Markup.Escape(outDirectory)}"
             : !report.Complete ? $"[yellow]Stopped before every run finished.[/] What was measured is in {Markup.Escape(outDirectory)}"
             : $"[red]Not every run succeeded and verified[/] (see results.md). Results in {Markup.Escape(outDirectory)}");
+    }
+
+    /// <summary>The exponents (results.md has the figures per size): k time, k peak working set per service.</summary>
+    private static void ShowGrowth(BenchReport report)
+    {
+        if (report.Growth.Count == 0)
+        {
+            return;
+        }
+
+        AnsiConsole.MarkupLine("Growth with rows (cost ∝ rows^k; k fitted on log–log):");
+        var table = new Table().Border(AnsiConsole.Profile.Width < NarrowWidth ? TableBorder.None : TableBorder.Simple)
+            .AddColumns("Case", "k time", "k WS Some", "k WS Src");
+        foreach (var g in report.Growth)
+        {
+            static string K(GrowthExponent? e) => e is null ? "—" : $"{e.Exponent:0.00} ({e.Points})";
+            table.AddRow(Markup.Escape(g.Title + (g.MainProfile ? "" : $" [{g.Profile}]")), K(g.Time), K(g.SomeServiceWorkingSet), K(g.SyncDataSourceWorkingSet));
+        }
+
+        AnsiConsole.Write(table);
+        foreach (var s in report.Skipped)
+        {
+            AnsiConsole.MarkupLine($"[yellow]Skipped at {s.Rows:N0} rows:[/] {Markup.Escape($"{s.Title}: {s.Reason}")}");
+        }
     }
 
     private static void Error(string message) => AnsiConsole.MarkupLine($"[red]{Markup.Escape(message)}[/]");

@@ -69,7 +69,7 @@ public sealed class BenchLab : IAsyncDisposable
                 await postgres.CreateDatabaseAsync(Lab.TargetDatabase, ct);
             }
 
-            await lab.PrepareDataAsync(settings.Rows, say, ct);
+            await lab.PrepareDataAsync(settings.Sizes[0], say, ct);
             await lab.StartServicesAsync(settings, settings.MainProfile, say, ct);
             return lab;
         }
@@ -80,7 +80,8 @@ public sealed class BenchLab : IAsyncDisposable
         }
     }
 
-    private async Task PrepareDataAsync(long rows, Action<string> say, CancellationToken ct)
+    /// <summary>Schema on both sides, and the source seeded with <paramref name="rows"/> rows unless it holds exactly that many.</summary>
+    public async Task PrepareDataAsync(long rows, Action<string> say, CancellationToken ct)
     {
         await SqlScripts.ApplySchemaAsync(SourceDb, withGenerator: true, ct);
         await SqlScripts.ApplySchemaAsync(TargetDb, withGenerator: false, ct);

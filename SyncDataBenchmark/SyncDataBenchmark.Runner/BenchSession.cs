@@ -9,7 +9,7 @@ using SyncDataBenchmark.Runner.Report;
 namespace SyncDataBenchmark.Runner;
 
 /// <summary>One timed (or warm-up) run of a combination or a peer, in its place in the round-robin.</summary>
-public sealed record BenchJob(int Index, int Round, bool Warmup, Combination? Combination, PeerDefinition? Peer, RuntimeProfile Profile, bool MainProfile = true)
+public sealed record BenchJob(int Index, int Round, bool Warmup, Combination? Combination, PeerDefinition? Peer, RuntimeProfile Profile, bool MainProfile = true, long Rows = 0)
 {
     public string Key => (Combination?.Key ?? Peer!.Key) + (MainProfile ? "" : "@" + Profile.Name);
     public string Title => Combination is { } c
@@ -35,7 +35,8 @@ public sealed class BenchSession(BenchSettings settings, BenchLab lab, IBenchDis
     // A million rows through EFOffsetPaging × EFTypical takes minutes; HttpClient's 100 s default would cut it.
     private readonly HttpClient _http = new() { BaseAddress = lab.SomeServiceUrl, Timeout = TimeSpan.FromHours(2) };
     private SomeServiceClient Api => new(_http);
-    private readonly PeerRunner _peers = new(lab.SourceDb, lab.TargetDb, lab.SourceSummary);
+    // Rebuilt after each reseed: it verifies against the source summary of its size.
+    private PeerRunner _peers = new(lab.SourceDb, lab.TargetDb, lab.SourceSummary);
 
     public IReadOnlyList<Combination> Combinations { get; } = Catalog.Runnable.Where(c => settings.Cases.Matches(c.Fetch, c.Insert)).ToArray();
     public IReadOnlyList<BlockedCombination> Blocked { get; } = Catalog.Blocked.Where(b => settings.Cases.Matches(b.Fetch, b.Insert)).ToArray();
@@ -48,22 +49,45 @@ public sealed class BenchSession(BenchSettings settings, BenchLab lab, IBenchDis
     public List<CombinationRun> Runs { get; } = [];
     public List<PeerRun> PeerRuns { get; } = [];
     public List<string> Problems { get; } = [];
+    public List<SkippedCase> Skipped { get; } = [];
+    /// <summary>Seeding time per size (null: an existing seed of that size was reused).</summary>
+    public Dictionary<long, double?> SeedMs { get; } = [];
 
-    public IReadOnlyList<BenchJob> Schedule()
+    /// <summary>The first size's schedule (a classic single-size run).</summary>
+    public IReadOnlyList<BenchJob> Schedule() => Schedule(0, _ => false);
+
+    /// <summary>
+    /// One size's jobs: its warm-up round (BenchSettings.WarmupsAt), then the timed rounds, every selected case and
+    /// peer in each round; <paramref name="skip"/> leaves out cases (by key) predicted past the cap.
+    /// </summary>
+    public IReadOnlyList<BenchJob> Schedule(int sizeIndex, Func<string, bool> skip)
     {
+        var rows = settings.Sizes[sizeIndex];
         var jobs = new List<BenchJob>();
         foreach (var profile in settings.Profiles)
         {
             var main = profile == settings.MainProfile;
             var combinations = main ? Combinations : ProfileCombinations;
-            for (var round = 1 - settings.Warmups; round <= settings.Repeat; round++)
+            for (var round = 1 - settings.WarmupsAt(sizeIndex); round <= settings.Repeat; round++)
             {
                 var warmup = round <= 0;
-                jobs.AddRange(combinations.Select(c => new BenchJob(jobs.Count, Math.Max(round, 0), warmup, c, null, profile, main)));
+                foreach (var c in combinations)
+                {
+                    var job = new BenchJob(jobs.Count, Math.Max(round, 0), warmup, c, null, profile, main, rows);
+                    if (!skip(job.Key))
+                    {
+                        jobs.Add(job);
+                    }
+                }
+
                 // The peers run no .NET process: one set, beside the main profile's runs, is enough.
                 foreach (var p in main ? Peers : [])
                 {
-                    jobs.Add(new BenchJob(jobs.Count, Math.Max(round, 0), warmup, null, p, profile, main));
+                    var job = new BenchJob(jobs.Count, Math.Max(round, 0), warmup, null, p, profile, main, rows);
+                    if (!skip(job.Key))
+                    {
+                        jobs.Add(job);
+                    }
                 }
             }
         }
@@ -71,7 +95,83 @@ public sealed class BenchSession(BenchSettings settings, BenchLab lab, IBenchDis
         return jobs;
     }
 
-    public Task RunAsync(CancellationToken ct) => display.RunAsync(Schedule(), ExecuteAsync, ct);
+    /// <summary>
+    /// Every size in turn, smallest first: reseed (the services stay up: they hold no data, and restarting them
+    /// would only add cold starts), decide which cases the cap skips, then that size's round-robin.
+    /// </summary>
+    public async Task RunAsync(CancellationToken ct)
+    {
+        SeedMs[settings.Sizes[0]] = lab.SeedReused ? null : lab.SeedMs;
+        for (var i = 0; i < settings.Sizes.Count; i++)
+        {
+            var rows = settings.Sizes[i];
+            if (settings.Sizes.Count > 1)
+            {
+                display.Say($"Size {i + 1}/{settings.Sizes.Count}: {rows:N0} rows.");
+            }
+
+            if (i > 0)
+            {
+                await Heartbeat.RunAsync($"seeding {rows:N0} rows", () => lab.PrepareDataAsync(rows, display.Say, ct), display.Say);
+                SeedMs[rows] = lab.SeedReused ? null : lab.SeedMs;
+                _peers = new PeerRunner(lab.SourceDb, lab.TargetDb, lab.SourceSummary);
+            }
+
+            var skipped = DecideSkips(rows);
+            foreach (var s in skipped)
+            {
+                display.Say($"Skipped at {s.Rows:N0} rows: {s.Title} ({s.Reason}).");
+            }
+
+            Skipped.AddRange(skipped);
+            var keys = Skipped.Select(s => s.Case + (s.Profile == settings.MainProfile.Name ? "" : "@" + s.Profile)).ToHashSet();
+            var jobs = Schedule(i, keys.Contains);
+            // The time left at a new size: each case's run predicted from the smaller ones until it has run here.
+            var predicted = jobs.GroupBy(j => j.Key).ToDictionary(g => g.Key, g => Growth.PredictMs(BestTimesBySize(g.First()), rows));
+            await display.RunAsync(jobs, ExecuteAsync, ct, key => predicted.GetValueOrDefault(key) is { } ms ? TimeSpan.FromMilliseconds(ms) : null);
+        }
+    }
+
+    /// <summary>Cases whose run at <paramref name="rows"/> is predicted past the cap, from their best times so far.</summary>
+    private List<SkippedCase> DecideSkips(long rows)
+    {
+        if (settings.MaxRunSeconds is not { } cap)
+        {
+            return [];
+        }
+
+        var result = new List<SkippedCase>();
+        var jobs = Schedule(0, _ => false).Where(j => !j.Warmup && j.Round == 1).ToList();
+        foreach (var job in jobs)
+        {
+            var profile = job.Profile.Name;
+            var key = job.Combination?.Key ?? job.Peer!.Key;
+            // Once skipped, skipped at every larger size too: its prediction only grows (scaled on from the first skip).
+            var already = Skipped.LastOrDefault(s => s.Case == key && s.Profile == profile);
+            var predicted = already is not null
+                ? Growth.PredictMs([(already.Rows, already.PredictedMs)], rows)
+                : Growth.PredictMs(BestTimesBySize(job), rows);
+            if (predicted is { } ms && (already is not null || ms > cap * 1000))
+            {
+                result.Add(new SkippedCase(key, job.Title, profile, rows, Math.Round(ms),
+                    string.Create(System.Globalization.CultureInfo.InvariantCulture,
+                        $"predicted {Estimator.Format(TimeSpan.FromMilliseconds(ms))} per run, past --max-run-seconds {cap:0}")));
+            }
+        }
+
+        return result;
+    }
+
+    private List<(long Rows, double Ms)> BestTimesBySize(BenchJob job)
+    {
+        IEnumerable<(long? Rows, double? Ms)> times = job.Combination is { } c
+            ? Runs.Where(r => r.Case == c.Key && r.Profile == job.Profile.Name && r.Ok && !r.Warmup).Select(r => (r.SourceRows, r.Result!.DurationMs))
+            : PeerRuns.Where(r => r.Peer == job.Peer!.Key && r.Ok && !r.Warmup).Select(r => (r.SourceRows, r.DurationMs));
+        return times.Where(t => t.Rows is not null && t.Ms is not null)
+            .GroupBy(t => t.Rows!.Value)
+            .Select(g => (g.Key, g.Min(t => t.Ms!.Value)))
+            .ToList();
+    }
 
     private async Task<JobOutcome> ExecuteAsync(BenchJob job, CancellationToken ct)
     {
@@ -89,7 +189,7 @@ public sealed class BenchSession(BenchSettings settings, BenchLab lab, IBenchDis
         JobOutcome outcome;
         if (job.Combination is { } combination)
         {
-            var run = await RunCombinationAsync(combination, job, ct);
+            var run = await RunCombinationAsync(combination, job, ct) with { SourceRows = lab.SourceSummary.Rows };
             Runs.Add(run);
             outcome = run.Ok
                 ? new JobOutcome(true, $"{run.Result!.DurationMs:N0} ms, {run.Result.Rows:N0} rows, verified")
@@ -97,7 +197,7 @@ public sealed class BenchSession(BenchSettings settings, BenchLab lab, IBenchDis
         }
         else
         {
-            var run = await _peers.RunAsync(job.Peer!, job.Round, job.Warmup, ct);
+            var run = await _peers.RunAsync(job.Peer!, job.Round, job.Warmup, ct) with { SourceRows = lab.SourceSummary.Rows };
             PeerRuns.Add(run);
             outcome = run.Ok
                 ? new JobOutcome(true, $"{run.DurationMs:N0} ms, {run.Rows:N0} rows, verified")

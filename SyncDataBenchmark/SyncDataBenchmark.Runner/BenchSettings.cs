@@ -5,7 +5,16 @@ namespace SyncDataBenchmark.Runner;
 /// <summary>What one invocation of the runner was asked to do, after parsing and validation.</summary>
 public sealed record BenchSettings
 {
-    public required long Rows { get; init; }
+    /// <summary>The sizes to measure, ascending: one is the classic run, several a sweep (README, "How it scales").</summary>
+    public required IReadOnlyList<long> Sizes { get; init; }
+    /// <summary>The largest size: the one the headline table and the per-case pictures describe.</summary>
+    public long Rows => Sizes[^1];
+    /// <summary>
+    /// In a sweep, a case whose run at the next size is predicted (from the sizes it already ran at) to take longer
+    /// than this is skipped there and at every larger size, and listed as skipped. Null: no cap.
+    /// </summary>
+    public double? MaxRunSeconds { get; init; } = DefaultMaxRunSeconds;
+    public const double DefaultMaxRunSeconds = 900;
     public required int Repeat { get; init; }
     public required CaseSelection Cases { get; init; }
     /// <summary>Null: SomeService's own default.</summary>
@@ -36,8 +45,14 @@ public sealed record BenchSettings
     /// </summary>
     public const string DefaultProfileCasesText = "NpgsqlCopy:NpgsqlCopy,EFStream:EFTypical,NpgsqlCopy:EFBulk";
 
-    /// <summary>Untimed runs per combination (and peer) before the timed ones.</summary>
+    /// <summary>Untimed runs per combination (and peer) before the timed ones, at the first size.</summary>
     public int Warmups => 1;
+
+    /// <summary>
+    /// Warm-ups at the size with this index: the first size only, since the processes stay up and warm across sizes.
+    /// With more than one profile the services restart for each profile at every size, so each size warms up again.
+    /// </summary>
+    public int WarmupsAt(int sizeIndex) => sizeIndex == 0 || Profiles.Count > 1 ? Warmups : 0;
 
     /// <summary>
     /// The sqlx write-up's finding: on a throwaway cluster, durability costs dominate COPY; with these off the

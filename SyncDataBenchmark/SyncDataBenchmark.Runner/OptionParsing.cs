@@ -54,6 +54,22 @@ public static class OptionParsing
         return null;
     }
 
+    /// <summary>
+    /// One or more comma-separated whole numbers in range, each named once, returned ascending; or an error naming
+    /// option, value and range.
+    /// </summary>
+    public static long[]? Sizes(ArgumentResult result, string option, long min, long max)
+    {
+        var text = Text(result);
+        if (TryParseNumbers(text, min, max, out var numbers) && numbers.Distinct().Count() == numbers.Count)
+        {
+            return numbers.Order().ToArray();
+        }
+
+        result.AddError(Invalid(option, text, $"one or more comma-separated sizes, each named once, each {WholeNumber(min, max)}"));
+        return null;
+    }
+
     /// <summary>A flag: present (true), or an explicit true/false.</summary>
     public static bool Flag(ArgumentResult result, string option)
     {

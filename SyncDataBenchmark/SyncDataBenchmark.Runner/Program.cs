@@ -3,13 +3,22 @@ using System.CommandLine.Parsing;
 using SyncDataBenchmark.Runner;
 
 // Every value goes through OptionParsing: a bad one is one line naming the option, the value and what is accepted.
-var rows = new Option<long>("--rows")
+var rows = new Option<long[]>("--rows")
 {
     // sql/generate.sql's seed_users takes an integer.
-    Description = $"Rows seeded into the source users table: {OptionParsing.WholeNumber(1, int.MaxValue)}.",
-    DefaultValueFactory = _ => 1_000_000,
-    CustomParser = r => OptionParsing.Number(r, "--rows", 1, int.MaxValue) ?? 0,
+    Description = $"Rows seeded into the source users table: {OptionParsing.WholeNumber(1, int.MaxValue)}; several, comma-separated (e.g. 100000,1000000,10000000), " +
+                  "measure every case at each size, smallest first, the source reseeded once per size, and add the growth picture and exponents.",
+    DefaultValueFactory = _ => [1_000_000],
+    CustomParser = r => OptionParsing.Sizes(r, "--rows", 1, int.MaxValue) ?? [],
 };
+
+var maxRunSeconds = new Option<int?>("--max-run-seconds")
+{
+    Description = $"In a sweep, skip a case at a size where its run is predicted (from the smaller sizes, time ∝ rows^k, k fitted, at least 1) to take longer than this; " +
+                  $"it is listed as skipped; {OptionParsing.WholeNumber(1, 1_000_000)}. Default: {BenchSettings.DefaultMaxRunSeconds:0}.",
+    CustomParser = r => (int?)OptionParsing.Number(r, "--max-run-seconds", 1, 1_000_000),
+};
+var noMaxRun = new Option<bool>("--no-max-run") { Description = "Run every case at every size, whatever its predicted time." };
 
 var repeat = new Option<int>("--repeat")
 {
@@ -82,7 +91,7 @@ var someServiceUrl = new Option<string?>("--someservice-url") { Description = "U
 var tmpfs = new Option<bool>("--tmpfs") { Description = "Put the local cluster on /dev/shm with fsync, synchronous_commit and full_page_writes off (recorded in the results)." };
 var noPeers = new Option<bool>("--no-peers") { Description = "Skip the peers (psql pipes, pgcopydb, postgres_fdw, logical replication, the tuned psql pipe)." };
 var noCharts = new Option<bool>("--no-charts") { Description = "Skip the pictures (no matplotlib needed)." };
-foreach (var flag in new[] { tmpfs, noPeers, noCharts })
+foreach (var flag in new[] { tmpfs, noPeers, noCharts, noMaxRun })
 {
     flag.CustomParser = r => OptionParsing.Flag(r, flag.Name);
 }
@@ -140,7 +149,7 @@ var root = new RootCommand(
     "Runs every runnable fetch × insert combination of SyncDataBenchmark (and the peers: psql pipes, pgcopydb, postgres_fdw, logical replication) against the same seeded table, " +
     "verifies every run, and writes results.json, results.csv, results.md and pictures. Exits 1 if any run failed or was not verified.")
 {
-    rows, repeat, cases, pageSize, batchSize, output, connection, sourceUrl, someServiceUrl, tmpfs, noPeers, noCharts, profile, profileCases,
+    rows, maxRunSeconds, noMaxRun, repeat, cases, pageSize, batchSize, output, connection, sourceUrl, someServiceUrl, tmpfs, noPeers, noCharts, profile, profileCases,
 };
 root.Validators.Add(r =>
 {
@@ -179,6 +188,11 @@ root.Validators.Add(r =>
         r.AddError("--profile applies to services the runner starts; with --someservice-url the services run whatever they were started with (recorded as reported).");
     }
 
+    if (r.GetValue(noMaxRun) && r.GetValue(maxRunSeconds) is not null)
+    {
+        r.AddError("--max-run-seconds and --no-max-run contradict each other: give one.");
+    }
+
     if (hasConnection && r.GetValue(tmpfs))
     {
         r.AddError("--tmpfs applies to the runner's own throwaway cluster, not to an existing server given by --connection.");
@@ -190,7 +204,8 @@ root.SetAction((parse, ct) =>
     static Uri? AsUri(string? value) => value is null ? null : new Uri(value.EndsWith('/') ? value : value + "/");
     var settings = new BenchSettings
     {
-        Rows = parse.GetValue(rows),
+        Sizes = parse.GetValue(rows)!,
+        MaxRunSeconds = parse.GetValue(noMaxRun) ? null : parse.GetValue(maxRunSeconds) ?? BenchSettings.DefaultMaxRunSeconds,
         Repeat = parse.GetValue(repeat),
         Cases = CaseSelection.Parse(parse.GetValue(cases) ?? [], out _),
         PageSize = parse.GetValue(pageSize),

@@ -151,8 +151,51 @@ public sealed class BenchCommandTests
             await AssertPngAsync(Path.Combine(output.FullName, "summary.png"));
 
             var csv = await File.ReadAllLinesAsync(Path.Combine(output.FullName, "results.csv"));
-            Assert.StartsWith("Kind,Case,Profile,Number,Fetch,Insert,Round,Warmup,Status,Verified,Rows,DurationMs", csv[0]);
+            Assert.StartsWith("Kind,Case,Profile,Number,Fetch,Insert,Round,Warmup,SourceRows,Status,Verified,Rows,DurationMs", csv[0]);
             Assert.Equal(1 + runs.Count + peers.Count, csv.Length);
+        }
+        finally
+        {
+            output.Delete(recursive: true);
+        }
+    }
+
+    /// <summary>
+    /// A sweep of two tiny sizes, one fast case: each size seeded and measured, each run keeping its size, the growth
+    /// section fitted on both sizes, and the growth table and picture written.
+    /// </summary>
+    [Fact]
+    public async Task A_sweep_measures_each_size_and_writes_the_growth_section()
+    {
+        var output = Directory.CreateTempSubdirectory("syncdata-bench-sweep-");
+        try
+        {
+            var (exitCode, console) = await RunAsync(["--rows", "600,300", "--repeat", "1", "--no-peers", "--profile", "default",
+                "--cases", "NpgsqlCopy:NpgsqlCopy", "--out", output.FullName]);
+            Assert.True(exitCode == 0, $"exit code {exitCode}:\n{console}");
+            Assert.Contains("Seeding 600 rows", console);
+
+            using var json = JsonDocument.Parse(await File.ReadAllTextAsync(Path.Combine(output.FullName, "results.json")));
+            var report = json.RootElement;
+            var parameters = report.GetProperty("parameters");
+            Assert.Equal([300L, 600L], parameters.GetProperty("sizes").EnumerateArray().Select(e => e.GetInt64()));
+            Assert.Equal(600, parameters.GetProperty("rows").GetInt64());
+            var runs = report.GetProperty("runs").EnumerateArray().ToList();
+            // Warm-up at the first size only: 300 (warm-up, timed), 600 (timed).
+            Assert.Equal([(300L, true), (300L, false), (600L, false)],
+                runs.Select(r => (r.GetProperty("sourceRows").GetInt64(), r.GetProperty("warmup").GetBoolean())));
+            Assert.All(runs, r => Assert.Equal(r.GetProperty("sourceRows").GetInt64(), r.GetProperty("result").GetProperty("rows").GetInt64()));
+
+            var growth = Assert.Single(report.GetProperty("growth").EnumerateArray());
+            Assert.Equal("NpgsqlCopy:NpgsqlCopy", growth.GetProperty("case").GetString());
+            Assert.Equal([300L, 600L], growth.GetProperty("points").EnumerateArray().Select(p => p.GetProperty("rows").GetInt64()));
+            Assert.Equal(2, growth.GetProperty("time").GetProperty("points").GetInt32());
+            Assert.Equal(2, growth.GetProperty("someServiceWorkingSet").GetProperty("points").GetInt32());
+
+            var markdown = await File.ReadAllTextAsync(Path.Combine(output.FullName, "results.md"));
+            Assert.Contains("## How cost grows with rows", markdown);
+            Assert.Contains("k time", console);
+            await AssertPngAsync(Path.Combine(output.FullName, "growth.png"));
         }
         finally
         {
@@ -183,7 +226,9 @@ public sealed class BenchCommandTests
         { "--rows", "0", "a whole number from 1 to 2,147,483,647" },
         { "--rows", "2147483648", "a whole number from 1 to 2,147,483,647" },
         { "--rows", "1e3", "a whole number from 1 to 2,147,483,647" },
-        { "--rows", "20000,200000", "a whole number from 1 to 2,147,483,647" }, // one size per run, for now
+        { "--rows", "20000,20000", "each named once" },
+        { "--max-run-seconds", "0", "a whole number from 1 to 1,000,000" },
+        { "--max-run-seconds", "ten", "a whole number from 1 to 1,000,000" },
         { "--rows", "1.5", "a whole number from 1 to 2,147,483,647" },
         { "--repeat", "x", "a whole number from 1 to 1,000" },
         { "--repeat", "0", "a whole number from 1 to 1,000" },

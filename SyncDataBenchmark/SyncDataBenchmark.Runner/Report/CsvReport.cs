@@ -17,6 +17,8 @@ public static partial class CsvReport
         public string Insert { get; set; } = "";
         public int Round { get; set; }
         public bool Warmup { get; set; }
+        /// <summary>Rows in the source for this run (the sweep's size); Rows below is what the run moved.</summary>
+        public long? SourceRows { get; set; }
         public string Status { get; set; } = "";
         public bool Verified { get; set; }
         public long Rows { get; set; }
@@ -65,6 +67,7 @@ public static partial class CsvReport
                 Fetch = r.Fetch,
                 Insert = r.Insert,
                 Round = r.Round,
+                SourceRows = r.SourceRows,
                 Warmup = r.Warmup,
                 Status = result?.Status ?? "failed",
                 Verified = result?.Verified ?? false,
@@ -109,6 +112,7 @@ public static partial class CsvReport
                 Fetch = summary?.Fetch ?? "",
                 Insert = summary?.Insert ?? "",
                 Round = p.Round,
+                SourceRows = p.SourceRows,
                 Warmup = p.Warmup,
                 Status = p.Status,
                 Verified = p.Verified,

@@ -26,7 +26,9 @@ public static class MarkdownReport
             : anyFailure ? "**Not every run succeeded and verified**: see Failures below."
             : "Every run that finished succeeded and was verified.").AppendLine();
 
-        md.AppendLine($"- Rows: {p.Rows.ToString("N0", Invariant)}; {n} timed run(s) per case after {p.Warmups} untimed warm-up, interleaved round-robin");
+        md.AppendLine(p.Sizes.Count > 1
+            ? $"- Sizes: {string.Join(", ", p.Sizes.Select(x => x.ToString("N0", Invariant)))} rows (a sweep: the source reseeded once per size); this table is at {p.Rows.ToString("N0", Invariant)}; {n} timed run(s) per case and size, interleaved round-robin within a size; {p.WarmupPolicy}"
+            : $"- Rows: {p.Rows.ToString("N0", Invariant)}; {n} timed run(s) per case after {p.Warmups} untimed warm-up, interleaved round-robin");
         md.AppendLine($"- Page size: {Setting(p.PageSize, report.Runs.Select(r => r.Result?.PageSize))}; batch size: {Setting(p.BatchSize, report.Runs.Select(r => r.Result?.BatchSize))}");
         md.AppendLine($"- PostgreSQL {e.PostgresVersion}, {(p.Database == "local" ? "throwaway local cluster" : "existing server (--connection)")}"
                       + (p.Tmpfs ? ", **tmpfs**" : ", on disk, default durability settings")
@@ -116,6 +118,7 @@ public static class MarkdownReport
             md.AppendLine().AppendLine("![Time and memory across combinations](summary.png)");
         }
 
+        RenderGrowth(md, report, charts);
         return md.ToString();
     }
 
@@ -153,6 +156,54 @@ public static class MarkdownReport
             row.RatioToPsqlBinary is { } rp ? $"{rp:0.00}×" : "—",
             Scope(row),
         ];
+    }
+
+    /// <summary>The sweep's table: best time per size and the exponents fitted on log–log (README, "How it scales").</summary>
+    private static void RenderGrowth(StringBuilder md, BenchReport report, bool charts)
+    {
+        if (report.Growth.Count == 0 && report.Skipped.Count == 0)
+        {
+            return;
+        }
+
+        var sizes = report.Parameters.Sizes;
+        md.AppendLine().AppendLine("## How cost grows with rows").AppendLine();
+        md.AppendLine("Best time per size; k is the exponent of a least-squares fit of log(best time) on log(rows) (1 = linear, 2 = quadratic), " +
+                      "and of log(peak working set) on log(rows) per service (0 = flat). The number of sizes fitted is in brackets.").AppendLine();
+        string[] header = ["Case", .. sizes.Select(x => x.ToString("N0", Invariant) + " rows"), "k time", "k peak WS SomeService", "k peak WS SyncDataSource"];
+        md.AppendLine("| " + string.Join(" | ", header) + " |");
+        md.AppendLine("|" + string.Concat(Enumerable.Repeat(" --- |", header.Length)));
+        foreach (var g in report.Growth)
+        {
+            var cells = new List<string> { Escape(g.Title + (g.MainProfile ? "" : $" [{g.Profile}]")) };
+            foreach (var size in sizes)
+            {
+                var point = g.Points.FirstOrDefault(x => x.Rows == size);
+                var skip = g.Skipped.FirstOrDefault(x => x.Rows == size);
+                cells.Add(point?.BestMs is { } best ? Ms(best) + (point.SomeServicePeakWorkingSetBytes is { } ws ? $" ({Bytes(ws)} WS)" : "")
+                    : skip is not null ? $"skipped: predicted {Ms(skip.PredictedMs)}"
+                    : "—");
+            }
+
+            cells.Add(Growth.Describe(g.Time));
+            cells.Add(Growth.Describe(g.SomeServiceWorkingSet));
+            cells.Add(Growth.Describe(g.SyncDataSourceWorkingSet));
+            md.AppendLine("| " + string.Join(" | ", cells) + " |");
+        }
+
+        if (report.Skipped.Count > 0)
+        {
+            md.AppendLine().AppendLine($"Skipped (predicted past --max-run-seconds {report.Parameters.MaxRunSeconds?.ToString("0", Invariant) ?? "—"}, from the smaller sizes: time ∝ rows^k, k fitted but at least 1):").AppendLine();
+            foreach (var s in report.Skipped)
+            {
+                md.AppendLine($"- {Escape(s.Title)}: skipped at {s.Rows.ToString("N0", Invariant)} rows: {s.Reason}");
+            }
+        }
+
+        if (charts)
+        {
+            md.AppendLine().AppendLine("![Time and peak working set against rows, log–log](growth.png)");
+        }
     }
 
     private static string Scope(CaseSummary row) => row.Scope switch

@@ -19,6 +19,10 @@ public sealed record BenchReport
     public required IReadOnlyList<BlockedCombinationReport> Blocked { get; init; }
     /// <summary>Failures outside any single run (charts, service restarts), in words.</summary>
     public required IReadOnlyList<string> Problems { get; init; }
+    /// <summary>Per case, its figures at every size measured and the fitted exponents (a single size has none).</summary>
+    public IReadOnlyList<CaseGrowth> Growth { get; init; } = [];
+    /// <summary>Cases a sweep did not run at some size: predicted past --max-run-seconds.</summary>
+    public IReadOnlyList<SkippedCase> Skipped { get; init; } = [];
 }
 
 public sealed record BenchEnvironment
@@ -44,7 +48,16 @@ public sealed record BenchEnvironment
 
 public sealed record BenchParameters
 {
+    /// <summary>The largest size: the one the summary table and the per-case pictures describe.</summary>
     public required long Rows { get; init; }
+    /// <summary>Every size measured, ascending (one for a classic run); each run records its own in sourceRows.</summary>
+    public IReadOnlyList<long> Sizes { get; init; } = [];
+    /// <summary>The cap on a run's predicted time in a sweep (--max-run-seconds); null: none.</summary>
+    public double? MaxRunSeconds { get; init; }
+    /// <summary>When the untimed warm-ups ran, in words.</summary>
+    public string? WarmupPolicy { get; init; }
+    /// <summary>Seeding time per size (null where an existing seed was reused).</summary>
+    public IReadOnlyDictionary<long, double?> SeedMsBySize { get; init; } = new Dictionary<long, double?>();
     public required int Repeat { get; init; }
     public required int Warmups { get; init; }
     /// <summary>As asked; null means SomeService's default (the runs record what was used).</summary>
@@ -84,6 +97,8 @@ public sealed record CombinationRun
     /// <summary>0 is the warm-up round; 1..repeat are timed.</summary>
     public required int Round { get; init; }
     public required bool Warmup { get; init; }
+    /// <summary>Rows in the source when this run ran (the sweep's size).</summary>
+    public long? SourceRows { get; init; }
     /// <summary>The runtime profile the runner started both services with ("external" for services it did not start).</summary>
     public string Profile { get; init; } = SyncData.Harness.RuntimeProfiles.DefaultName;
     /// <summary>Seen from the runner: the HTTP request's whole duration (includes the in-transaction verification).</summary>
@@ -111,6 +126,8 @@ public sealed record PeerRun
     public required string Peer { get; init; }
     public required int Round { get; init; }
     public required bool Warmup { get; init; }
+    /// <summary>Rows in the source when this run ran (the sweep's size).</summary>
+    public long? SourceRows { get; init; }
     public required string Status { get; init; }
     /// <summary>
     /// The peer's time at <see cref="Scope"/>: "target-statements" is the target's own clock from right before its

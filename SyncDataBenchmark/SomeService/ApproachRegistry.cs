@@ -7,13 +7,20 @@ namespace SomeService;
 
 /// <summary>
 /// Finds every fetch consumer (<see cref="IUserSource"/>) and writer (<see cref="IUserWriter"/>) in this assembly by
-/// the name each declares, and registers it keyed by that name: adding an approach adds its class and nothing here.
+/// the name each declares with <see cref="ApproachAttribute"/>, registers it keyed by that name, and builds the
+/// catalogue of names from the same classes: adding an approach adds its class and nothing here.
 /// </summary>
 public static class ApproachRegistry
 {
-    public static IReadOnlyDictionary<FetchApproach, Type> Sources { get; } = Find<IUserSource, FetchApproach>(a => a.Fetch);
+    public static IReadOnlyDictionary<FetchApproach, Type> Sources { get; } =
+        Find<IUserSource>(ApproachKind.Fetch).ToDictionary(x => new FetchApproach(x.Info.Name), x => x.Type);
 
-    public static IReadOnlyDictionary<InsertApproach, Type> Writers { get; } = Find<IUserWriter, InsertApproach>(a => a.Insert);
+    public static IReadOnlyDictionary<InsertApproach, Type> Writers { get; } =
+        Find<IUserWriter>(ApproachKind.Insert).ToDictionary(x => new InsertApproach(x.Info.Name), x => x.Type);
+
+    /// <summary>Every name, what each needs and why a blocked one cannot run; served at GET /approaches.</summary>
+    public static ApproachCatalog Catalog { get; } =
+        new(Find<IUserSource>(ApproachKind.Fetch).Concat(Find<IUserWriter>(ApproachKind.Insert)).Select(x => x.Info));
 
     /// <summary>Consumers are transient (each run gets a fresh typed HttpClient); writers hold no state.</summary>
     public static IServiceCollection AddApproaches(this IServiceCollection services)
@@ -31,18 +38,28 @@ public static class ApproachRegistry
         return services;
     }
 
-    private static Dictionary<TName, Type> Find<TInterface, TName>(Func<ApproachAttribute, TName?> nameOf) where TName : struct, Enum
+    /// <summary>GET /approaches: the catalogue as SomeService built it, for people and scripts.</summary>
+    public static IEndpointRouteBuilder MapApproaches(this IEndpointRouteBuilder app)
     {
-        var found = new Dictionary<TName, Type>();
+        app.MapGet("/approaches", () => TypedResults.Ok(Catalog.All.Select(a => new ApproachDescription(
+            a.Kind.ToString(), a.Name, a.CopyBytes, a.Pages, a.Batches, a.Blocked, a.Kind == ApproachKind.Fetch ? a.Route : null)).ToList()));
+        return app;
+    }
+
+    private static List<(ApproachInfo Info, Type Type)> Find<TInterface>(ApproachKind kind)
+    {
+        var found = new List<(ApproachInfo Info, Type Type)>();
         foreach (var type in typeof(ApproachRegistry).Assembly.GetTypes().Where(t => t is { IsClass: true, IsAbstract: false } && typeof(TInterface).IsAssignableFrom(t)))
         {
-            var name = type.GetCustomAttribute<ApproachAttribute>() is { } attribute && nameOf(attribute) is { } declared
-                ? declared
-                : throw new InvalidOperationException($"{type.Name} implements {typeof(TInterface).Name} but declares no [Approach({typeof(TName).Name}.…)].");
-            if (!found.TryAdd(name, type))
+            var info = type.GetCustomAttribute<ApproachAttribute>() is { } attribute && attribute.Kind == kind
+                ? attribute.ToInfo()
+                : throw new InvalidOperationException($"{type.Name} implements {typeof(TInterface).Name} but declares no [Approach(ApproachKind.{kind}, …)].");
+            if (found.FirstOrDefault(f => string.Equals(f.Info.Name, info.Name, StringComparison.OrdinalIgnoreCase)) is { Type: { } other })
             {
-                throw new InvalidOperationException($"{found[name].Name} and {type.Name} both declare the name {name}.");
+                throw new InvalidOperationException($"{other.Name} and {type.Name} both declare the name {info.Name}.");
             }
+
+            found.Add((info, type));
         }
 
         return found;

@@ -24,5 +24,6 @@ builder.Services.AddHostedService(sp => sp.GetRequiredService<SyncRunner>());
 var app = builder.Build();
 app.MapDefaultEndpoints();
 app.MapSyncApi();
+app.MapApproaches();
 app.Run();
 public partial class Program;

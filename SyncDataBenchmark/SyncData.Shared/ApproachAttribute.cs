@@ -1,17 +1,53 @@
 namespace SyncData.Shared;
 
+/// <summary>Which half of a transfer an approach is.</summary>
+public enum ApproachKind
+{
+    Fetch,
+    Insert,
+}
+
 /// <summary>
-/// The name a fetch consumer or a writer answers to. Each service finds the classes that carry it (SomeService: ApproachRegistry; SyncDataSource: FetchEndpoints),
-/// so adding an approach is adding its class.
+/// The name a fetch consumer, a fetch's server endpoint or a writer answers to, and what it needs. Each side finds the
+/// classes that carry it by enumeration (SomeService: ApproachRegistry; SyncDataSource: FetchEndpoints; the runner:
+/// ApproachMetadata, which reads SomeService.dll's metadata without loading it), so adding an approach is adding its
+/// class: nothing else names it. Only constant arguments, so the runner can decode them from metadata alone.
 /// </summary>
 [AttributeUsage(AttributeTargets.Class, Inherited = false)]
-public sealed class ApproachAttribute : Attribute
+public sealed class ApproachAttribute(ApproachKind kind, string name) : Attribute
 {
-    public ApproachAttribute(FetchApproach fetch) => Fetch = fetch;
+    public ApproachKind Kind { get; } = kind;
 
-    public ApproachAttribute(InsertApproach insert) => Insert = insert;
+    public string Name { get; } = name;
 
-    public FetchApproach? Fetch { get; }
+    /// <summary>
+    /// Fetch: its wire format is PostgreSQL binary COPY, so the bytes can be relayed unparsed. Insert: it consumes
+    /// those bytes instead of rows, so it runs only with a fetch that delivers them.
+    /// </summary>
+    public bool CopyBytes { get; set; }
 
-    public InsertApproach? Insert { get; }
+    /// <summary>Fetch: the page size means something to it (recorded in the run only if so).</summary>
+    public bool Pages { get; set; }
+
+    /// <summary>Insert: the batch size means something to it (recorded in the run only if so).</summary>
+    public bool Batches { get; set; }
+
+    /// <summary>Insert: why it cannot run in this build (its library cannot be restored); SomeService answers 501 with this.</summary>
+    public string? Blocked { get; set; }
+
+    /// <summary>
+    /// Fetch: SyncDataSource's path for it, declared the same on both halves; when omitted both derive
+    /// <see cref="SourceRoutes.Of"/>(name), so a new fetch adds no route constant anywhere.
+    /// </summary>
+    public string? Route { get; set; }
+
+    public ApproachInfo ToInfo() => new(Kind, Name, CopyBytes, Pages, Batches, Blocked, Route ?? SourceRoutes.Of(Name));
+}
+
+/// <summary>Reading the declaration back from a class (a consumer or an endpoint asking for its own route).</summary>
+public static class Approach
+{
+    public static ApproachInfo Of(Type type) =>
+        (type.GetCustomAttributes(typeof(ApproachAttribute), inherit: false).SingleOrDefault() as ApproachAttribute)?.ToInfo()
+        ?? throw new InvalidOperationException($"{type.Name} declares no [Approach(…)].");
 }

@@ -2,19 +2,15 @@ using System.Globalization;
 
 namespace SyncData.Shared;
 
-/// <summary>SyncDataSource's routes, as the server maps them and the consumers call them.</summary>
+/// <summary>SyncDataSource's routes that are not a fetch approach's own (each fetch declares or derives its own).</summary>
 public static class SourceRoutes
 {
-    public const string Offset = "users/offset";
-    public const string Keyset = "users/keyset";
-    public const string Stream = "users/stream";
-    public const string Copy = "users/copy";
     public const string Summary = "users/summary";
 
-    public static string OffsetPage(long offset, int limit) =>
-        string.Create(CultureInfo.InvariantCulture, $"{Offset}?offset={offset}&limit={limit}");
+    /// <summary>The path of a fetch that declares no route of its own: derived from its name, the same on both halves.</summary>
+    public static string Of(string fetchName) => "users/" + fetchName;
 
-    public static string KeysetPage(Guid? after, int limit) => after is { } id
-        ? string.Create(CultureInfo.InvariantCulture, $"{Keyset}?after={id}&limit={limit}")
-        : string.Create(CultureInfo.InvariantCulture, $"{Keyset}?limit={limit}");
+    /// <summary>A fetch's route with the paging query parameters it takes (invariant culture: numbers never localise).</summary>
+    public static string WithQuery(string route, FormattableString query) =>
+        route + "?" + query.ToString(CultureInfo.InvariantCulture);
 }

@@ -13,4 +13,5 @@ namespace SyncData.Shared;
 [JsonSerializable(typeof(RuntimeSettings))]
 [JsonSerializable(typeof(RunResult))]
 [JsonSerializable(typeof(List<RunResult>))]
+[JsonSerializable(typeof(List<ApproachDescription>))]
 public sealed partial class SyncJsonContext : JsonSerializerContext;

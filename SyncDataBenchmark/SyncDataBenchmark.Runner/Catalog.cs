@@ -17,42 +17,62 @@ public sealed record BlockedCombination(int Number, FetchApproach Fetch, InsertA
 
 public static class Catalog
 {
+    /// <summary>The approaches of the SomeService built beside the runner, read from its metadata.</summary>
+    public static ApproachCatalog Approaches => ApproachMetadata.Catalog;
+
     /// <summary>
     /// The original write-up's ten measured cases in the order of its TestCase numbers (1..10), so our table and its
-    /// table can be read side by side.
+    /// table can be read side by side; then the cases this lab added, 11..21, as first published (results of
+    /// 2026-11-22). Names as data: a case's number, and its picture's file name, never move when approaches are added.
     /// </summary>
-    public static IReadOnlyList<(FetchApproach Fetch, InsertApproach Insert)> Original { get; } =
+    public static IReadOnlyList<(string Fetch, string Insert)> Published { get; } =
     [
-        (FetchApproach.EFOffsetPaging, InsertApproach.EFTypical),
-        (FetchApproach.EFKeysetPaging, InsertApproach.EFTypical),
-        (FetchApproach.EFOffsetPaging, InsertApproach.EFBulk),
-        (FetchApproach.EFKeysetPaging, InsertApproach.EFBulk),
-        (FetchApproach.EFStream, InsertApproach.EFBulk),
-        (FetchApproach.EFStream, InsertApproach.Linq2DB),
-        (FetchApproach.NpgsqlCopy, InsertApproach.EFBulk),
-        (FetchApproach.NpgsqlCopy, InsertApproach.Linq2DB),
-        (FetchApproach.NpgsqlCopy, InsertApproach.NpgsqlCopy),
-        (FetchApproach.EFKeysetPaging, InsertApproach.NpgsqlCopy),
+        ("EFOffsetPaging", "EFTypical"),
+        ("EFKeysetPaging", "EFTypical"),
+        ("EFOffsetPaging", "EFBulk"),
+        ("EFKeysetPaging", "EFBulk"),
+        ("EFStream", "EFBulk"),
+        ("EFStream", "Linq2DB"),
+        ("NpgsqlCopy", "EFBulk"),
+        ("NpgsqlCopy", "Linq2DB"),
+        ("NpgsqlCopy", "NpgsqlCopy"),
+        ("EFKeysetPaging", "NpgsqlCopy"),
+        ("EFStream", "EFTypical"),
+        ("NpgsqlCopy", "EFTypical"),
+        ("EFOffsetPaging", "Linq2DB"),
+        ("EFKeysetPaging", "Linq2DB"),
+        ("EFOffsetPaging", "NpgsqlCopy"),
+        ("EFStream", "NpgsqlCopy"),
+        ("NpgsqlCopy", "NpgsqlCopyRaw"),
+        ("EFOffsetPaging", "NpgsqlCopyTuned"),
+        ("EFKeysetPaging", "NpgsqlCopyTuned"),
+        ("EFStream", "NpgsqlCopyTuned"),
+        ("NpgsqlCopy", "NpgsqlCopyTuned"),
     ];
 
+    /// <summary>How many of <see cref="Published"/> are the original's (numbered 1..10).</summary>
+    public const int OriginalCount = 10;
+
     /// <summary>The TestCase number of every compatible combination, runnable or blocked.</summary>
-    public static IReadOnlyDictionary<(FetchApproach Fetch, InsertApproach Insert), int> Numbers { get; } =
-        Number(Approaches.Fetches, Approaches.Inserts);
+    public static IReadOnlyDictionary<(FetchApproach Fetch, InsertApproach Insert), int> Numbers => NumbersOnce.Value;
+
+    private static readonly Lazy<Dictionary<(FetchApproach Fetch, InsertApproach Insert), int>> NumbersOnce =
+        new(() => Number(Approaches, Approaches.Fetches, Approaches.Inserts));
 
     /// <summary>
-    /// The original's ten keep its numbers; every other compatible combination follows from 11, insert by insert in
-    /// enum order, then fetch by fetch: an insert approach added at the end of <see cref="InsertApproach"/> only adds
-    /// numbers after the existing ones, it never renumbers a case (or its picture).
+    /// Published pairs keep their numbers; every other compatible combination follows, insert by insert, then fetch by
+    /// fetch, in the catalogue's (ordinal) order. Add a new approach's pairs to <see cref="Published"/> when their
+    /// numbers are first published, so a later approach whose name sorts earlier cannot renumber them.
     /// </summary>
-    public static Dictionary<(FetchApproach Fetch, InsertApproach Insert), int> Number(IEnumerable<FetchApproach> fetches, IEnumerable<InsertApproach> inserts)
+    public static Dictionary<(FetchApproach Fetch, InsertApproach Insert), int> Number(ApproachCatalog approaches, IEnumerable<FetchApproach> fetches, IEnumerable<InsertApproach> inserts)
     {
-        var numbers = Original.Select((c, i) => (c, i)).ToDictionary(x => x.c, x => x.i + 1);
-        var next = Original.Count + 1;
+        var numbers = Published.Select((c, i) => (c, i)).ToDictionary(x => (new FetchApproach(x.c.Fetch), new InsertApproach(x.c.Insert)), x => x.i + 1);
+        var next = Published.Count + 1;
         foreach (var insert in inserts)
         {
             foreach (var fetch in fetches)
             {
-                if (Approaches.Incompatibility(fetch, insert) is null && !numbers.ContainsKey((fetch, insert)))
+                if (approaches.Incompatibility(fetch, insert) is null && !numbers.ContainsKey((fetch, insert)))
                 {
                     numbers[(fetch, insert)] = next++;
                 }
@@ -62,12 +82,12 @@ public static class Catalog
         return numbers;
     }
 
-    /// <summary>Approaches.RunnableCombinations, by number.</summary>
-    public static IReadOnlyList<Combination> Runnable { get; } =
+    /// <summary>The catalogue's runnable combinations, by number.</summary>
+    public static IReadOnlyList<Combination> Runnable =>
         Approaches.RunnableCombinations.Select(c => new Combination(Numbers[c], c.Fetch, c.Insert)).OrderBy(c => c.Number).ToArray();
 
     /// <summary>Every compatible fetch × unavailable insert pair, by number.</summary>
-    public static IReadOnlyList<BlockedCombination> Blocked { get; } =
+    public static IReadOnlyList<BlockedCombination> Blocked =>
         (from f in Approaches.Fetches
          from i in Approaches.Inserts
          where Approaches.Unavailable.ContainsKey(i) && Approaches.Incompatibility(f, i) is null
@@ -127,9 +147,9 @@ public sealed class CaseSelection
             InsertApproach? insert = null;
             if (parts[0] != "*")
             {
-                if (!Approaches.TryParse<FetchApproach>(parts[0], out var f))
+                if (!Catalog.Approaches.TryParseFetch(parts[0], out var f))
                 {
-                    error = $"'{parts[0]}' in '{item}' is not a fetch approach. Valid values: {Approaches.Names<FetchApproach>()}, *.";
+                    error = $"'{parts[0]}' in '{item}' is not a fetch approach. Valid values: {Catalog.Approaches.FetchNames}, *.";
                     return All;
                 }
 
@@ -138,9 +158,9 @@ public sealed class CaseSelection
 
             if (parts[1] != "*")
             {
-                if (!Approaches.TryParse<InsertApproach>(parts[1], out var i))
+                if (!Catalog.Approaches.TryParseInsert(parts[1], out var i))
                 {
-                    error = $"'{parts[1]}' in '{item}' is not an insert approach. Valid values: {Approaches.Names<InsertApproach>()}, *.";
+                    error = $"'{parts[1]}' in '{item}' is not an insert approach. Valid values: {Catalog.Approaches.InsertNames}, *.";
                     return All;
                 }
 
@@ -148,7 +168,7 @@ public sealed class CaseSelection
             }
 
             // Naming one exact pair that can never run is a mistake worth stopping for; a wildcard just skips it.
-            if (fetch is { } ef && insert is { } ei && Approaches.Incompatibility(ef, ei) is { } why)
+            if (fetch is { } ef && insert is { } ei && Catalog.Approaches.Incompatibility(ef, ei) is { } why)
             {
                 error = $"{ef}:{ei} cannot run: {why}";
                 return All;

@@ -1,45 +1,121 @@
 using SomeService;
 using SomeService.Fetch;
 using SomeService.Insert;
+using SyncData.Harness;
 using SyncData.Shared;
+using SyncDataBenchmark.Runner;
+using SyncDataSource.Users;
 using Xunit;
 
 namespace SyncDataBenchmark.Tests;
 
-/// <summary>Fast tier: every approach name has exactly one implementation, found by enumeration, and vice versa.</summary>
+/// <summary>
+/// Fast tier: every approach name has exactly one implementation, found by enumeration, and vice versa; both halves
+/// of a fetch agree; the runner reads the same catalogue from SomeService.dll's metadata as SomeService builds.
+/// </summary>
+[Trait("Tier", "Fast")]
 public sealed class ApproachRegistryTests
 {
+    private static ApproachCatalog Approaches => ApproachRegistry.Catalog;
+
     [Fact]
-    public void Every_fetch_name_has_a_consumer_and_every_consumer_a_name()
+    public void Every_fetch_name_has_a_consumer_and_a_server_endpoint_and_every_one_of_them_a_name()
     {
         Assert.Equal(Approaches.Fetches.Order(), ApproachRegistry.Sources.Keys.Order());
+        Assert.Equal(Approaches.Fetches.Order(), FetchEndpoints.All.Keys.Order());
         Assert.All(ApproachRegistry.Sources.Values, t => Assert.True(typeof(IUserSource).IsAssignableFrom(t)));
     }
 
     [Fact]
-    public void Every_insert_name_has_a_writer_unless_it_is_blocked_with_a_reason()
+    public void Both_halves_of_a_fetch_declare_the_same_route_and_wire_format()
     {
-        foreach (var insert in Approaches.Inserts)
+        foreach (var fetch in Approaches.Fetches)
         {
-            var implemented = ApproachRegistry.Writers.ContainsKey(insert);
-            var blocked = Approaches.Unavailable.ContainsKey(insert);
-            Assert.True(implemented ^ blocked, $"{insert}: implemented={implemented}, blocked={blocked}; exactly one must hold.");
+            var consumer = Approaches[fetch];
+            var server = FetchEndpoints.All[fetch].Info;
+            Assert.True(consumer.Route == server.Route, $"{fetch}: SomeService calls {consumer.Route}, SyncDataSource serves {server.Route}.");
+            Assert.True(consumer.CopyBytes == server.CopyBytes, $"{fetch}: the halves disagree on whether the wire format is binary COPY.");
+            Assert.True(consumer.CopyBytes == typeof(IBinaryCopySource).IsAssignableFrom(ApproachRegistry.Sources[fetch]),
+                $"{fetch}: CopyBytes = {consumer.CopyBytes}, but its consumer {(consumer.CopyBytes ? "does not implement" : "implements")} {nameof(IBinaryCopySource)}.");
         }
 
-        Assert.All(ApproachRegistry.Writers.Keys, i => Assert.Contains(i, Approaches.Inserts));
+        Assert.Equal(Approaches.Fetches.Count, Approaches.Fetches.Select(f => Approaches[f].Route).Distinct().Count());
     }
 
     [Fact]
-    public void The_shared_compatibility_rule_matches_what_writers_consume()
+    public void Every_insert_name_has_one_writer_that_runs_or_says_why_it_cannot()
+    {
+        Assert.Equal(Approaches.Inserts.Order(), ApproachRegistry.Writers.Keys.Order());
+        foreach (var (insert, type) in ApproachRegistry.Writers)
+        {
+            var declared = Approaches[insert];
+            var consumes = (Rows: typeof(IRowWriter).IsAssignableFrom(type), Bytes: typeof(ICopyBytesWriter).IsAssignableFrom(type));
+            if (declared.Blocked is { } reason)
+            {
+                // A blocked name writes nothing: it is no imitation of the library it stands for.
+                Assert.False(consumes.Rows || consumes.Bytes, $"{insert} is blocked ({reason}) yet {type.Name} can write.");
+                Assert.False(string.IsNullOrWhiteSpace(reason));
+            }
+            else
+            {
+                Assert.True(consumes.Rows ^ consumes.Bytes, $"{insert}: {type.Name} must consume rows or COPY bytes, exactly one.");
+                Assert.True(consumes.Bytes == declared.CopyBytes, $"{insert}: CopyBytes = {declared.CopyBytes}, but {type.Name} consumes {(consumes.Bytes ? "COPY bytes" : "rows")}.");
+            }
+        }
+    }
+
+    [Fact]
+    public void Linq2DB_keeps_its_name_and_its_reason()
+    {
+        Assert.Contains(new InsertApproach("Linq2DB"), Approaches.Unavailable.Keys);
+        Assert.StartsWith("linq2db cannot be restored here", Approaches.Unavailable[new InsertApproach("Linq2DB")], StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void The_compatibility_rule_matches_what_writers_consume()
     {
         foreach (var (fetch, sourceType) in ApproachRegistry.Sources)
         {
-            foreach (var (insert, writerType) in ApproachRegistry.Writers)
+            foreach (var (insert, writerType) in ApproachRegistry.Writers.Where(w => !Approaches.Unavailable.ContainsKey(w.Key)))
             {
                 var canRun = typeof(IRowWriter).IsAssignableFrom(writerType)
                              || (typeof(ICopyBytesWriter).IsAssignableFrom(writerType) && typeof(IBinaryCopySource).IsAssignableFrom(sourceType));
-                Assert.True(canRun == (Approaches.Incompatibility(fetch, insert) is null), $"{fetch} × {insert}: writer/source types say {canRun}, Approaches.Incompatibility disagrees.");
+                Assert.True(canRun == (Approaches.Incompatibility(fetch, insert) is null), $"{fetch} × {insert}: writer/source types say {canRun}, the catalogue disagrees.");
             }
+        }
+    }
+
+    [Fact]
+    public void The_runner_reads_the_same_catalogue_from_SomeService_metadata()
+    {
+        // The SomeService the runner starts (its own build output) and the one loaded in this test process.
+        Assert.Equal(Approaches.All, ApproachMetadata.Catalog.All);
+        Assert.Equal(Approaches.All, ApproachMetadata.Read(typeof(ApproachRegistry).Assembly.Location).All);
+    }
+
+    [Fact]
+    public void The_runner_never_loads_SomeService()
+    {
+        _ = ApproachMetadata.Read(Lab.BuiltAssembly("SomeService"));
+        Assert.DoesNotContain(AppDomain.CurrentDomain.GetAssemblies(),
+            a => !a.IsDynamic && string.Equals(a.Location, Path.GetFullPath(Lab.BuiltAssembly("SomeService")), StringComparison.Ordinal));
+    }
+
+    [Fact]
+    public void Each_approach_class_is_named_in_no_other_non_test_file()
+    {
+        var classes = ApproachRegistry.Sources.Values.Concat(ApproachRegistry.Writers.Values).Concat(FetchEndpoints.All.Values.Select(e => e.Type)).ToList();
+        var sources = Directory.EnumerateFiles(Path.Combine(Lab.RepositoryRoot, "SyncDataBenchmark"), "*.cs", SearchOption.AllDirectories)
+            .Where(f => !f.Contains($"{Path.DirectorySeparatorChar}bin{Path.DirectorySeparatorChar}", StringComparison.Ordinal)
+                        && !f.Contains($"{Path.DirectorySeparatorChar}obj{Path.DirectorySeparatorChar}", StringComparison.Ordinal)
+                        && !f.Contains("SyncDataBenchmark.Tests", StringComparison.Ordinal))
+            .Select(f => (Path: f, Text: File.ReadAllText(f)))
+            .ToList();
+        foreach (var type in classes)
+        {
+            var word = new System.Text.RegularExpressions.Regex($@"\b{type.Name}\b");
+            var naming = sources.Where(s => word.IsMatch(s.Text)).Select(s => Path.GetFileName(s.Path)).ToList();
+            Assert.True(naming.SequenceEqual([type.Name + ".cs"]), $"{type.Name} is named in {string.Join(", ", naming)}; only its own file may name it.");
         }
     }
 }

@@ -1,3 +1,4 @@
+using SomeService;
 using System.Net;
 using System.Text.Json;
 using SyncData.Harness;
@@ -42,8 +43,8 @@ public sealed class BadInputTests(InProcessLab lab) : IAsyncLifetime
     /// <summary>(service, method, path and query, expected status, text the problem must contain).</summary>
     public static TheoryData<string, string, string, int, string> Requests()
     {
-        var fetches = Approaches.Names<FetchApproach>();
-        var inserts = Approaches.Names<InsertApproach>();
+        var fetches = ApproachRegistry.Catalog.FetchNames;
+        var inserts = ApproachRegistry.Catalog.InsertNames;
         var data = new TheoryData<string, string, string, int, string>
         {
             // SomeService: approach names

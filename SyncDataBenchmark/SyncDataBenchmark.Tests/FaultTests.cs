@@ -1,3 +1,4 @@
+using SomeService;
 using System.Diagnostics;
 using System.Net;
 using System.Text.Json;
@@ -19,20 +20,20 @@ public sealed class FaultTests(FaultLab lab) : IAsyncLifetime
     /// <summary>The target as it was before the fault: differs from the source.</summary>
     private TableSummary _before = null!;
 
-    public static TheoryData<FetchApproach> Fetches() => new(Approaches.Fetches);
+    public static TheoryData<string> Fetches() => new(ApproachRegistry.Catalog.Fetches.Select(f => f.Name));
 
-    public static TheoryData<InsertApproach> Inserts() => new(Approaches.AvailableInserts);
+    public static TheoryData<string> Inserts() => new(ApproachRegistry.Catalog.AvailableInserts.Select(i => i.Name));
 
     /// <summary>Every fetch (into EFTypical), and the raw relay, whose COPY stream would commit a partial COPY on Dispose.</summary>
-    public static TheoryData<FetchApproach, InsertApproach> KilledSourceCases()
+    public static TheoryData<string, string> KilledSourceCases()
     {
-        var cases = new TheoryData<FetchApproach, InsertApproach>();
-        foreach (var fetch in Approaches.Fetches)
+        var cases = new TheoryData<string, string>();
+        foreach (var fetch in ApproachRegistry.Catalog.Fetches.Select(f => f.Name))
         {
-            cases.Add(fetch, InsertApproach.EFTypical);
+            cases.Add(fetch, "EFTypical");
         }
 
-        cases.Add(FetchApproach.NpgsqlCopy, InsertApproach.NpgsqlCopyRaw);
+        cases.Add("NpgsqlCopy", "NpgsqlCopyRaw");
         return cases;
     }
 
@@ -57,7 +58,7 @@ public sealed class FaultTests(FaultLab lab) : IAsyncLifetime
 
     [Theory]
     [MemberData(nameof(KilledSourceCases))]
-    public async Task Source_process_killed_mid_stream_fails_the_run_and_leaves_the_target_intact(FetchApproach fetch, InsertApproach insert)
+    public async Task Source_process_killed_mid_stream_fails_the_run_and_leaves_the_target_intact(string fetch, string insert)
     {
         try
         {
@@ -81,9 +82,9 @@ public sealed class FaultTests(FaultLab lab) : IAsyncLifetime
     }
 
     [Theory]
-    [InlineData(FetchApproach.EFStream)]
-    [InlineData(FetchApproach.NpgsqlCopy)]
-    public async Task Source_database_backend_terminated_mid_stream_fails_the_run(FetchApproach fetch)
+    [InlineData("EFStream")]
+    [InlineData("NpgsqlCopy")]
+    public async Task Source_database_backend_terminated_mid_stream_fails_the_run(string fetch)
     {
         // Held, the source's query is still running (blocked on its full socket) when its backend is terminated.
         var run = await lab.StartAndWaitMidStreamAsync($"{fetch}", "NpgsqlCopy");
@@ -100,7 +101,7 @@ public sealed class FaultTests(FaultLab lab) : IAsyncLifetime
 
     [Theory]
     [MemberData(nameof(Inserts))]
-    public async Task Target_backend_terminated_mid_write_fails_the_run_and_rolls_back(InsertApproach insert)
+    public async Task Target_backend_terminated_mid_write_fails_the_run_and_rolls_back(string insert)
     {
         var run = await lab.StartAndWaitMidStreamAsync("NpgsqlCopy", $"{insert}");
         Assert.True(await lab.TerminateBackendsAsync(Lab.TargetDatabase, FaultLab.TargetWriting) >= 1, "no writing target backend to terminate:\n" + await lab.DescribeActivityAsync());
@@ -216,7 +217,7 @@ public sealed class FaultTests(FaultLab lab) : IAsyncLifetime
 
     [Theory]
     [MemberData(nameof(Fetches))]
-    public async Task A_stalled_source_fails_clearly_after_the_idle_timeout(FetchApproach fetch)
+    public async Task A_stalled_source_fails_clearly_after_the_idle_timeout(string fetch)
     {
         lab.Proxy.StallAfterBytes = 300_000;
 

@@ -30,9 +30,9 @@ public sealed class LogicTests
     {
         var selection = CaseSelection.Parse(["NpgsqlCopy:*", "*:EFTypical"], out _);
 
-        Assert.True(selection.Matches(FetchApproach.NpgsqlCopy, InsertApproach.NpgsqlCopyRaw));
-        Assert.True(selection.Matches(FetchApproach.EFStream, InsertApproach.EFTypical));
-        Assert.False(selection.Matches(FetchApproach.EFStream, InsertApproach.NpgsqlCopy));
+        Assert.True(selection.Matches(new FetchApproach("NpgsqlCopy"), new InsertApproach("NpgsqlCopyRaw")));
+        Assert.True(selection.Matches(new FetchApproach("EFStream"), new InsertApproach("EFTypical")));
+        Assert.False(selection.Matches(new FetchApproach("EFStream"), new InsertApproach("NpgsqlCopy")));
     }
 
     [Theory]

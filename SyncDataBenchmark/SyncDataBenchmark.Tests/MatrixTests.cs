@@ -1,3 +1,4 @@
+using SomeService;
 using System.Net;
 using System.Net.Http.Json;
 using Microsoft.AspNetCore.Mvc;
@@ -11,12 +12,12 @@ namespace SyncDataBenchmark.Tests;
 [Collection(MatrixCollection.Name)]
 public sealed class MatrixTests(MatrixLab lab)
 {
-    public static TheoryData<FetchApproach, InsertApproach> Combinations()
+    public static TheoryData<string, string> Combinations()
     {
-        var data = new TheoryData<FetchApproach, InsertApproach>();
-        foreach (var (fetch, insert) in Approaches.RunnableCombinations)
+        var data = new TheoryData<string, string>();
+        foreach (var (fetch, insert) in ApproachRegistry.Catalog.RunnableCombinations)
         {
-            data.Add(fetch, insert);
+            data.Add(fetch.Name, insert.Name);
         }
 
         return data;
@@ -24,7 +25,7 @@ public sealed class MatrixTests(MatrixLab lab)
 
     [Theory]
     [MemberData(nameof(Combinations))]
-    public async Task Combination_moves_every_row_and_verifies(FetchApproach fetch, InsertApproach insert)
+    public async Task Combination_moves_every_row_and_verifies(string fetch, string insert)
     {
         // Doing nothing must not verify: the target starts different from the source.
         await Lab.MakeTargetDifferAsync(lab.TargetDb, await Lab.ReadSummaryAsync(lab.SourceDb));
@@ -63,9 +64,9 @@ public sealed class MatrixTests(MatrixLab lab)
     }
 
     [Theory]
-    [InlineData(FetchApproach.EFOffsetPaging, 333)]
-    [InlineData(FetchApproach.EFKeysetPaging, 4096)]
-    public async Task Paging_with_a_page_size_that_does_not_divide_the_rows_still_verifies(FetchApproach fetch, int pageSize)
+    [InlineData("EFOffsetPaging", 333)]
+    [InlineData("EFKeysetPaging", 4096)]
+    public async Task Paging_with_a_page_size_that_does_not_divide_the_rows_still_verifies(string fetch, int pageSize)
     {
         var run = await lab.SyncAsync($"{fetch}", "NpgsqlCopy", pageSize: pageSize);
 
@@ -88,16 +89,16 @@ public sealed class MatrixTests(MatrixLab lab)
 
     [Theory]
     [MemberData(nameof(UnavailableInserts))]
-    public async Task Approaches_whose_library_is_missing_answer_501_with_the_reason(InsertApproach insert)
+    public async Task Approaches_whose_library_is_missing_answer_501_with_the_reason(string insert)
     {
         using var response = await lab.Api.TriggerAsync("EFStream", $"{insert}");
 
         Assert.Equal(HttpStatusCode.NotImplemented, response.StatusCode);
         var problem = await response.Content.ReadFromJsonAsync<ProblemDetails>();
-        Assert.Contains(Approaches.Unavailable[insert], problem!.Detail);
+        Assert.Contains(ApproachRegistry.Catalog.Unavailable[new InsertApproach(insert)], problem!.Detail);
     }
 
-    public static TheoryData<InsertApproach> UnavailableInserts() => new(Approaches.Unavailable.Keys);
+    public static TheoryData<string> UnavailableInserts() => new(ApproachRegistry.Catalog.Unavailable.Keys.Select(i => i.Name));
 
     [Fact]
     public async Task Runs_are_listed_newest_first_and_unknown_ids_are_404()

@@ -1,3 +1,4 @@
+using SomeService;
 using Npgsql;
 using SomeService.Fetch;
 using SyncData.Harness;
@@ -36,11 +37,11 @@ public sealed class UnrepresentableTimestampTests(UnrepresentableLab lab)
         try
         {
             var source = await Lab.ReadSummaryAsync(lab.SourceDb);
-            foreach (var (fetch, insert) in Approaches.RunnableCombinations)
+            foreach (var (fetch, insert) in ApproachRegistry.Catalog.RunnableCombinations.Select(c => (c.Fetch.Name, c.Insert.Name)))
             {
                 await Lab.MakeTargetDifferAsync(lab.TargetDb, source);
                 var run = await lab.SyncAsync($"{fetch}", $"{insert}", pageSize: 50, batchSize: 40);
-                if (insert == InsertApproach.NpgsqlCopyRaw)
+                if (insert == "NpgsqlCopyRaw")
                 {
                     Assert.True(run.Verified, $"{fetch} × {insert}: {run.Error}");
                     Assert.Equal(value, await CreatedAtTextAsync(lab.TargetDb, id));

@@ -171,7 +171,7 @@ public static class BinaryCopyReader
         {
             throw new SourceStreamException(
                 $"row {id}: created_at = {PostgresTimestamp.Format(micros)} cannot be carried by a parsed COPY row: .NET's DateTime holds years 1–9999 and no ±infinity. " +
-                $"Only {FetchApproach.NpgsqlCopy} × {InsertApproach.NpgsqlCopyRaw} carries it unchanged.");
+                "Only NpgsqlCopy × NpgsqlCopyRaw carries it unchanged.");
         }
 
         user = new User

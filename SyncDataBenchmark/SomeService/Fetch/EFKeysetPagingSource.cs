@@ -5,17 +5,20 @@ using SyncData.Shared;
 namespace SomeService.Fetch;
 
 /// <summary>EFKeysetPaging: page after page by "rows after this id" until a short page.</summary>
-[Approach(FetchApproach.EFKeysetPaging)]
+// The route is the one the original URLs used; SyncDataSource's endpoint declares the same.
+[Approach(ApproachKind.Fetch, "EFKeysetPaging", Pages = true, Route = "users/keyset")]
 public sealed class EFKeysetPagingSource(SourceClient client) : IUserSource
 {
-    public bool UsesPages => true;
+    private static readonly string Route = Approach.Of(typeof(EFKeysetPagingSource)).Route;
 
     public async IAsyncEnumerable<User> ReadAsync(SyncRequest request, [EnumeratorCancellation] CancellationToken ct)
     {
         Guid? after = null;
         while (true)
         {
-            var uri = SourceRoutes.KeysetPage(after, request.PageSize);
+            var uri = after is { } id
+                ? SourceRoutes.WithQuery(Route, $"after={id}&limit={request.PageSize}")
+                : SourceRoutes.WithQuery(Route, $"limit={request.PageSize}");
             var count = 0;
             await using (var body = await client.OpenStreamAsync(uri, ct))
             {

@@ -5,16 +5,17 @@ using SyncData.Shared;
 namespace SomeService.Fetch;
 
 /// <summary>EFOffsetPaging: page after page by offset/limit until a short page.</summary>
-[Approach(FetchApproach.EFOffsetPaging)]
+// The route is the one the original URLs used; SyncDataSource's endpoint declares the same.
+[Approach(ApproachKind.Fetch, "EFOffsetPaging", Pages = true, Route = "users/offset")]
 public sealed class EFOffsetPagingSource(SourceClient client) : IUserSource
 {
-    public bool UsesPages => true;
+    private static readonly string Route = Approach.Of(typeof(EFOffsetPagingSource)).Route;
 
     public async IAsyncEnumerable<User> ReadAsync(SyncRequest request, [EnumeratorCancellation] CancellationToken ct)
     {
         for (long offset = 0; ; offset += request.PageSize)
         {
-            var uri = SourceRoutes.OffsetPage(offset, request.PageSize);
+            var uri = SourceRoutes.WithQuery(Route, $"offset={offset}&limit={request.PageSize}");
             var count = 0;
             await using (var body = await client.OpenStreamAsync(uri, ct))
             {

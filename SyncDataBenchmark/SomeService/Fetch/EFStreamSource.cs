@@ -5,15 +5,16 @@ using SyncData.Shared;
 namespace SomeService.Fetch;
 
 /// <summary>EFStream: one request, one JSON array streamed from EF's AsAsyncEnumerable.</summary>
-[Approach(FetchApproach.EFStream)]
+// The route is the one the original URLs used; SyncDataSource's endpoint declares the same.
+[Approach(ApproachKind.Fetch, "EFStream", Route = "users/stream")]
 public sealed class EFStreamSource(SourceClient client) : IUserSource
 {
-    public bool UsesPages => false;
+    private static readonly string Route = Approach.Of(typeof(EFStreamSource)).Route;
 
     public async IAsyncEnumerable<User> ReadAsync(SyncRequest request, [EnumeratorCancellation] CancellationToken ct)
     {
-        await using var body = await client.OpenStreamAsync(SourceRoutes.Stream, ct);
-        await foreach (var user in JsonRows.ReadAsync(body, SourceRoutes.Stream, ct))
+        await using var body = await client.OpenStreamAsync(Route, ct);
+        await foreach (var user in JsonRows.ReadAsync(body, Route, ct))
         {
             yield return user;
         }

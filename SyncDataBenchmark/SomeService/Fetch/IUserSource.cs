@@ -9,9 +9,6 @@ namespace SomeService.Fetch;
 /// </summary>
 public interface IUserSource
 {
-    /// <summary>Whether <see cref="SyncRequest.PageSize"/> means anything to this approach (recorded only if so).</summary>
-    bool UsesPages { get; }
-
     IAsyncEnumerable<User> ReadAsync(SyncRequest request, CancellationToken ct);
 }
 

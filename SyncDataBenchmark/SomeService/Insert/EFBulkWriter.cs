@@ -8,11 +8,9 @@ namespace SomeService.Insert;
 /// size nor transactions). One call per chunk of <see cref="WriteTarget.BatchSize"/> rows; on PostgreSQL each call is
 /// one binary COPY on the context's connection, which is the run's, so it is inside the run's transaction.
 /// </summary>
-[Approach(InsertApproach.EFBulk)]
+[Approach(ApproachKind.Insert, "EFBulk", Batches = true)]
 public sealed class EFBulkWriter : IRowWriter
 {
-    public bool UsesBatches => true;
-
     public async Task<long?> WriteAsync(IAsyncEnumerable<User> rows, WriteTarget target, CancellationToken ct)
     {
         // The library opens its COPY with BeginBinaryImport and never sets the importer's timeout (BulkCopyTimeout is

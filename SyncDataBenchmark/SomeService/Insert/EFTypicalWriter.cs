@@ -3,11 +3,9 @@ using SyncData.Shared;
 namespace SomeService.Insert;
 
 /// <summary>EFTypical: AddRange + SaveChanges per batch, change tracker cleared between batches.</summary>
-[Approach(InsertApproach.EFTypical)]
+[Approach(ApproachKind.Insert, "EFTypical", Batches = true)]
 public sealed class EFTypicalWriter : IRowWriter
 {
-    public bool UsesBatches => true;
-
     public async Task<long?> WriteAsync(IAsyncEnumerable<User> rows, WriteTarget target, CancellationToken ct)
     {
         // On the run's own connection, so its SaveChanges join the run's single transaction.

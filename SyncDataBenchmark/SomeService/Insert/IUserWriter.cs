@@ -6,14 +6,14 @@ using SyncData.Shared;
 namespace SomeService.Insert;
 
 /// <summary>
-/// The write half of a run. Each approach is one class that declares its own name; <see cref="Approaches"/> in
-/// SomeService finds them by enumeration, so adding an approach adds one file. A writer knows nothing of sources:
-/// it consumes rows (<see cref="IRowWriter"/>) or PostgreSQL binary COPY bytes (<see cref="ICopyBytesWriter"/>).
+/// The write half of a run. Each approach is one class that declares its own name; <see cref="ApproachRegistry"/>
+/// finds them by enumeration, so adding an approach adds one file. A writer knows nothing of sources:
+/// it consumes rows (<see cref="IRowWriter"/>) or PostgreSQL binary COPY bytes (<see cref="ICopyBytesWriter"/>, declared
+/// with CopyBytes = true), and declares whether the batch size means anything to it (Batches = true). An approach that
+/// cannot run here implements only this interface and declares why (Blocked = "…").
 /// </summary>
 public interface IUserWriter
 {
-    /// <summary>Whether <see cref="WriteTarget.BatchSize"/> means anything to this approach (recorded only if so).</summary>
-    bool UsesBatches { get; }
 }
 
 /// <summary>A writer fed with rows as they arrive, whatever the fetch approach.</summary>

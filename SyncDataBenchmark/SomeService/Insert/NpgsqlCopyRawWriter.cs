@@ -8,11 +8,9 @@ namespace SomeService.Insert;
 /// Npgsql's raw COPY stream completes (commits the COPY) on Dispose, so any failure must Cancel it first; the
 /// run's transaction and its verification before commit guard the rest.
 /// </summary>
-[Approach(InsertApproach.NpgsqlCopyRaw)]
+[Approach(ApproachKind.Insert, "NpgsqlCopyRaw", CopyBytes = true)]
 public sealed class NpgsqlCopyRawWriter : ICopyBytesWriter
 {
-    public bool UsesBatches => false;
-
     public async Task<long?> WriteAsync(Stream binaryCopy, WriteTarget target, CancellationToken ct)
     {
         var connection = target.Connection;

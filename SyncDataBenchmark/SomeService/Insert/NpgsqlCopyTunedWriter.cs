@@ -15,15 +15,13 @@ namespace SomeService.Insert;
 /// Costs the run's role ownership of the table (ALTER TABLE), an ACCESS EXCLUSIVE lock until commit, and fails if a
 /// foreign key points at this key (README, "The peers and the tuned approach").
 /// </summary>
-[Approach(InsertApproach.NpgsqlCopyTuned)]
+[Approach(ApproachKind.Insert, "NpgsqlCopyTuned")]
 public sealed class NpgsqlCopyTunedWriter : IRowWriter
 {
     private const string CopyInBinaryFreeze = $"COPY {UsersTable.Name} ({UsersTable.Columns}) FROM STDIN (FORMAT binary, FREEZE)";
 
     /// <summary>Enough to sort a million keys in memory; SET LOCAL ends with the transaction.</summary>
     private const string MaintenanceWorkMem = "1GB";
-
-    public bool UsesBatches => false;
 
     public async Task<long?> WriteAsync(IAsyncEnumerable<User> rows, WriteTarget target, CancellationToken ct)
     {

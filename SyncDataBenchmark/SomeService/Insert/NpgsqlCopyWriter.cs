@@ -7,10 +7,8 @@ namespace SomeService.Insert;
 /// NpgsqlCopy: one COPY FROM STDIN (FORMAT binary) through Npgsql's binary importer, each row written as it
 /// arrives. Complete() is called only after the last row; an importer disposed without it rolls the COPY back.
 /// </summary>
-[Approach(InsertApproach.NpgsqlCopy)]
+[Approach(ApproachKind.Insert, "NpgsqlCopy")]
 public sealed class NpgsqlCopyWriter : IRowWriter
 {
-    public bool UsesBatches => false;
-
     public Task<long?> WriteAsync(IAsyncEnumerable<User> rows, WriteTarget target, CancellationToken ct) => BinaryImport.CopyInAsync(rows, target, UsersTable.CopyInBinary, ct);
 }

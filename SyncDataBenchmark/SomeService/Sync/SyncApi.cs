@@ -29,14 +29,15 @@ public static class SyncApi
     {
         var settings = options.Value;
         var errors = new Dictionary<string, string[]>();
-        if (!Approaches.TryParse<FetchApproach>(f, out var fetch))
+        var approaches = ApproachRegistry.Catalog;
+        if (!approaches.TryParseFetch(f, out var fetch))
         {
-            errors["f"] = [$"{Quote(f)} is not a fetch approach. Valid values: {Approaches.Names<FetchApproach>()}."];
+            errors["f"] = [$"{Quote(f)} is not a fetch approach. Valid values: {approaches.FetchNames}."];
         }
 
-        if (!Approaches.TryParse<InsertApproach>(i, out var insert))
+        if (!approaches.TryParseInsert(i, out var insert))
         {
-            errors["i"] = [$"{Quote(i)} is not an insert approach. Valid values: {Approaches.Names<InsertApproach>()}."];
+            errors["i"] = [$"{Quote(i)} is not an insert approach. Valid values: {approaches.InsertNames}."];
         }
 
         var pages = ParseNumber(pageSize, "pageSize", settings.DefaultPageSize, settings.MaxPageSize, errors);
@@ -47,7 +48,7 @@ public static class SyncApi
             errors["wait"] = [$"{Quote(wait)} is not valid for 'wait'. Valid values: true, false."];
         }
 
-        if (errors.Count == 0 && Approaches.Incompatibility(fetch, insert) is { } incompatible)
+        if (errors.Count == 0 && approaches.Incompatibility(fetch, insert) is { } incompatible)
         {
             errors["i"] = [incompatible];
         }
@@ -57,7 +58,7 @@ public static class SyncApi
             return TypedResults.ValidationProblem(errors, title: "Invalid sync request");
         }
 
-        if (Approaches.Unavailable.TryGetValue(insert, out var reason))
+        if (approaches.Unavailable.TryGetValue(insert, out var reason))
         {
             return TypedResults.Problem(reason, statusCode: StatusCodes.Status501NotImplemented, title: $"{insert} is not available in this build");
         }

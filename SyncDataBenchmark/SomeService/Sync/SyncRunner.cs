@@ -50,8 +50,8 @@ public sealed class SyncRunner(
                 Id = Guid.CreateVersion7(),
                 Fetch = request.Fetch.ToString(),
                 Insert = request.Insert.ToString(),
-                PageSize = source.UsesPages ? request.PageSize : null,
-                BatchSize = writer.UsesBatches ? request.BatchSize : null,
+                PageSize = ApproachRegistry.Catalog[request.Fetch].Pages ? request.PageSize : null,
+                BatchSize = ApproachRegistry.Catalog[request.Insert].Batches ? request.BatchSize : null,
                 Status = RunStatus.Running,
                 StartedAt = DateTimeOffset.UtcNow,
             };
@@ -233,7 +233,7 @@ public sealed class SyncRunner(
                     }
 
                 default:
-                    throw new InvalidOperationException(Approaches.Incompatibility(request.Fetch, request.Insert) ?? $"{request.Insert} cannot consume {request.Fetch}.");
+                    throw new InvalidOperationException(ApproachRegistry.Catalog.Incompatibility(request.Fetch, request.Insert) ?? $"{request.Insert} cannot consume {request.Fetch}.");
             }
         }
         catch (Exception ex) when (ex is not (SourceStreamException or OperationCanceledException) && !ct.IsCancellationRequested)

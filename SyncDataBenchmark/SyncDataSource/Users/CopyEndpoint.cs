@@ -7,10 +7,11 @@ using SyncData.Shared;
 
 namespace SyncDataSource.Users;
 
-[Approach(FetchApproach.NpgsqlCopy)]
+// The route is the one the original URLs used; SomeService's consumer declares the same.
+[Approach(ApproachKind.Fetch, "NpgsqlCopy", CopyBytes = true, Route = "users/copy")]
 public sealed class CopyEndpoint : IFetchEndpoint
 {
-    public void Map(IEndpointRouteBuilder app) => app.MapGet("/" + SourceRoutes.Copy, Copy);
+    public void Map(IEndpointRouteBuilder app, string route) => app.MapGet("/" + route, Copy);
 
     private const int RelayChunkBytes = 64 * 1024;
 

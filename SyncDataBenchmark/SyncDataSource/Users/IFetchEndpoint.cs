@@ -3,42 +3,43 @@ using SyncData.Shared;
 
 namespace SyncDataSource.Users;
 
-/// <summary>The server half of one fetch approach: maps its route(s). Carries <see cref="ApproachAttribute"/>.</summary>
+/// <summary>
+/// The server half of one fetch approach: maps its route. Carries <see cref="ApproachAttribute"/> with the same name
+/// (and route) as SomeService's consumer; a fast test (ApproachRegistryTests) holds the two halves together.
+/// </summary>
 public interface IFetchEndpoint
 {
-    void Map(IEndpointRouteBuilder app);
+    /// <param name="route">The route the class declares, or the one derived from its name (<see cref="SourceRoutes.Of"/>).</param>
+    void Map(IEndpointRouteBuilder app, string route);
 }
 
 /// <summary>Finds every <see cref="IFetchEndpoint"/> by the fetch name it declares; adding an approach adds its class.</summary>
 public static class FetchEndpoints
 {
-    public static IReadOnlyDictionary<FetchApproach, Type> All { get; } = Find();
+    public static IReadOnlyDictionary<FetchApproach, (Type Type, ApproachInfo Info)> All { get; } = Find();
 
     public static void MapAll(IEndpointRouteBuilder app)
     {
-        foreach (var type in All.Values)
+        foreach (var (type, info) in All.Values)
         {
-            ((IFetchEndpoint)Activator.CreateInstance(type)!).Map(app);
+            ((IFetchEndpoint)Activator.CreateInstance(type)!).Map(app, info.Route);
         }
     }
 
-    private static Dictionary<FetchApproach, Type> Find()
+    private static Dictionary<FetchApproach, (Type, ApproachInfo)> Find()
     {
-        var found = new Dictionary<FetchApproach, Type>();
+        var found = new Dictionary<FetchApproach, (Type Type, ApproachInfo Info)>();
         foreach (var type in typeof(FetchEndpoints).Assembly.GetTypes().Where(t => t is { IsClass: true, IsAbstract: false } && typeof(IFetchEndpoint).IsAssignableFrom(t)))
         {
-            var name = type.GetCustomAttribute<ApproachAttribute>()?.Fetch
-                       ?? throw new InvalidOperationException($"{type.Name} implements {nameof(IFetchEndpoint)} but declares no [Approach(FetchApproach.…)].");
-            if (!found.TryAdd(name, type))
+            var info = type.GetCustomAttribute<ApproachAttribute>() is { Kind: ApproachKind.Fetch } attribute
+                ? attribute.ToInfo()
+                : throw new InvalidOperationException($"{type.Name} implements {nameof(IFetchEndpoint)} but declares no [Approach(ApproachKind.Fetch, …)].");
+            if (!found.TryAdd(new FetchApproach(info.Name), (type, info)))
             {
-                throw new InvalidOperationException($"{found[name].Name} and {type.Name} both serve {name}.");
+                throw new InvalidOperationException($"{found[new FetchApproach(info.Name)].Type.Name} and {type.Name} both serve {info.Name}.");
             }
         }
 
-        // Every name the consumers can ask for must be served: refuse to start otherwise.
-        var missing = Approaches.Fetches.Except(found.Keys).ToList();
-        return missing.Count == 0
-            ? found
-            : throw new InvalidOperationException($"No server endpoint for fetch approach(es): {string.Join(", ", missing)}.");
+        return found;
     }
 }

@@ -6,10 +6,11 @@ using SyncData.Shared;
 
 namespace SyncDataSource.Users;
 
-[Approach(FetchApproach.EFKeysetPaging)]
+// The route is the one the original URLs used; SomeService's consumer declares the same.
+[Approach(ApproachKind.Fetch, "EFKeysetPaging", Pages = true, Route = "users/keyset")]
 public sealed class KeysetPagingEndpoint : IFetchEndpoint
 {
-    public void Map(IEndpointRouteBuilder app) => app.MapGet("/" + SourceRoutes.Keyset, GetPageAfter);
+    public void Map(IEndpointRouteBuilder app, string route) => app.MapGet("/" + route, GetPageAfter);
 
     /// <summary>EFKeysetPaging: the page after a given id, ordered by id; each page is an index range scan.</summary>
     internal static async Task<Results<Ok<List<User>>, ValidationProblem, ProblemHttpResult>> GetPageAfter(

@@ -6,10 +6,11 @@ using SyncData.Shared;
 
 namespace SyncDataSource.Users;
 
-[Approach(FetchApproach.EFOffsetPaging)]
+// The route is the one the original URLs used; SomeService's consumer declares the same.
+[Approach(ApproachKind.Fetch, "EFOffsetPaging", Pages = true, Route = "users/offset")]
 public sealed class OffsetPagingEndpoint : IFetchEndpoint
 {
-    public void Map(IEndpointRouteBuilder app) => app.MapGet("/" + SourceRoutes.Offset, GetPageByOffset);
+    public void Map(IEndpointRouteBuilder app, string route) => app.MapGet("/" + route, GetPageByOffset);
 
     /// <summary>EFOffsetPaging: Skip/Take ordered by id. Deep pages make PostgreSQL walk and discard `offset` rows.</summary>
     internal static async Task<Results<Ok<List<User>>, ValidationProblem, ProblemHttpResult>> GetPageByOffset(

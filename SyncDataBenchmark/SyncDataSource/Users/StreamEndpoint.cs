@@ -6,10 +6,11 @@ using SyncData.Shared;
 
 namespace SyncDataSource.Users;
 
-[Approach(FetchApproach.EFStream)]
+// The route is the one the original URLs used; SomeService's consumer declares the same.
+[Approach(ApproachKind.Fetch, "EFStream", Route = "users/stream")]
 public sealed class StreamEndpoint : IFetchEndpoint
 {
-    public void Map(IEndpointRouteBuilder app) => app.MapGet("/" + SourceRoutes.Stream, Stream);
+    public void Map(IEndpointRouteBuilder app, string route) => app.MapGet("/" + route, Stream);
 
     /// <summary>
     /// EFStream: one query, rows serialised to a JSON array as EF reads them (bounded memory). If a row cannot be read

@@ -1,0 +1,115 @@
+namespace SyncData.Shared;
+
+/// <summary>How SomeService pulls rows out of SyncDataSource: a name, as data (the approaches are found by enumeration).</summary>
+public readonly record struct FetchApproach(string Name) : IComparable<FetchApproach>
+{
+    public override string ToString() => Name;
+
+    /// <summary>Ordinal, as the catalogue lists names: sorted lists and reports never depend on culture.</summary>
+    public int CompareTo(FetchApproach other) => string.CompareOrdinal(Name, other.Name);
+}
+
+/// <summary>How SomeService writes the pulled rows into its own database: a name, as data.</summary>
+public readonly record struct InsertApproach(string Name) : IComparable<InsertApproach>
+{
+    public override string ToString() => Name;
+
+    /// <summary>Ordinal, as the catalogue lists names: sorted lists and reports never depend on culture.</summary>
+    public int CompareTo(InsertApproach other) => string.CompareOrdinal(Name, other.Name);
+}
+
+/// <summary>One approach as its class declares it (<see cref="ApproachAttribute"/>), route resolved.</summary>
+public sealed record ApproachInfo(ApproachKind Kind, string Name, bool CopyBytes, bool Pages, bool Batches, string? Blocked, string Route);
+
+/// <summary>One approach as SomeService serves it at GET /approaches.</summary>
+public sealed record ApproachDescription(string Kind, string Name, bool CopyBytes, bool Pages, bool Batches, string? Blocked, string? Route);
+
+/// <summary>
+/// Every approach name and what each needs, built from the declaring classes: SomeService builds it by reflection
+/// (ApproachRegistry), the runner from SomeService.dll's metadata; a fast test holds the two equal. Names are sorted
+/// ordinally so the order never depends on how a compiler lays out types.
+/// </summary>
+public sealed class ApproachCatalog
+{
+    private readonly Dictionary<string, ApproachInfo> _fetches;
+    private readonly Dictionary<string, ApproachInfo> _inserts;
+
+    public ApproachCatalog(IEnumerable<ApproachInfo> approaches)
+    {
+        var all = approaches.ToList();
+        _fetches = Index(all, ApproachKind.Fetch);
+        _inserts = Index(all, ApproachKind.Insert);
+        All = [.. all.OrderBy(a => a.Kind).ThenBy(a => a.Name, StringComparer.Ordinal)];
+        Fetches = [.. _fetches.Keys.Order(StringComparer.Ordinal).Select(n => new FetchApproach(n))];
+        Inserts = [.. _inserts.Keys.Order(StringComparer.Ordinal).Select(n => new InsertApproach(n))];
+        Unavailable = _inserts.Values.Where(i => i.Blocked is not null).ToDictionary(i => new InsertApproach(i.Name), i => i.Blocked!);
+    }
+
+    public IReadOnlyList<ApproachInfo> All { get; }
+
+    public IReadOnlyList<FetchApproach> Fetches { get; }
+
+    public IReadOnlyList<InsertApproach> Inserts { get; }
+
+    /// <summary>
+    /// Insert approaches whose library is not restorable from the package registry this lab is built against.
+    /// They keep their names (so requests and docs stay honest) and answer 501 with this reason.
+    /// </summary>
+    public IReadOnlyDictionary<InsertApproach, string> Unavailable { get; }
+
+    public IEnumerable<InsertApproach> AvailableInserts => Inserts.Where(i => !Unavailable.ContainsKey(i));
+
+    public ApproachInfo this[FetchApproach fetch] => _fetches[fetch.Name];
+
+    public ApproachInfo this[InsertApproach insert] => _inserts[insert.Name];
+
+    /// <summary>Why a combination cannot run, or null when it can.</summary>
+    public string? Incompatibility(FetchApproach fetch, InsertApproach insert) =>
+        this[insert].CopyBytes && !this[fetch].CopyBytes
+            ? $"{insert} relays the source's binary COPY bytes unparsed, so it needs f={string.Join(" or f=", _fetches.Values.Where(f => f.CopyBytes).Select(f => f.Name).Order(StringComparer.Ordinal))}; {fetch} delivers JSON."
+            : null;
+
+    /// <summary>Every combination that can run in this build, in a stable order.</summary>
+    public IEnumerable<(FetchApproach Fetch, InsertApproach Insert)> RunnableCombinations =>
+        from f in Fetches
+        from i in AvailableInserts
+        where Incompatibility(f, i) is null
+        select (f, i);
+
+    /// <summary>Exact names only, case-insensitive; the result carries the name as declared.</summary>
+    public bool TryParseFetch(string? value, out FetchApproach fetch)
+    {
+        var found = Find(_fetches, value);
+        fetch = new FetchApproach(found ?? "");
+        return found is not null;
+    }
+
+    public bool TryParseInsert(string? value, out InsertApproach insert)
+    {
+        var found = Find(_inserts, value);
+        insert = new InsertApproach(found ?? "");
+        return found is not null;
+    }
+
+    public string FetchNames => string.Join(", ", Fetches);
+
+    public string InsertNames => string.Join(", ", Inserts);
+
+    private static string? Find(Dictionary<string, ApproachInfo> names, string? value) =>
+        string.IsNullOrWhiteSpace(value) ? null : names.Keys.FirstOrDefault(n => string.Equals(n, value, StringComparison.OrdinalIgnoreCase));
+
+    private static Dictionary<string, ApproachInfo> Index(List<ApproachInfo> all, ApproachKind kind)
+    {
+        var found = new Dictionary<string, ApproachInfo>(StringComparer.OrdinalIgnoreCase);
+        foreach (var approach in all.Where(a => a.Kind == kind))
+        {
+            if (!found.TryAdd(approach.Name, approach))
+            {
+                // Names are matched case-insensitively in requests, so two that differ only in case would be ambiguous.
+                throw new InvalidOperationException($"Two {kind.ToString().ToLowerInvariant()} approaches are named {approach.Name}.");
+            }
+        }
+
+        return found;
+    }
+}

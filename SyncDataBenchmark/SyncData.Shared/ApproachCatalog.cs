@@ -95,8 +95,9 @@ public sealed class ApproachCatalog
 
     public string InsertNames => string.Join(", ", Inserts);
 
+    // The dictionaries are case-insensitive already: a lookup, not a scan; the stored info carries the declared spelling.
     private static string? Find(Dictionary<string, ApproachInfo> names, string? value) =>
-        string.IsNullOrWhiteSpace(value) ? null : names.Keys.FirstOrDefault(n => string.Equals(n, value, StringComparison.OrdinalIgnoreCase));
+        !string.IsNullOrWhiteSpace(value) && names.TryGetValue(value, out var found) ? found.Name : null;
 
     private static Dictionary<string, ApproachInfo> Index(List<ApproachInfo> all, ApproachKind kind)
     {

@@ -29,31 +29,14 @@ public static class Lab
     public static string TargetFramework { get; } =
         "net" + new FrameworkName(typeof(Lab).Assembly.GetCustomAttribute<TargetFrameworkAttribute>()!.FrameworkName).Version.ToString(2);
 
-    /// <summary>
-    /// This process's key for the services' measurement windows (off by default in the services): random per lab
-    /// process, so only the services this harness started can use them; Measurement__Key from the environment
-    /// instead, so a SomeService the harness starts can measure an already running source that has that key.
-    /// </summary>
-    public static string MeasurementKey { get; } =
-        Environment.GetEnvironmentVariable("Measurement__Key") is { Length: > 0 } given
-            ? given
-            : Convert.ToHexString(System.Security.Cryptography.RandomNumberGenerator.GetBytes(16));
-
-    /// <summary>Turns the measurement window on for a service the lab starts, with the lab's key.</summary>
-    public static Dictionary<string, string> MeasurementEnvironment() => new()
-    {
-        ["Measurement__Enabled"] = "true",
-        ["Measurement__Key"] = MeasurementKey,
-    };
-
     /// <summary>Environment that points SyncDataSource at its database.</summary>
-    public static Dictionary<string, string> SourceEnvironment(string connectionString) => new(MeasurementEnvironment())
+    public static Dictionary<string, string> SourceEnvironment(string connectionString) => new()
     {
         ["ConnectionStrings__Source"] = connectionString,
     };
 
     /// <summary>Environment that points SomeService at its database and at SyncDataSource.</summary>
-    public static Dictionary<string, string> SomeServiceEnvironment(string connectionString, Uri source) => new(MeasurementEnvironment())
+    public static Dictionary<string, string> SomeServiceEnvironment(string connectionString, Uri source) => new()
     {
         ["ConnectionStrings__Target"] = connectionString,
         ["Sync__SourceBaseUrl"] = source.ToString(),

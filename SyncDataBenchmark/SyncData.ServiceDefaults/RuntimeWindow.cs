@@ -11,7 +11,7 @@ public sealed class RuntimeWindow : IDisposable
 {
     public static readonly TimeSpan SampleInterval = TimeSpan.FromMilliseconds(50);
 
-    /// <summary>How long a window's start or stop waits for the GC events of the collections so far (DATAS only).</summary>
+    /// <summary>How long SomeService's window start or stop waits for the GC events of the collections so far (DATAS only).</summary>
     public static readonly TimeSpan EventPatience = TimeSpan.FromSeconds(5);
 
     private readonly Lock _lock = new();
@@ -31,34 +31,53 @@ public sealed class RuntimeWindow : IDisposable
     /// <summary>The runtime settings this process runs with (read once: they cannot change while it runs).</summary>
     public RuntimeSettings Settings { get; }
 
+    /// <summary>Collects, then opens the window: what SomeService does as its run starts.</summary>
     public RuntimeSnapshot Start()
     {
-        // Each run starts from the same baseline: without this, memory the GC kept from an earlier run (it does not
-        // return it to the OS on its own) would count in this run's working set. The collection happens before the
-        // start snapshot, so it is not in the run's GC figures.
+        CollectBaseline();
+        return Open(EventPatience);
+    }
+
+    /// <summary>
+    /// Each run starts from the same baseline: without this, memory the GC kept from an earlier run (it does not
+    /// return it to the OS on its own) would count in the next run's working set. Done before a window opens, so it
+    /// is in no run's GC figures.
+    /// </summary>
+    public void CollectBaseline()
+    {
         GC.Collect(GC.MaxGeneration, GCCollectionMode.Aggressive, blocking: true, compacting: true);
         GC.WaitForPendingFinalizers();
+        // Under DATAS, wait here (off any run) for the collection's events, so that opening the next window need not.
+        _heapCounts?.CatchUp(EventPatience);
+    }
+
+    /// <summary>Opens the window without collecting; <paramref name="patience"/> bounds the wait for GC events (DATAS).</summary>
+    public RuntimeSnapshot Open(TimeSpan patience)
+    {
         lock (_lock)
         {
             _timer?.Dispose();
             _samples.Clear();
             _clock.Restart();
             _peakWorkingSet = 0;
-            var snapshot = Snapshot(Array.Empty<RuntimeSample>());
+            var snapshot = Snapshot(Array.Empty<RuntimeSample>(), patience);
             SampleLocked();
             _timer = new Timer(_ => Sample(), null, SampleInterval, SampleInterval);
             return snapshot;
         }
     }
 
-    public RuntimeSnapshot Stop()
+    public RuntimeSnapshot Stop() => Stop(EventPatience);
+
+    /// <summary>Closes the window; <paramref name="patience"/> bounds the wait for GC events (DATAS).</summary>
+    public RuntimeSnapshot Stop(TimeSpan patience)
     {
         lock (_lock)
         {
             _timer?.Dispose();
             _timer = null;
             SampleLocked();
-            return Snapshot(_samples.ToArray());
+            return Snapshot(_samples.ToArray(), patience);
         }
     }
 
@@ -84,10 +103,10 @@ public sealed class RuntimeWindow : IDisposable
             [GC.CollectionCount(0), GC.CollectionCount(1), GC.CollectionCount(2)]));
     }
 
-    private RuntimeSnapshot Snapshot(IReadOnlyList<RuntimeSample> samples)
+    private RuntimeSnapshot Snapshot(IReadOnlyList<RuntimeSample> samples, TimeSpan patience)
     {
         // The events of every collection so far must have arrived before the count of changes can be trusted.
-        var followed = _heapCounts?.CatchUp(EventPatience) == true;
+        var followed = _heapCounts?.CatchUp(patience) == true;
         var workingSet = Environment.WorkingSet;
         return new RuntimeSnapshot(
             GC.GetTotalAllocatedBytes(precise: true),

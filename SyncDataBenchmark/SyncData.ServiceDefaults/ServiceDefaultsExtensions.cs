@@ -32,7 +32,6 @@ public static class ServiceDefaultsExtensions
         builder.Services.AddProblemDetails();
         builder.Services.ConfigureHttpJsonOptions(o => o.SerializerOptions.TypeInfoResolverChain.Insert(0, SyncJsonContext.Default));
         builder.Services.AddSingleton<RuntimeWindow>();
-        builder.AddMeasurementOptions();
         builder.Services.AddHealthChecks();
         builder.AddOpenTelemetryExport();
         return builder;
@@ -82,7 +81,7 @@ public static class ServiceDefaultsExtensions
         return builder;
     }
 
-    /// <summary>/health (process up), /health/ready (database reachable), /metrics (Prometheus), the runtime settings, and the window endpoints when enabled.</summary>
+    /// <summary>/health (process up), /health/ready (database reachable), /metrics (Prometheus), the runtime settings.</summary>
     public static WebApplication MapDefaultEndpoints(this WebApplication app)
     {
         app.UseExceptionHandler();
@@ -113,7 +112,6 @@ public static class ServiceDefaultsExtensions
         // Created now, not at the first run: under DATAS its GC event listener must see the heap count from the start.
         var settings = app.Services.GetRequiredService<RuntimeWindow>().Settings;
         app.MapGet("/runtime/settings", () => TypedResults.Ok(settings));
-        app.MapMeasurementEndpoints();
         return app;
     }
 

@@ -9,6 +9,7 @@ namespace SyncData.Shared;
 [JsonSerializable(typeof(List<User>))]
 [JsonSerializable(typeof(IAsyncEnumerable<User>))]
 [JsonSerializable(typeof(TableSummary))]
+[JsonSerializable(typeof(SourceSummary))]
 [JsonSerializable(typeof(RuntimeSnapshot))]
 [JsonSerializable(typeof(RuntimeSettings))]
 [JsonSerializable(typeof(RunResult))]

@@ -1,4 +1,18 @@
+using System.Text.Json.Serialization;
+
 namespace SyncData.Shared;
 
 /// <summary>What a table holds: its row count and content checksum (computed by SyncData.Postgres' UsersTable.SummarySql).</summary>
 public sealed record TableSummary(long Rows, string Checksum);
+
+/// <summary>
+/// SyncDataSource's answer to a run's verification request: its table's count and checksum and, because that request
+/// is the last a run makes, what serving the run cost the source (<see cref="SourceRoutes.RunHeader"/>).
+/// </summary>
+/// <param name="Figures">The source's figures over the run's requests; null when the request belongs to no run, or see <paramref name="FiguresMissing"/>.</param>
+/// <param name="FiguresMissing">Why a tagged run has no source figures (its window was never opened, or not cleanly).</param>
+public sealed record SourceSummary(long Rows, string Checksum, ServiceFigures? Figures = null, string? FiguresMissing = null)
+{
+    [JsonIgnore]
+    public TableSummary Table => new(Rows, Checksum);
+}

@@ -116,7 +116,7 @@ public sealed class BadInputTests(InProcessLab lab) : IAsyncLifetime
             { "source", "DELETE", "users/copy", 405, "" },
             { "source", "PUT", "users/summary", 405, "" },
             { "source", "GET", "users/nothing", 404, "" },
-            // The measurement window is off unless the lab enables it (MeasurementTests): it does not exist.
+            // Measuring needs no endpoint (the source measures itself over a run's own requests): none exists.
             { "source", "POST", "runtime/window/start", 404, "" },
             { "some", "POST", "runtime/window/stop", 404, "" },
         };

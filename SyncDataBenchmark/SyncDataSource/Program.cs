@@ -1,11 +1,13 @@
 using Microsoft.EntityFrameworkCore;
 using SyncData.ServiceDefaults;
+using SyncDataSource.Measurement;
 using SyncDataSource.Users;
 
 var builder = WebApplication.CreateBuilder(args);
 builder.AddServiceDefaults();
 builder.AddPostgresDataSource("Source");
 builder.Services.AddDbContextPool<SendableUsersDbContext>((sp, o) => o.UseNpgsql(sp.GetRequiredService<Npgsql.NpgsqlDataSource>()));
+builder.Services.AddRunMeasurement();
 builder.Services.AddOptions<UsersApiOptions>().BindConfiguration(UsersApiOptions.Section).ValidateDataAnnotations().ValidateOnStart();
 // A consumer that pauses to commit a batch must not have its stream cut by Kestrel's 240 B/s rule;
 // dead consumers are still noticed through the closed connection.
@@ -13,6 +15,7 @@ builder.WebHost.ConfigureKestrel(k => k.Limits.MinResponseDataRate = null);
 
 var app = builder.Build();
 app.MapDefaultEndpoints();
+app.UseRunMeasurement();
 app.MapUsersApi();
 app.Run();
 

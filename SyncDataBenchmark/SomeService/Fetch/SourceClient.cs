@@ -6,20 +6,17 @@ using SyncData.Shared;
 namespace SomeService.Fetch;
 
 /// <summary>HTTP access to SyncDataSource. Whole-request timeouts are off; stalls are caught per read instead.</summary>
-public sealed class SourceClient(HttpClient http, IOptions<SyncOptions> options, IOptions<SyncData.ServiceDefaults.MeasurementOptions> measurement)
+public sealed class SourceClient(HttpClient http, IOptions<SyncOptions> options)
 {
     public TimeSpan IdleTimeout => options.Value.SourceIdleTimeout;
 
-    /// <summary>The source's count and checksum: a full scan, so it gets the database timeout, not the idle one.</summary>
-    public Task<TableSummary> GetSummaryAsync(CancellationToken ct) =>
-        SendForJsonAsync(HttpMethod.Get, SourceRoutes.Summary, SyncJsonContext.Default.TableSummary,
+    /// <summary>
+    /// The source's count and checksum (a full scan, so it gets the database timeout, not the idle one), and, asked
+    /// during a run, the source's figures for it.
+    /// </summary>
+    public Task<SourceSummary> GetSummaryAsync(CancellationToken ct) =>
+        SendForJsonAsync(HttpMethod.Get, SourceRoutes.Summary, SyncJsonContext.Default.SourceSummary,
             TimeSpan.FromSeconds(options.Value.DatabaseCommandTimeoutSeconds), ct);
-
-    public Task<RuntimeSnapshot> StartRuntimeWindowAsync(TimeSpan limit, CancellationToken ct) =>
-        SendForJsonAsync(HttpMethod.Post, "runtime/window/start", SyncJsonContext.Default.RuntimeSnapshot, limit, ct);
-
-    public Task<RuntimeSnapshot> StopRuntimeWindowAsync(TimeSpan limit, CancellationToken ct) =>
-        SendForJsonAsync(HttpMethod.Post, "runtime/window/stop", SyncJsonContext.Default.RuntimeSnapshot, limit, ct);
 
     /// <summary>Sends a GET and returns the body as a stream that fails after <see cref="IdleTimeout"/> of silence.</summary>
     public async Task<Stream> OpenStreamAsync(string relativeUri, CancellationToken ct)
@@ -61,12 +58,6 @@ public sealed class SourceClient(HttpClient http, IOptions<SyncOptions> options,
         try
         {
             using var request = new HttpRequestMessage(method, relativeUri);
-            if (measurement.Value.Key is { Length: > 0 } key)
-            {
-                // The lab's shared secret: the source opens its measurement window only for its lab (README, security notes).
-                request.Headers.Add(SyncData.ServiceDefaults.MeasurementOptions.KeyHeader, key);
-            }
-
             using var response = await http.SendAsync(request, timeout.Token);
             await EnsureSuccessAsync(response, relativeUri, ct);
             return await response.Content.ReadFromJsonAsync(type, timeout.Token)

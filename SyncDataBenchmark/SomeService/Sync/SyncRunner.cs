@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using System.Runtime.CompilerServices;
 using Microsoft.Extensions.Options;
 using Npgsql;
 using SomeService.Fetch;
@@ -10,8 +11,9 @@ using SyncData.Shared;
 namespace SomeService.Sync;
 
 /// <summary>
-/// Runs one sync at a time: snapshot both services' runtime counters; in ONE transaction empty the target and write
-/// every row; verify count and checksum against the source inside that transaction; commit only if they match.
+/// Runs one sync at a time: open this service's measurement window; in ONE transaction empty the target and write
+/// every row; verify count and checksum against the source inside that transaction (the source's answer also brings
+/// its own figures for the run); commit only if they match.
 /// </summary>
 public sealed class SyncRunner(
     IServiceProvider services,
@@ -23,9 +25,6 @@ public sealed class SyncRunner(
     IHostApplicationLifetime lifetime,
     ILogger<SyncRunner> logger) : IHostedService
 {
-    /// <summary>How long a healthy source gets to open or close its measurement window; they are not worth a longer wait.</summary>
-    private static readonly TimeSpan WindowPatience = TimeSpan.FromSeconds(5);
-
     private readonly SemaphoreSlim _gate = new(1, 1);
     private ActiveRun? _active;
 
@@ -113,33 +112,31 @@ public sealed class SyncRunner(
     private async Task<RunResult> ExecuteAsync(RunResult run, SyncRequest request, IUserWriter writer, CancellationToken ct)
     {
         metrics.Started(request);
-        RuntimeSnapshot? localStart = null, remoteStart = null;
-        SourceClient? sourceClient = null;
+        // Every request to the source from here on carries the run's id: the source measures itself over them.
+        RunTagHandler.TagRequestsWith(run.Id);
+        RuntimeSnapshot? localStart = null;
+        var source = new StrongBox<SourceSummary?>();
         RunResult result = run;
         Committed? committed = null;
         try
         {
-            // Typed HttpClients are transient: one per run, so the handler rotation of IHttpClientFactory still works.
-            sourceClient = services.GetRequiredService<SourceClient>();
-            remoteStart = await TryStartSourceWindowAsync(sourceClient, ct);
             localStart = runtimeWindow.Start();
-            committed = await TransferAndCommitAsync(request, writer, sourceClient, ct);
+            // Typed HttpClients are transient: one per run, so the handler rotation of IHttpClientFactory still works.
+            committed = await TransferAndCommitAsync(request, writer, services.GetRequiredService<SourceClient>(), source, ct);
         }
         catch (Exception ex)
         {
             // Once the run is cancelled, whatever broke next is a consequence of it.
             var cancelled = ct.IsCancellationRequested;
             var stopping = lifetime.ApplicationStopping.IsCancellationRequested;
-            // A source that has just failed is not asked for its figures: it may be frozen, and the run's end must not wait.
-            var figures = localStart is null ? default : await StopWindowsAsync(localStart, ex is SourceStreamException ? null : remoteStart, sourceClient);
             result = run with
             {
                 Status = cancelled ? RunStatus.Cancelled : RunStatus.Failed,
                 Error = cancelled
                     ? (stopping ? "Cancelled: SomeService is shutting down; the target was rolled back." : "Cancelled on request; the target was rolled back.")
                     : Describe(ex),
-                SomeService = figures.Local,
-                SyncDataSource = figures.Remote,
+                SomeService = localStart is null ? null : ServiceFigures.Between(localStart, runtimeWindow.Stop()),
+                SyncDataSource = SourceFigures(source.Value),
             };
             if (!cancelled)
             {
@@ -152,7 +149,6 @@ public sealed class SyncRunner(
         if (committed is { } done)
         {
             // Committed: nothing from here on can turn the run into a failure or a rollback.
-            var figures = await StopWindowsAsync(localStart!, remoteStart, sourceClient);
             result = run with
             {
                 Status = RunStatus.Succeeded,
@@ -163,8 +159,8 @@ public sealed class SyncRunner(
                 VerifyMs = Math.Round(done.VerifyTime.TotalMilliseconds, 1),
                 Source = done.Source,
                 Target = done.Target,
-                SomeService = figures.Local,
-                SyncDataSource = figures.Remote,
+                SomeService = ServiceFigures.Between(localStart!, runtimeWindow.Stop()),
+                SyncDataSource = SourceFigures(source.Value),
             };
         }
 
@@ -174,13 +170,24 @@ public sealed class SyncRunner(
         return result;
     }
 
+    /// <summary>The source's figures from its verification answer; a run without them is still a run, and the log says why.</summary>
+    private ServiceFigures? SourceFigures(SourceSummary? summary)
+    {
+        if (summary is { Figures: null })
+        {
+            logger.LogWarning("SyncDataSource sent no figures for this run: {Why}", summary.FiguresMissing ?? "it measured no run (an older SyncDataSource?)");
+        }
+
+        return summary?.Figures;
+    }
+
     private sealed record Committed(TableSummary Source, TableSummary Target, TimeSpan Duration, TimeSpan VerifyTime);
 
     /// <summary>
     /// The run itself: in one transaction empty the target and write every row; compare both sides' count and
     /// checksum inside it; commit only if they match. Returns only once committed.
     /// </summary>
-    private async Task<Committed> TransferAndCommitAsync(SyncRequest request, IUserWriter writer, SourceClient sourceClient, CancellationToken ct)
+    private async Task<Committed> TransferAndCommitAsync(SyncRequest request, IUserWriter writer, SourceClient sourceClient, StrongBox<SourceSummary?> source, CancellationToken ct)
     {
         var clock = Stopwatch.StartNew();
         await using var connection = await target.OpenConnectionAsync(ct);
@@ -197,7 +204,8 @@ public sealed class SyncRunner(
         // both sides at once: two backends, two cores.
         var sourceSummaryTask = sourceClient.GetSummaryAsync(ct);
         var targetSummary = await connection.ReadUsersSummaryAsync(transaction, ct);
-        var sourceSummary = await sourceSummaryTask;
+        source.Value = await sourceSummaryTask;
+        var sourceSummary = source.Value.Table;
         var verifyTime = clock.Elapsed - writeTime;
         if (targetSummary != sourceSummary || (written is not null && written != targetSummary.Rows))
         {
@@ -240,39 +248,6 @@ public sealed class SyncRunner(
         {
             throw new TargetWriteException($"Writing to SomeService's database failed ({request.Insert}): {ex.Message}", ex);
         }
-    }
-
-    /// <summary>The source's measurement window, if it answers promptly; its figures are a bonus, never a reason to fail.</summary>
-    private async Task<RuntimeSnapshot?> TryStartSourceWindowAsync(SourceClient sourceClient, CancellationToken ct)
-    {
-        try
-        {
-            return await sourceClient.StartRuntimeWindowAsync(WindowPatience, ct);
-        }
-        catch (SourceStreamException ex)
-        {
-            logger.LogWarning("SyncDataSource's runtime counters are unavailable for this run: {Message}", ex.Message);
-            return null;
-        }
-    }
-
-    private async Task<(ServiceFigures? Local, ServiceFigures? Remote)> StopWindowsAsync(RuntimeSnapshot localStart, RuntimeSnapshot? remoteStart, SourceClient? sourceClient)
-    {
-        var local = ServiceFigures.Between(localStart, runtimeWindow.Stop());
-        ServiceFigures? remote = null;
-        if (remoteStart is not null && sourceClient is not null)
-        {
-            try
-            {
-                remote = ServiceFigures.Between(remoteStart, await sourceClient.StopRuntimeWindowAsync(WindowPatience, CancellationToken.None));
-            }
-            catch (Exception ex) when (ex is SourceStreamException or OperationCanceledException)
-            {
-                logger.LogWarning("SyncDataSource's runtime counters are unavailable for this run: {Message}", ex.Message);
-            }
-        }
-
-        return (local, remote);
     }
 
     /// <summary>The failure's own words, outermost first, so the cause is named without reading logs.</summary>

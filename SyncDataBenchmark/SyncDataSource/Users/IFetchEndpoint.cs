@@ -20,9 +20,11 @@ public static class FetchEndpoints
 
     public static void MapAll(IEndpointRouteBuilder app)
     {
+        // Tagged requests to a fetch are part of a run, which SyncDataSource measures (RunMeasurement).
+        var fetches = app.MapGroup("").WithMetadata(new Measurement.RunMeasurementApi.Measured());
         foreach (var (type, info) in All.Values)
         {
-            ((IFetchEndpoint)Activator.CreateInstance(type)!).Map(app, info.Route);
+            ((IFetchEndpoint)Activator.CreateInstance(type)!).Map(fetches, info.Route);
         }
     }
 

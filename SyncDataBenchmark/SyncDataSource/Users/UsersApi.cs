@@ -4,6 +4,7 @@ using Microsoft.Extensions.Options;
 using Npgsql;
 using SyncData.Postgres;
 using SyncData.Shared;
+using SyncDataSource.Measurement;
 
 namespace SyncDataSource.Users;
 
@@ -24,10 +25,21 @@ public static class UsersApi
     internal static ProblemHttpResult Unsendable(string why) =>
         TypedResults.Problem(why, statusCode: StatusCodes.Status422UnprocessableEntity, title: "A row cannot be sent by this fetch approach");
 
-    private static async Task<Ok<TableSummary>> Summary(NpgsqlDataSource dataSource, CancellationToken ct)
+    /// <summary>
+    /// The table's count and checksum. Tagged with a run, this is the run's last request: its window closes as the
+    /// request arrives (beside the scan, not before it) and the figures travel back with the answer.
+    /// </summary>
+    private static async Task<Ok<SourceSummary>> Summary(HttpRequest request, NpgsqlDataSource dataSource, RunMeasurement measurement, CancellationToken ct)
     {
-        await using var connection = await dataSource.OpenConnectionAsync(ct);
-        return TypedResults.Ok(await connection.ReadUsersSummaryAsync(null, ct));
+        var closing = RunMeasurementApi.RunOf(request) is { } run ? Task.Run(() => measurement.Close(run), CancellationToken.None) : null;
+        TableSummary table;
+        await using (var connection = await dataSource.OpenConnectionAsync(ct))
+        {
+            table = await connection.ReadUsersSummaryAsync(null, ct);
+        }
+
+        var (figures, missing) = closing is null ? default : await closing;
+        return TypedResults.Ok(new SourceSummary(table.Rows, table.Checksum, figures, missing));
     }
 
     internal static int ParseLimit(string? limit, UsersApiOptions options, Dictionary<string, string[]> errors) =>

@@ -27,8 +27,40 @@ public sealed class RunMeasurement(RuntimeWindow window, ILogger<RunMeasurement>
     private readonly Dictionary<Guid, string> _ended = [];
     private readonly Queue<Guid> _endedOrder = new();
 
-    /// <summary>A request of <paramref name="run"/> arrived: opens the run's window unless it is open or over.</summary>
-    public void Enter(Guid run)
+    /// <summary>A request of <paramref name="run"/> arrived: opens the run's window unless it is open or over. Never throws.</summary>
+    public void Enter(Guid run) => Guarded(() => EnterCore(run));
+
+    /// <summary>A request of <paramref name="run"/> failed or its consumer went away: no verification will come. Never throws.</summary>
+    public void Abandon(Guid run, string why) => Guarded(() => AbandonCore(run, why));
+
+    /// <summary>The run's verification request arrived: closes its window and returns its figures, or why there are none. Never throws.</summary>
+    public (ServiceFigures? Figures, string? Missing) Close(Guid run)
+    {
+        try
+        {
+            return CloseCore(run);
+        }
+        catch (Exception ex)
+        {
+            logger.LogError(ex, "Measuring run {Run} failed", run);
+            return (null, $"measuring the source failed: {ex.GetType().Name}: {ex.Message}");
+        }
+    }
+
+    // Measuring is never a reason for a request, let alone a run, to fail.
+    private void Guarded(Action action)
+    {
+        try
+        {
+            action();
+        }
+        catch (Exception ex)
+        {
+            logger.LogError(ex, "Measuring SyncDataSource failed");
+        }
+    }
+
+    private void EnterCore(Guid run)
     {
         lock (_lock)
         {
@@ -59,8 +91,7 @@ public sealed class RunMeasurement(RuntimeWindow window, ILogger<RunMeasurement>
         }
     }
 
-    /// <summary>A request of <paramref name="run"/> failed or its consumer went away: no verification will come.</summary>
-    public void Abandon(Guid run, string why)
+    private void AbandonCore(Guid run, string why)
     {
         lock (_lock)
         {
@@ -77,8 +108,7 @@ public sealed class RunMeasurement(RuntimeWindow window, ILogger<RunMeasurement>
         CollectBaselineInBackground();
     }
 
-    /// <summary>The run's verification request arrived: closes its window and returns its figures, or why there are none.</summary>
-    public (ServiceFigures? Figures, string? Missing) Close(Guid run)
+    private (ServiceFigures? Figures, string? Missing) CloseCore(Guid run)
     {
         RuntimeSnapshot start, end;
         string? untrusted;

@@ -1,22 +1,16 @@
 #!/usr/bin/env bash
-# One command for the whole benchmark: installs the Debian packages it needs (as root), builds Release, runs the
-# runner. Every option goes to the runner: ./bench.sh --help lists them.
+# One command for the whole benchmark: installs the Debian packages it needs (as root), builds Release
+# (scripts/lab-build.sh), runs the runner. Every option goes to the runner: ./bench.sh --help lists them.
 set -euo pipefail
 cd "$(dirname "$0")"
 
 # Missing tools are reported by the runner itself (--no-peers / --no-charts skip those parts).
 scripts/ensure-deps.sh || echo "Continuing without them: the runner reports what cannot work." >&2
 
-echo "Building Release…"
-# The build's chatter only matters when it fails.
-build_log=$(mktemp)
+source scripts/lab-build.sh
+echo "Building $LAB_CONFIGURATION…"
 runner_project=SyncDataBenchmark/SyncDataBenchmark.Runner/SyncDataBenchmark.Runner.csproj
-if ! dotnet build "$runner_project" -c Release -nologo >"$build_log" 2>&1; then
-  cat "$build_log" >&2
-  rm -f "$build_log"
-  exit 2
-fi
-rm -f "$build_log"
+lab_build "$runner_project"
 # The one-command benchmark measures every case under the `default` profile and the runner's --profile-cases under
 # `workstation` and `tuned` too (README, "Measuring honestly"); any --profile given here replaces that.
 # A sweep (--rows with several sizes) measures the default profile alone: each further profile would restart the
@@ -29,5 +23,5 @@ for arg in "$@"; do
   previous=$arg
 done
 # Where the build put the runner, asked of MSBuild: the target framework is written only in Directory.Build.props.
-runner=$(dotnet msbuild "$runner_project" -nologo -p:Configuration=Release -getProperty:TargetPath)
+runner=$(dotnet msbuild "$runner_project" -nologo -p:Configuration="$LAB_CONFIGURATION" -getProperty:TargetPath)
 exec dotnet "$runner" "${profile[@]}" "$@"

@@ -2,7 +2,8 @@
 # The lab's test suite: a fast tier (no processes, no database: `./test.sh --filter Tier=Fast`), services hosted in
 # process over a real PostgreSQL, and labs of real PostgreSQL clusters, real Kestrel processes, real
 # Prometheus/promtool/docker-compose, one lab at a time. Installs missing Debian packages when run as root, builds
-# Release, sweeps what a killed earlier run left behind, runs every xunit test printing each result as it finishes.
+# Release (scripts/lab-build.sh), sweeps what a killed earlier run left behind, runs every xunit test printing each
+# result as it finishes.
 set -euo pipefail
 cd "$(dirname "$0")"
 started=$SECONDS
@@ -14,21 +15,16 @@ scripts/sweep-lab-leftovers.sh
 log=$(mktemp)
 heartbeat=
 trap 'rm -f "$log"; [[ -n $heartbeat ]] && kill "$heartbeat" 2>/dev/null || true' EXIT
-echo "[$((SECONDS - started))s] Building Release…"
-build_log=$(mktemp)
-if ! dotnet build SyncDataBenchmark/SyncDataBenchmark.slnx -c Release -nologo >"$build_log" 2>&1; then
-  cat "$build_log" >&2
-  rm -f "$build_log"
-  exit 2
-fi
-rm -f "$build_log"
+source scripts/lab-build.sh
+echo "[$((SECONDS - started))s] Building $LAB_CONFIGURATION…"
+lab_build SyncDataBenchmark/SyncDataBenchmark.slnx
 echo "[$((SECONDS - started))s] Built. Running the tests (each result is printed as it finishes; labs start PostgreSQL and the services first)…"
 ( while sleep 30; do
     echo "[$((SECONDS - started))s] … still running; $(grep -cE '^ *(Passed|Failed|Skipped) ' "$log" || true) tests finished so far"
   done ) &
 heartbeat=$!
 status=0
-dotnet test SyncDataBenchmark/SyncDataBenchmark.slnx -c Release --no-build --logger "console;verbosity=normal" "$@" 2>&1 | tee "$log" || status=$?
+dotnet test SyncDataBenchmark/SyncDataBenchmark.slnx -c "$LAB_CONFIGURATION" --no-build --logger "console;verbosity=normal" "$@" 2>&1 | tee "$log" || status=$?
 kill "$heartbeat" 2>/dev/null || true
 heartbeat=
 echo "[$((SECONDS - started))s] Done."

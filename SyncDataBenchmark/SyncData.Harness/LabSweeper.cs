@@ -66,10 +66,7 @@ public static class LabSweeper
                 && int.TryParse(File.ReadLines(pidFile).FirstOrDefault(), NumberStyles.None, CultureInfo.InvariantCulture, out var postmaster))
             {
                 // SIGQUIT is PostgreSQL's immediate shutdown (pg_ctl -m immediate); the data is thrown away anyway.
-                using (var kill = Process.Start("kill", ["-QUIT", postmaster.ToString(CultureInfo.InvariantCulture)]))
-                {
-                    kill.WaitForExit();
-                }
+                ChildProcess.Signal(postmaster, "QUIT");
 
                 for (var wait = 0; wait < 50 && Directory.Exists($"/proc/{postmaster}"); wait++)
                 {

@@ -1,4 +1,3 @@
-using System.Diagnostics;
 using System.Net;
 using System.Net.Sockets;
 using Npgsql;
@@ -112,32 +111,11 @@ public sealed class LocalPostgres : IAsyncDisposable
 
     private static async Task Run(string file, IReadOnlyList<string> arguments, bool asPostgres, CancellationToken ct)
     {
-        var start = new ProcessStartInfo(asPostgres ? "runuser" : file)
+        var options = new ChildProcessOptions { AsUser = asPostgres ? "postgres" : null, KeepAllOutput = true };
+        var result = await ChildProcess.RunAsync(file, arguments, options, ct: ct);
+        if (result.ExitCode != 0)
         {
-            RedirectStandardOutput = true,
-            RedirectStandardError = true,
-            UseShellExecute = false,
-        };
-        if (asPostgres)
-        {
-            foreach (var a in new[] { "-u", "postgres", "--", file })
-            {
-                start.ArgumentList.Add(a);
-            }
-        }
-
-        foreach (var a in arguments)
-        {
-            start.ArgumentList.Add(a);
-        }
-
-        using var process = Process.Start(start) ?? throw new InvalidOperationException($"Could not start {file}.");
-        var stdout = process.StandardOutput.ReadToEndAsync(ct);
-        var stderr = process.StandardError.ReadToEndAsync(ct);
-        await process.WaitForExitAsync(ct);
-        if (process.ExitCode != 0)
-        {
-            throw new InvalidOperationException($"{Path.GetFileName(file)} {string.Join(' ', arguments)} exited with {process.ExitCode}: {await stderr}{await stdout}");
+            throw new InvalidOperationException($"{Path.GetFileName(file)} {string.Join(' ', arguments)} exited with {result.ExitCode}: {result.StandardError}{result.StandardOutput}");
         }
     }
 

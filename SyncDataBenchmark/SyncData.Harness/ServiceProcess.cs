@@ -1,4 +1,3 @@
-using System.Collections.Concurrent;
 using System.Diagnostics;
 
 namespace SyncData.Harness;
@@ -6,15 +5,16 @@ namespace SyncData.Harness;
 /// <summary>One of the lab's ASP.NET Core services running as its own process, on its own loopback port.</summary>
 public sealed class ServiceProcess : IAsyncDisposable
 {
-    private readonly Process _process;
-    private readonly ConcurrentQueue<string> _output = new();
+    private const int RecentLines = 60;
+
+    private readonly ChildProcess _process;
 
     public string Name { get; }
     public Uri BaseAddress { get; }
     public int ProcessId => _process.Id;
     public bool HasExited => _process.HasExited;
 
-    private ServiceProcess(string name, Process process, Uri baseAddress)
+    private ServiceProcess(string name, ChildProcess process, Uri baseAddress)
     {
         Name = name;
         _process = process;
@@ -22,7 +22,7 @@ public sealed class ServiceProcess : IAsyncDisposable
     }
 
     /// <summary>The last lines the service printed, for failure messages.</summary>
-    public string RecentOutput => string.Join('\n', _output.TakeLast(60));
+    public string RecentOutput => _process.RecentOutput;
 
     /// <summary>Starts `dotnet {assembly}` listening on 127.0.0.1:{port} and waits for /health.</summary>
     public static async Task<ServiceProcess> StartAsync(string name, string assemblyPath, int port, IReadOnlyDictionary<string, string> environment, CancellationToken ct = default)
@@ -33,39 +33,33 @@ public sealed class ServiceProcess : IAsyncDisposable
         }
 
         var baseAddress = new Uri($"http://127.0.0.1:{port}/");
-        var start = new ProcessStartInfo("dotnet")
+        var variables = new Dictionary<string, string?>
         {
-            RedirectStandardOutput = true,
-            RedirectStandardError = true,
-            UseShellExecute = false,
-            WorkingDirectory = Path.GetDirectoryName(assemblyPath)!,
+            ["DOTNET_ENVIRONMENT"] = "Production",
+            ["ASPNETCORE_ENVIRONMENT"] = "Production",
         };
-        start.ArgumentList.Add(assemblyPath);
-        // Command-line arguments outrank appsettings.json's Urls (ASPNETCORE_URLS does not).
-        start.ArgumentList.Add("--urls");
-        start.ArgumentList.Add(baseAddress.ToString().TrimEnd('/'));
-        start.Environment["DOTNET_ENVIRONMENT"] = "Production";
-        start.Environment["ASPNETCORE_ENVIRONMENT"] = "Production";
         // The runtime profile is whatever the caller's environment says, never a knob inherited from this process.
         foreach (var knob in RuntimeProfiles.Knobs)
         {
-            start.Environment.Remove(knob);
+            variables[knob] = null;
         }
 
         foreach (var (key, value) in environment)
         {
-            start.Environment[key] = value;
+            variables[key] = value;
         }
 
         // Whose service this is: if this process dies without stopping it, the next lab's sweep kills it.
-        start.Environment[LabSweeper.OwnerVariable] = LabSweeper.Me;
+        variables[LabSweeper.OwnerVariable] = LabSweeper.Me;
 
-        var process = Process.Start(start) ?? throw new InvalidOperationException($"Could not start {name}.");
+        // Command-line arguments outrank appsettings.json's Urls (ASPNETCORE_URLS does not).
+        var process = ChildProcess.Start("dotnet", [assemblyPath, "--urls", baseAddress.ToString().TrimEnd('/')], new ChildProcessOptions
+        {
+            WorkingDirectory = Path.GetDirectoryName(assemblyPath)!,
+            Environment = variables,
+            TailLines = RecentLines,
+        });
         var service = new ServiceProcess(name, process, baseAddress);
-        process.OutputDataReceived += (_, e) => service.Remember(e.Data);
-        process.ErrorDataReceived += (_, e) => service.Remember(e.Data);
-        process.BeginOutputReadLine();
-        process.BeginErrorReadLine();
         try
         {
             await service.WaitHealthyAsync(TimeSpan.FromSeconds(60), ct);
@@ -108,14 +102,7 @@ public sealed class ServiceProcess : IAsyncDisposable
     }
 
     /// <summary>Kills the process abruptly (SIGKILL), as a crash would.</summary>
-    public async Task KillAsync()
-    {
-        if (!_process.HasExited)
-        {
-            _process.Kill(entireProcessTree: true);
-            await _process.WaitForExitAsync();
-        }
-    }
+    public Task KillAsync() => _process.KillAsync();
 
     /// <summary>Asks the process to stop (SIGTERM), as an orchestrator would, and waits for it.</summary>
     public async Task TerminateAsync(TimeSpan timeout)
@@ -125,28 +112,10 @@ public sealed class ServiceProcess : IAsyncDisposable
             return;
         }
 
-        using var kill = Process.Start("kill", ["-TERM", _process.Id.ToString(System.Globalization.CultureInfo.InvariantCulture)]);
-        await kill.WaitForExitAsync();
+        await _process.SignalAsync("TERM");
         using var wait = new CancellationTokenSource(timeout);
         await _process.WaitForExitAsync(wait.Token);
     }
 
-    private void Remember(string? line)
-    {
-        if (line is null)
-        {
-            return;
-        }
-
-        _output.Enqueue(line);
-        while (_output.Count > 500 && _output.TryDequeue(out _))
-        {
-        }
-    }
-
-    public async ValueTask DisposeAsync()
-    {
-        await KillAsync();
-        _process.Dispose();
-    }
+    public ValueTask DisposeAsync() => _process.DisposeAsync();
 }

@@ -1,5 +1,5 @@
-using System.Collections.Concurrent;
-using System.Diagnostics;
+using System.ComponentModel;
+using SyncData.Harness;
 
 namespace SyncDataBenchmark.Runner;
 
@@ -8,59 +8,19 @@ public static class ShellCommand
 {
     public sealed record Outcome(int ExitCode, TimeSpan Elapsed, string Output);
 
+    /// <summary>Cancelling kills the script with everything it started.</summary>
     public static async Task<Outcome> RunAsync(string script, IReadOnlyDictionary<string, string> environment, string workingDirectory, CancellationToken ct)
     {
-        var start = new ProcessStartInfo("bash")
+        var options = new ChildProcessOptions
         {
-            RedirectStandardOutput = true,
-            RedirectStandardError = true,
-            UseShellExecute = false,
             WorkingDirectory = workingDirectory,
+            Environment = environment.ToDictionary(e => e.Key, string? (e) => e.Value),
+            // Enough of the end for a failure message.
+            TailLines = 40,
         };
         // pipefail: a failing first stage must fail the peer, not be hidden by the last stage's success.
-        foreach (var a in new[] { "-o", "pipefail", "-c", script })
-        {
-            start.ArgumentList.Add(a);
-        }
-
-        foreach (var (key, value) in environment)
-        {
-            start.Environment[key] = value;
-        }
-
-        var lines = new ConcurrentQueue<string>();
-        void Keep(string? line)
-        {
-            if (line is null)
-            {
-                return;
-            }
-
-            lines.Enqueue(line);
-            while (lines.Count > 40 && lines.TryDequeue(out _))
-            {
-            }
-        }
-
-        var clock = Stopwatch.StartNew();
-        using var process = Process.Start(start) ?? throw new InvalidOperationException("Could not start bash.");
-        process.OutputDataReceived += (_, e) => Keep(e.Data);
-        process.ErrorDataReceived += (_, e) => Keep(e.Data);
-        process.BeginOutputReadLine();
-        process.BeginErrorReadLine();
-        try
-        {
-            await process.WaitForExitAsync(ct);
-        }
-        catch (OperationCanceledException)
-        {
-            process.Kill(entireProcessTree: true);
-            throw;
-        }
-
-        var elapsed = clock.Elapsed;
-        // WaitForExitAsync returns once the output streams are drained too, so the queue is complete here.
-        return new Outcome(process.ExitCode, elapsed, string.Join('\n', lines));
+        var result = await ChildProcess.RunAsync("bash", ["-o", "pipefail", "-c", script], options, ct: ct);
+        return new Outcome(result.ExitCode, result.Elapsed, result.RecentOutput);
     }
 
     /// <summary>Full path of an executable on PATH, or null.</summary>
@@ -75,31 +35,16 @@ public static class ShellCommand
     {
         try
         {
-            var start = new ProcessStartInfo(file) { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
-            foreach (var a in arguments)
-            {
-                start.ArgumentList.Add(a);
-            }
-
-            using var process = Process.Start(start);
-            if (process is null)
-            {
-                return null;
-            }
-
-            var stdout = process.StandardOutput.ReadToEndAsync();
-            var stderr = process.StandardError.ReadToEndAsync();
-            using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(30));
-            await process.WaitForExitAsync(timeout.Token);
-            var text = (await stdout).Trim();
+            var result = await ChildProcess.RunAsync(file, arguments, new ChildProcessOptions { KeepAllOutput = true }, TimeSpan.FromSeconds(30));
+            var text = result.StandardOutput.Trim();
             if (text.Length == 0)
             {
-                text = (await stderr).Trim();
+                text = result.StandardError.Trim();
             }
 
-            return process.ExitCode == 0 ? text.Split('\n')[0].Trim() : null;
+            return result.ExitCode == 0 ? text.Split('\n')[0].Trim() : null;
         }
-        catch (Exception ex) when (ex is System.ComponentModel.Win32Exception or OperationCanceledException or InvalidOperationException)
+        catch (Exception ex) when (ex is Win32Exception or TimeoutException or InvalidOperationException)
         {
             return null;
         }

@@ -1,4 +1,3 @@
-using System.Diagnostics;
 using System.Text.Json;
 using SyncData.Harness;
 using SyncData.Shared;
@@ -326,21 +325,7 @@ public sealed class BenchCommandTests
     internal static async Task<(int ExitCode, string Output)> RunAsync(IReadOnlyList<string> arguments)
     {
         Assert.True(File.Exists(RunnerAssembly), $"The runner is not built: {RunnerAssembly}");
-        var start = new ProcessStartInfo("dotnet")
-        {
-            RedirectStandardOutput = true,
-            RedirectStandardError = true,
-            UseShellExecute = false,
-        };
-        start.ArgumentList.Add(RunnerAssembly);
-        foreach (var a in arguments)
-        {
-            start.ArgumentList.Add(a);
-        }
-
-        using var process = Process.Start(start)!;
-        var stdout = process.StandardOutput.ReadToEndAsync();
-        var stderr = process.StandardError.ReadToEndAsync();
+        await using var process = ChildProcess.Start("dotnet", [RunnerAssembly, .. arguments], new ChildProcessOptions { KeepAllOutput = true });
         // 13 combinations and 6 peers, twice each, on a shared 2-core machine.
         using var timeout = new CancellationTokenSource(TimeSpan.FromMinutes(4));
         try
@@ -350,16 +335,12 @@ public sealed class BenchCommandTests
         catch (OperationCanceledException)
         {
             // SIGTERM first: the runner then stops its services and its cluster.
-            using (var kill = Process.Start("kill", ["-TERM", process.Id.ToString(System.Globalization.CultureInfo.InvariantCulture)]))
-            {
-                await kill.WaitForExitAsync();
-            }
-
+            await process.SignalAsync("TERM");
             using var grace = new CancellationTokenSource(TimeSpan.FromSeconds(30));
             await process.WaitForExitAsync(grace.Token);
-            Assert.Fail($"The runner did not finish within 4 minutes:\n{await stdout}\n{await stderr}");
+            Assert.Fail($"The runner did not finish within 4 minutes:\n{process.StandardOutput}\n{process.StandardError}");
         }
 
-        return (process.ExitCode, await stdout + await stderr);
+        return (process.ExitCode, process.StandardOutput + process.StandardError);
     }
 }

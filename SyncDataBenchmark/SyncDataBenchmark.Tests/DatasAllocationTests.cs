@@ -1,4 +1,3 @@
-using System.Diagnostics;
 using System.Text.Json;
 using SyncData.Harness;
 using Xunit;
@@ -22,26 +21,15 @@ public sealed class DatasAllocationTests(ITestOutputHelper output)
     public async Task Reported_allocations_never_drop_or_understate_while_DATAS_changes_the_heap_count()
     {
         var probe = Lab.BuiltAssembly("SyncData.DatasProbe");
-        var start = new ProcessStartInfo("dotnet") { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
-        start.ArgumentList.Add(probe);
-        start.ArgumentList.Add("150");
-        foreach (var knob in RuntimeProfiles.Knobs)
-        {
-            start.Environment.Remove(knob);
-        }
-
         // DATAS as ASP.NET Core's default gives it: Server GC (the probe's runtimeconfig), dynamic adaptation on.
-        using var process = Process.Start(start)!;
-        var stderr = process.StandardError.ReadToEndAsync();
-        var lines = new List<string>();
-        while (await process.StandardOutput.ReadLineAsync() is { } line)
+        var result = await ChildProcess.RunAsync("dotnet", [probe, "150"], new ChildProcessOptions
         {
-            output.WriteLine(line);
-            lines.Add(line);
-        }
-
-        await process.WaitForExitAsync();
-        Assert.True(process.ExitCode == 0, $"probe exited with {process.ExitCode}: {await stderr}");
+            Environment = RuntimeProfiles.Knobs.ToDictionary(knob => knob, string? (_) => null),
+            OnLine = output.WriteLine,
+            KeepAllOutput = true,
+        });
+        Assert.True(result.ExitCode == 0, $"probe exited with {result.ExitCode}: {result.StandardError}");
+        var lines = result.StandardOutput.Split('\n', StringSplitOptions.RemoveEmptyEntries);
 
         var settings = JsonDocument.Parse(lines[0]).RootElement.GetProperty("settings");
         Assert.True(settings.GetProperty("Datas").GetBoolean(), "the probe must run Server GC with DATAS on");

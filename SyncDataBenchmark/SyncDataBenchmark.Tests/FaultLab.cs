@@ -151,9 +151,7 @@ public sealed class FaultLab : LabFixture
     /// <summary>Sends a signal (STOP, CONT, …) to a service process, as an operator or a frozen VM would.</summary>
     public static async Task SignalAsync(ServiceProcess service, string signal)
     {
-        using var kill = System.Diagnostics.Process.Start("kill", [$"-{signal}", service.ProcessId.ToString(System.Globalization.CultureInfo.InvariantCulture)]);
-        await kill.WaitForExitAsync();
-        Assert.Equal(0, kill.ExitCode);
+        Assert.Equal(0, await ChildProcess.SignalAsync(service.ProcessId, signal));
     }
 
     /// <summary>A test that failed half-way must not leave its run blocking the next test with 409.</summary>

@@ -1,4 +1,3 @@
-using System.Collections.Concurrent;
 using System.Diagnostics;
 using System.Net;
 using System.Text;
@@ -375,38 +374,23 @@ public sealed class ObservabilityTests(ITestOutputHelper output)
     internal static async Task<(int Exit, string Stdout, string Stderr)> RunAsync(
         string tool, IEnumerable<string> arguments, string workingDirectory, string aptPackage, IReadOnlyDictionary<string, string>? environment = null)
     {
-        var start = new ProcessStartInfo(Path.IsPathRooted(tool) ? tool : RequireTool(tool, aptPackage))
+        var argumentList = arguments.ToList();
+        var options = new ChildProcessOptions
         {
-            RedirectStandardOutput = true,
-            RedirectStandardError = true,
-            UseShellExecute = false,
             WorkingDirectory = workingDirectory,
+            Environment = environment?.ToDictionary(e => e.Key, string? (e) => e.Value),
+            KeepAllOutput = true,
         };
-        foreach (var argument in arguments)
-        {
-            start.ArgumentList.Add(argument);
-        }
-
-        foreach (var (key, value) in environment ?? new Dictionary<string, string>())
-        {
-            start.Environment[key] = value;
-        }
-
-        using var process = Process.Start(start)!;
-        var stdout = process.StandardOutput.ReadToEndAsync();
-        var stderr = process.StandardError.ReadToEndAsync();
-        using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(60));
         try
         {
-            await process.WaitForExitAsync(timeout.Token);
+            var result = await ChildProcess.RunAsync(Path.IsPathRooted(tool) ? tool : RequireTool(tool, aptPackage), argumentList, options, TimeSpan.FromSeconds(60));
+            return (result.ExitCode, result.StandardOutput, result.StandardError);
         }
-        catch (OperationCanceledException)
+        catch (TimeoutException)
         {
-            process.Kill(entireProcessTree: true);
-            Assert.Fail($"{tool} {string.Join(' ', start.ArgumentList)} did not finish in 60 s.");
+            Assert.Fail($"{tool} {string.Join(' ', argumentList)} did not finish in 60 s.");
+            throw;
         }
-
-        return (process.ExitCode, await stdout, await stderr);
     }
 }
 
@@ -644,11 +628,10 @@ internal static class Dashboards
 /// <summary>Debian's Prometheus 2.42 on a free loopback port with a throwaway TSDB: a PromQL parser with an HTTP API.</summary>
 internal sealed class PrometheusServer : IAsyncDisposable
 {
-    private readonly Process _process;
+    private readonly ChildProcess _process;
     private readonly DirectoryInfo _directory;
-    private readonly ConcurrentQueue<string> _output = new();
 
-    private PrometheusServer(Process process, DirectoryInfo directory, Uri baseAddress)
+    private PrometheusServer(ChildProcess process, DirectoryInfo directory, Uri baseAddress)
     {
         _process = process;
         _directory = directory;
@@ -665,27 +648,13 @@ internal sealed class PrometheusServer : IAsyncDisposable
         await File.WriteAllTextAsync(configPath, config);
         var port = LocalPostgres.FreePort();
         var binary = FindOnPath("prometheus") ?? throw new InvalidOperationException("unreachable");
-        var start = new ProcessStartInfo(binary)
-        {
-            RedirectStandardOutput = true,
-            RedirectStandardError = true,
-            UseShellExecute = false,
-            WorkingDirectory = directory.FullName,
-        };
-        foreach (var argument in new[]
-                 {
-                     $"--config.file={configPath}", $"--storage.tsdb.path={Path.Combine(directory.FullName, "data")}",
-                     $"--web.listen-address=127.0.0.1:{port}", "--log.level=warn",
-                 })
-        {
-            start.ArgumentList.Add(argument);
-        }
-
-        var server = new PrometheusServer(Process.Start(start)!, directory, new Uri($"http://127.0.0.1:{port}/"));
-        server._process.OutputDataReceived += (_, e) => { if (e.Data is not null) server._output.Enqueue(e.Data); };
-        server._process.ErrorDataReceived += (_, e) => { if (e.Data is not null) server._output.Enqueue(e.Data); };
-        server._process.BeginOutputReadLine();
-        server._process.BeginErrorReadLine();
+        var process = ChildProcess.Start(binary,
+            [
+                $"--config.file={configPath}", $"--storage.tsdb.path={Path.Combine(directory.FullName, "data")}",
+                $"--web.listen-address=127.0.0.1:{port}", "--log.level=warn",
+            ],
+            new ChildProcessOptions { WorkingDirectory = directory.FullName });
+        var server = new PrometheusServer(process, directory, new Uri($"http://127.0.0.1:{port}/"));
 
         using var http = new HttpClient { BaseAddress = server.BaseAddress, Timeout = TimeSpan.FromSeconds(2) };
         var clock = Stopwatch.StartNew();
@@ -693,7 +662,7 @@ internal sealed class PrometheusServer : IAsyncDisposable
         {
             if (server._process.HasExited || clock.Elapsed > TimeSpan.FromSeconds(20))
             {
-                var output = string.Join('\n', server._output);
+                var output = server._process.RecentOutput;
                 await server.DisposeAsync();
                 Assert.Fail($"prometheus did not become ready on {server.BaseAddress}:\n{output}");
             }
@@ -729,13 +698,7 @@ internal sealed class PrometheusServer : IAsyncDisposable
 
     public async ValueTask DisposeAsync()
     {
-        if (!_process.HasExited)
-        {
-            _process.Kill(entireProcessTree: true);
-            await _process.WaitForExitAsync();
-        }
-
-        _process.Dispose();
+        await _process.DisposeAsync();
         _directory.Delete(recursive: true);
     }
 }

@@ -1,0 +1,253 @@
+using System.ComponentModel;
+using System.Diagnostics;
+using System.Globalization;
+using System.Text;
+
+namespace SyncData.Harness;
+
+/// <summary>How a <see cref="ChildProcess"/> is started and what of its output is kept.</summary>
+public sealed record ChildProcessOptions
+{
+    public string? WorkingDirectory { get; init; }
+
+    /// <summary>Variables set for the child on top of this process's environment; a null value removes an inherited one.</summary>
+    public IReadOnlyDictionary<string, string?>? Environment { get; init; }
+
+    /// <summary>Runs the program as this system user (through `runuser -u USER --`), e.g. PostgreSQL's tools as root.</summary>
+    public string? AsUser { get; init; }
+
+    /// <summary>Called with each line of standard output and standard error as it arrives (on a thread-pool thread).</summary>
+    public Action<string>? OnLine { get; init; }
+
+    /// <summary>How many of the last lines (both streams, interleaved) <see cref="ChildProcess.RecentOutput"/> keeps.</summary>
+    public int TailLines { get; init; } = 500;
+
+    /// <summary>Keeps every line of each stream too, for callers that parse the output rather than quote its end.</summary>
+    public bool KeepAllOutput { get; init; }
+}
+
+/// <summary>
+/// A program this process starts: output read line by line from the start (a full pipe would stall the child), a
+/// bounded tail kept for error messages, and the whole process tree killed on dispose, so nothing the lab starts
+/// outlives it by accident. The one place the harness, the runner and the tests start processes.
+/// </summary>
+public sealed class ChildProcess : IAsyncDisposable
+{
+    /// <summary>A finished run: its exit code, its output (whole streams only with KeepAllOutput) and how long it took.</summary>
+    public sealed record Result(int ExitCode, string StandardOutput, string StandardError, string RecentOutput, TimeSpan Elapsed);
+
+    private readonly Process _process;
+    private readonly ChildProcessOptions _options;
+    private readonly Queue<string> _tail = new();
+    private readonly StringBuilder _stdout = new();
+    private readonly StringBuilder _stderr = new();
+    private readonly Stopwatch _clock = new();
+    private TimeSpan? _elapsed;
+
+    private ChildProcess(Process process, ChildProcessOptions options)
+    {
+        _process = process;
+        _options = options;
+    }
+
+    public int Id => _process.Id;
+    public bool HasExited => _process.HasExited;
+    public int ExitCode => _process.ExitCode;
+
+    /// <summary>The last lines printed on either stream, for failure messages.</summary>
+    public string RecentOutput
+    {
+        get
+        {
+            lock (_tail)
+            {
+                return string.Join('\n', _tail);
+            }
+        }
+    }
+
+    /// <summary>Standard output so far, each line ending in \n (empty unless KeepAllOutput).</summary>
+    public string StandardOutput
+    {
+        get
+        {
+            lock (_tail)
+            {
+                return _stdout.ToString();
+            }
+        }
+    }
+
+    /// <summary>Standard error so far, each line ending in \n (empty unless KeepAllOutput).</summary>
+    public string StandardError
+    {
+        get
+        {
+            lock (_tail)
+            {
+                return _stderr.ToString();
+            }
+        }
+    }
+
+    /// <summary>From just before the start until the exit was seen (with the output read to its end); null while running.</summary>
+    public TimeSpan? Elapsed => _elapsed;
+
+    /// <exception cref="Win32Exception">The program cannot be found or run.</exception>
+    public static ChildProcess Start(string program, IEnumerable<string> arguments, ChildProcessOptions? options = null)
+    {
+        options ??= new ChildProcessOptions();
+        var start = new ProcessStartInfo(options.AsUser is null ? program : "runuser")
+        {
+            RedirectStandardOutput = true,
+            RedirectStandardError = true,
+            UseShellExecute = false,
+        };
+        if (options.WorkingDirectory is { } directory)
+        {
+            start.WorkingDirectory = directory;
+        }
+
+        if (options.AsUser is { } user)
+        {
+            foreach (var a in new[] { "-u", user, "--", program })
+            {
+                start.ArgumentList.Add(a);
+            }
+        }
+
+        foreach (var a in arguments)
+        {
+            start.ArgumentList.Add(a);
+        }
+
+        foreach (var (key, value) in options.Environment ?? new Dictionary<string, string?>())
+        {
+            if (value is null)
+            {
+                start.Environment.Remove(key);
+            }
+            else
+            {
+                start.Environment[key] = value;
+            }
+        }
+
+        var process = new Process { StartInfo = start };
+        var child = new ChildProcess(process, options);
+        process.OutputDataReceived += (_, e) => child.Remember(e.Data, child._stdout);
+        process.ErrorDataReceived += (_, e) => child.Remember(e.Data, child._stderr);
+        child._clock.Start();
+        try
+        {
+            process.Start();
+        }
+        catch
+        {
+            process.Dispose();
+            throw;
+        }
+
+        process.BeginOutputReadLine();
+        process.BeginErrorReadLine();
+        return child;
+    }
+
+    /// <summary>
+    /// Starts the program and waits for it to finish. Cancellation or the timeout kills its process tree, then throws
+    /// OperationCanceledException or TimeoutException respectively.
+    /// </summary>
+    public static async Task<Result> RunAsync(string program, IEnumerable<string> arguments, ChildProcessOptions? options = null,
+        TimeSpan? timeout = null, CancellationToken ct = default)
+    {
+        var argumentList = arguments.ToList();
+        await using var child = Start(program, argumentList, options);
+        using var deadline = CancellationTokenSource.CreateLinkedTokenSource(ct);
+        if (timeout is { } limit)
+        {
+            deadline.CancelAfter(limit);
+        }
+
+        try
+        {
+            await child.WaitForExitAsync(deadline.Token);
+        }
+        catch (OperationCanceledException) when (!ct.IsCancellationRequested)
+        {
+            await child.KillAsync();
+            throw new TimeoutException($"{program} {string.Join(' ', argumentList)} did not finish within {timeout!.Value.TotalSeconds} s.");
+        }
+        catch (OperationCanceledException)
+        {
+            await child.KillAsync();
+            throw;
+        }
+
+        return new Result(child.ExitCode, child.StandardOutput, child.StandardError, child.RecentOutput, child._elapsed!.Value);
+    }
+
+    /// <summary>Waits for the exit and for both streams to be read to their end. Cancelling stops the wait, not the process.</summary>
+    public async Task<int> WaitForExitAsync(CancellationToken ct = default)
+    {
+        await _process.WaitForExitAsync(ct);
+        _elapsed ??= _clock.Elapsed;
+        return _process.ExitCode;
+    }
+
+    /// <summary>Sends a signal (TERM, QUIT, STOP, CONT, …) to this process alone, as `kill` would; returns kill's exit code.</summary>
+    public Task<int> SignalAsync(string signal) => SignalAsync(Id, signal);
+
+    /// <summary>Sends a signal to any process by id through `kill`; returns kill's exit code (non-zero: no such process, or not ours).</summary>
+    public static async Task<int> SignalAsync(int pid, string signal) =>
+        (await RunAsync("kill", KillArguments(pid, signal))).ExitCode;
+
+    /// <summary><see cref="SignalAsync(int, string)"/> for callers that cannot await.</summary>
+    public static int Signal(int pid, string signal)
+    {
+        using var kill = Start("kill", KillArguments(pid, signal))._process;
+        kill.WaitForExit();
+        return kill.ExitCode;
+    }
+
+    private static string[] KillArguments(int pid, string signal) => [$"-{signal}", pid.ToString(CultureInfo.InvariantCulture)];
+
+    /// <summary>Kills the process and everything it started (SIGKILL), as a crash would, and waits for it.</summary>
+    public async Task KillAsync()
+    {
+        if (!_process.HasExited)
+        {
+            _process.Kill(entireProcessTree: true);
+            await _process.WaitForExitAsync();
+        }
+    }
+
+    private void Remember(string? line, StringBuilder stream)
+    {
+        if (line is null)
+        {
+            return;
+        }
+
+        lock (_tail)
+        {
+            _tail.Enqueue(line);
+            while (_tail.Count > _options.TailLines)
+            {
+                _tail.Dequeue();
+            }
+
+            if (_options.KeepAllOutput)
+            {
+                stream.Append(line).Append('\n');
+            }
+        }
+
+        _options.OnLine?.Invoke(line);
+    }
+
+    public async ValueTask DisposeAsync()
+    {
+        await KillAsync();
+        _process.Dispose();
+    }
+}

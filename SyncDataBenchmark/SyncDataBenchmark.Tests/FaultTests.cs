@@ -82,8 +82,7 @@ public sealed class FaultTests(FaultLab lab) : IAsyncLifetime
     }
 
     [Theory]
-    [InlineData("EFStream")]
-    [InlineData("NpgsqlCopy")]
+    [MemberData(nameof(Consumers.StreamingFetchNames), MemberType = typeof(Consumers))]
     public async Task Source_database_backend_terminated_mid_stream_fails_the_run(string fetch)
     {
         // Held, the source's query is still running (blocked on its full socket) when its backend is terminated.
@@ -302,9 +301,7 @@ public sealed class FaultTests(FaultLab lab) : IAsyncLifetime
         {
             var probes = new (HttpClient Client, string Path)[]
             {
-                (lab.Client, SyncRoutes.Runs), (lab.Client, SyncRoutes.Run(runId)),
-                (lab.SourceClient, "users/summary"), (lab.SourceClient, "users/offset?offset=0&limit=10"),
-                (lab.SourceClient, "users/keyset?limit=10"), (lab.SourceClient, "users/stream"), (lab.SourceClient, "users/copy"),
+                (lab.Client, SyncRoutes.Runs), (lab.Client, SyncRoutes.Run(runId)), (lab.SourceClient, SourceRoutes.Summary),
             };
             // Probed early in the outage and again near its end (pools, retries and timeouts have had time to act).
             foreach (var at in new[] { TimeSpan.FromSeconds(2), TimeSpan.FromSeconds(outageSeconds - 3) })
@@ -318,6 +315,14 @@ public sealed class FaultTests(FaultLab lab) : IAsyncLifetime
                 {
                     using var response = await client.GetAsync(path);
                     await AssertProblemAsync(response, HttpStatusCode.ServiceUnavailable, $"GET /{path} {down.Elapsed.TotalSeconds:0} s into the outage");
+                }
+
+                // Every fetch, as SomeService's own consumer asks for it: the source says 503, not 500.
+                foreach (var fetch in Consumers.Fetches)
+                {
+                    await using var rows = Consumers.For(fetch, lab.SourceClient).ReadAsync(Consumers.Request(fetch, pageSize: 10), CancellationToken.None).GetAsyncEnumerator();
+                    var refused = await Assert.ThrowsAsync<SomeService.Fetch.SourceStreamException>(async () => await rows.MoveNextAsync());
+                    Assert.Contains("with 503 Service Unavailable: This service's database is unreachable", refused.Message);
                 }
 
                 if (answer.IsCompleted)

@@ -48,10 +48,7 @@ public sealed class ConcurrentReaderTests(MatrixLab lab)
     private const int Readers = 20;
 
     [Theory]
-    [InlineData("EFOffsetPaging")]
-    [InlineData("EFKeysetPaging")]
-    [InlineData("EFStream")]
-    [InlineData("NpgsqlCopy")]
+    [MemberData(nameof(Consumers.FetchNames), MemberType = typeof(Consumers))]
     public async Task Twenty_concurrent_readers_each_get_every_row(string fetch)
     {
         var expected = await ReadIdsAsync(lab.SourceDb);
@@ -62,54 +59,16 @@ public sealed class ConcurrentReaderTests(MatrixLab lab)
         Assert.All(results, ids => Assert.Equal(expected, ids.Order().ToList()));
     }
 
+    // Each reader is SomeService's own consumer of the fetch, exactly as a run reads it.
     private async Task<List<Guid>> ReadAllAsync(string fetch)
     {
         var ids = new List<Guid>();
-        switch (fetch)
+        await foreach (var user in Consumers.For(fetch, lab.SourceClient).ReadAsync(Consumers.Request(fetch), CancellationToken.None))
         {
-            case "EFOffsetPaging":
-                for (var offset = 0; ; offset += 1000)
-                {
-                    var page = await lab.SourceClient.GetFromJsonAsync($"users/offset?offset={offset}&limit=1000", SyncJsonContext.Default.ListUser) ?? [];
-                    ids.AddRange(page.Select(u => u.Id));
-                    if (page.Count < 1000)
-                    {
-                        return ids;
-                    }
-                }
-
-            case "EFKeysetPaging":
-                for (Guid? after = null; ;)
-                {
-                    var page = await lab.SourceClient.GetFromJsonAsync($"users/keyset?limit=1000{(after is null ? "" : $"&after={after}")}", SyncJsonContext.Default.ListUser) ?? [];
-                    ids.AddRange(page.Select(u => u.Id));
-                    if (page.Count < 1000)
-                    {
-                        return ids;
-                    }
-
-                    after = page[^1].Id;
-                }
-
-            case "EFStream":
-                await foreach (var user in lab.SourceClient.GetFromJsonAsAsyncEnumerable("users/stream", SyncJsonContext.Default.User))
-                {
-                    ids.Add(user!.Id);
-                }
-
-                return ids;
-
-            default:
-                await using (var body = await lab.SourceClient.GetStreamAsync("users/copy"))
-                {
-                    await foreach (var user in BinaryCopyReader.ReadUsersAsync(body, CancellationToken.None))
-                    {
-                        ids.Add(user.Id);
-                    }
-                }
-
-                return ids;
+            ids.Add(user.Id);
         }
+
+        return ids;
     }
 
     private static async Task<List<Guid>> ReadIdsAsync(string connectionString)

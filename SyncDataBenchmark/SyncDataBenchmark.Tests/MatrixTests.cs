@@ -64,8 +64,7 @@ public sealed class MatrixTests(MatrixLab lab)
     }
 
     [Theory]
-    [InlineData("EFOffsetPaging", 333)]
-    [InlineData("EFKeysetPaging", 4096)]
+    [MemberData(nameof(Consumers.PagingFetchesAndPageSizes), MemberType = typeof(Consumers))]
     public async Task Paging_with_a_page_size_that_does_not_divide_the_rows_still_verifies(string fetch, int pageSize)
     {
         var run = await lab.SyncAsync($"{fetch}", "NpgsqlCopy", pageSize: pageSize);

@@ -1,0 +1,48 @@
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Options;
+using SomeService;
+using SomeService.Fetch;
+using SomeService.Sync;
+using SyncData.Shared;
+using Xunit;
+
+namespace SyncDataBenchmark.Tests;
+
+/// <summary>
+/// SomeService's own consumer of each fetch approach, found by enumeration and pointed at a source: how a test reads
+/// the source the way a run does, so a new fetch is tested by its own class, never mistaken for another.
+/// </summary>
+public static class Consumers
+{
+    public static IEnumerable<string> Fetches => ApproachRegistry.Catalog.Fetches.Select(f => f.Name);
+
+    public static TheoryData<string> FetchNames() => new(Fetches);
+
+    /// <summary>Fetches that answer with one long response (a query held open while the consumer reads).</summary>
+    public static TheoryData<string> StreamingFetchNames() => new(ApproachRegistry.Catalog.Fetches.Where(f => !ApproachRegistry.Catalog[f].Pages).Select(f => f.Name));
+
+    /// <summary>Each paging fetch with a page size that divides no fixture's row count, and one larger than a lab's default.</summary>
+    public static TheoryData<string, int> PagingFetchesAndPageSizes()
+    {
+        var data = new TheoryData<string, int>();
+        foreach (var fetch in ApproachRegistry.Catalog.Fetches.Where(f => ApproachRegistry.Catalog[f].Pages))
+        {
+            data.Add(fetch.Name, 333);
+            data.Add(fetch.Name, 4096);
+        }
+
+        return data;
+    }
+
+    public static IUserSource For(string fetch, HttpClient source)
+    {
+        var services = new ServiceCollection()
+            .AddSingleton(new SourceClient(source, Options.Create(new SyncOptions())))
+            .BuildServiceProvider();
+        return (IUserSource)ActivatorUtilities.CreateInstance(services, ApproachRegistry.Sources[new FetchApproach(fetch)]);
+    }
+
+    /// <summary>A run's request for <paramref name="fetch"/> (the insert does not matter to a consumer).</summary>
+    public static SyncRequest Request(string fetch, int pageSize = 1000) =>
+        new(new FetchApproach(fetch), ApproachRegistry.Catalog.AvailableInserts.First(), pageSize, 1000);
+}

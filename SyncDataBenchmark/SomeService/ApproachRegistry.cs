@@ -12,15 +12,17 @@ namespace SomeService;
 /// </summary>
 public static class ApproachRegistry
 {
+    private static readonly List<(ApproachInfo Info, Type Type)> FoundSources = Find<IUserSource>(ApproachKind.Fetch);
+    private static readonly List<(ApproachInfo Info, Type Type)> FoundWriters = Find<IUserWriter>(ApproachKind.Insert);
+
     public static IReadOnlyDictionary<FetchApproach, Type> Sources { get; } =
-        Find<IUserSource>(ApproachKind.Fetch).ToDictionary(x => new FetchApproach(x.Info.Name), x => x.Type);
+        FoundSources.ToDictionary(x => new FetchApproach(x.Info.Name), x => x.Type);
 
     public static IReadOnlyDictionary<InsertApproach, Type> Writers { get; } =
-        Find<IUserWriter>(ApproachKind.Insert).ToDictionary(x => new InsertApproach(x.Info.Name), x => x.Type);
+        FoundWriters.ToDictionary(x => new InsertApproach(x.Info.Name), x => x.Type);
 
     /// <summary>Every name, what each needs and why a blocked one cannot run; served at GET /approaches.</summary>
-    public static ApproachCatalog Catalog { get; } =
-        new(Find<IUserSource>(ApproachKind.Fetch).Concat(Find<IUserWriter>(ApproachKind.Insert)).Select(x => x.Info));
+    public static ApproachCatalog Catalog { get; } = new(FoundSources.Concat(FoundWriters).Select(x => x.Info));
 
     /// <summary>Consumers are transient (each run gets a fresh typed HttpClient); writers hold no state.</summary>
     public static IServiceCollection AddApproaches(this IServiceCollection services)

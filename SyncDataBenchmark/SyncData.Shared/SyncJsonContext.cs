@@ -10,7 +10,6 @@ namespace SyncData.Shared;
 [JsonSerializable(typeof(IAsyncEnumerable<User>))]
 [JsonSerializable(typeof(TableSummary))]
 [JsonSerializable(typeof(SourceSummary))]
-[JsonSerializable(typeof(RuntimeSnapshot))]
 [JsonSerializable(typeof(RuntimeSettings))]
 [JsonSerializable(typeof(RunResult))]
 [JsonSerializable(typeof(List<RunResult>))]

@@ -43,7 +43,6 @@ public sealed class SyncRunner(
         try
         {
             var writer = services.GetRequiredKeyedService<IUserWriter>(request.Insert);
-            var source = services.GetRequiredKeyedService<IUserSource>(request.Fetch);
             var run = new RunResult
             {
                 Id = Guid.CreateVersion7(),

@@ -13,35 +13,38 @@ public static class RunMeasurementApi
         services.AddSingleton<RunMeasurement>().AddHostedService<StartupBaseline>();
 
     /// <summary>Tagged requests to <see cref="Measured"/> endpoints open their run's window; a failed one gives it up.</summary>
-    public static IApplicationBuilder UseRunMeasurement(this IApplicationBuilder app) => app.Use(async (http, next) =>
+    public static IApplicationBuilder UseRunMeasurement(this IApplicationBuilder app)
     {
-        if (http.GetEndpoint()?.Metadata.GetMetadata<Measured>() is null || RunOf(http.Request) is not { } run)
+        var measurement = app.ApplicationServices.GetRequiredService<RunMeasurement>();
+        return app.Use(async (http, next) =>
         {
-            await next(http);
-            return;
-        }
+            if (http.GetEndpoint()?.Metadata.GetMetadata<Measured>() is null || RunOf(http.Request) is not { } run)
+            {
+                await next(http);
+                return;
+            }
 
-        var measurement = http.RequestServices.GetRequiredService<RunMeasurement>();
-        measurement.Enter(run);
-        try
-        {
-            await next(http);
-        }
-        catch (Exception ex)
-        {
-            measurement.Abandon(run, ex.GetType().Name);
-            throw;
-        }
+            measurement.Enter(run);
+            try
+            {
+                await next(http);
+            }
+            catch (Exception ex)
+            {
+                measurement.Abandon(run, ex.GetType().Name);
+                throw;
+            }
 
-        if (http.RequestAborted.IsCancellationRequested)
-        {
-            measurement.Abandon(run, "the request was aborted");
-        }
-        else if (http.Response.StatusCode >= 400)
-        {
-            measurement.Abandon(run, $"answered {http.Response.StatusCode}");
-        }
-    });
+            if (http.RequestAborted.IsCancellationRequested)
+            {
+                measurement.Abandon(run, "the request was aborted");
+            }
+            else if (http.Response.StatusCode >= 400)
+            {
+                measurement.Abandon(run, $"answered {http.Response.StatusCode}");
+            }
+        });
+    }
 
     /// <summary>The run a request belongs to, or null when it carries no (valid) <see cref="SourceRoutes.RunHeader"/>.</summary>
     public static Guid? RunOf(HttpRequest request) =>

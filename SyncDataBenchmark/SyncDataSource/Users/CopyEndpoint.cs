@@ -11,7 +11,7 @@ namespace SyncDataSource.Users;
 [Approach(ApproachKind.Fetch, "NpgsqlCopy", CopyBytes = true, Route = "users/copy")]
 public sealed class CopyEndpoint : IFetchEndpoint
 {
-    public void Map(IEndpointRouteBuilder app, string route) => app.MapGet("/" + route, Copy);
+    public Delegate Handler => Copy;
 
     private const int RelayChunkBytes = 64 * 1024;
 

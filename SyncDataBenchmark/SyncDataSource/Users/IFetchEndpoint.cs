@@ -4,13 +4,13 @@ using SyncData.Shared;
 namespace SyncDataSource.Users;
 
 /// <summary>
-/// The server half of one fetch approach: maps its route. Carries <see cref="ApproachAttribute"/> with the same name
+/// The server half of one fetch approach: its handler. Carries <see cref="ApproachAttribute"/> with the same name
 /// (and route) as SomeService's consumer; a fast test (ApproachRegistryTests) holds the two halves together.
 /// </summary>
 public interface IFetchEndpoint
 {
-    /// <param name="route">The route the class declares, or the one derived from its name (<see cref="SourceRoutes.Of"/>).</param>
-    void Map(IEndpointRouteBuilder app, string route);
+    /// <summary>The GET handler, mapped by <see cref="FetchEndpoints"/> at the route the class declares (or derives, <see cref="SourceRoutes.Of"/>).</summary>
+    Delegate Handler { get; }
 }
 
 /// <summary>Finds every <see cref="IFetchEndpoint"/> by the fetch name it declares; adding an approach adds its class.</summary>
@@ -24,7 +24,7 @@ public static class FetchEndpoints
         var fetches = app.MapGroup("").WithMetadata(new Measurement.RunMeasurementApi.Measured());
         foreach (var (type, info) in All.Values)
         {
-            ((IFetchEndpoint)Activator.CreateInstance(type)!).Map(fetches, info.Route);
+            fetches.MapGet("/" + info.Route, ((IFetchEndpoint)Activator.CreateInstance(type)!).Handler);
         }
     }
 

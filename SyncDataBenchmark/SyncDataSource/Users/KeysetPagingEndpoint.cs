@@ -10,7 +10,7 @@ namespace SyncDataSource.Users;
 [Approach(ApproachKind.Fetch, "EFKeysetPaging", Pages = true, Route = "users/keyset")]
 public sealed class KeysetPagingEndpoint : IFetchEndpoint
 {
-    public void Map(IEndpointRouteBuilder app, string route) => app.MapGet("/" + route, GetPageAfter);
+    public Delegate Handler => GetPageAfter;
 
     /// <summary>EFKeysetPaging: the page after a given id, ordered by id; each page is an index range scan.</summary>
     internal static async Task<Results<Ok<List<User>>, ValidationProblem, ProblemHttpResult>> GetPageAfter(

@@ -10,7 +10,7 @@ namespace SyncDataSource.Users;
 [Approach(ApproachKind.Fetch, "EFOffsetPaging", Pages = true, Route = "users/offset")]
 public sealed class OffsetPagingEndpoint : IFetchEndpoint
 {
-    public void Map(IEndpointRouteBuilder app, string route) => app.MapGet("/" + route, GetPageByOffset);
+    public Delegate Handler => GetPageByOffset;
 
     /// <summary>EFOffsetPaging: Skip/Take ordered by id. Deep pages make PostgreSQL walk and discard `offset` rows.</summary>
     internal static async Task<Results<Ok<List<User>>, ValidationProblem, ProblemHttpResult>> GetPageByOffset(

@@ -10,7 +10,7 @@ namespace SyncDataSource.Users;
 [Approach(ApproachKind.Fetch, "EFStream", Route = "users/stream")]
 public sealed class StreamEndpoint : IFetchEndpoint
 {
-    public void Map(IEndpointRouteBuilder app, string route) => app.MapGet("/" + route, Stream);
+    public Delegate Handler => Stream;
 
     /// <summary>
     /// EFStream: one query, rows serialised to a JSON array as EF reads them (bounded memory). If a row cannot be read

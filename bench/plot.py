@@ -201,16 +201,14 @@ def label_of(r):
 def draw_summary(report, path):
     import matplotlib.pyplot as plt
 
-    # The headline: the main profile's rows (the others are in profiles.png). Blocked pairs were never measured:
-    # they are listed under the panels, not drawn as empty rows.
+    # The headline: the main profile's rows (the others are in profiles.png).
     rows = [r for r in report["summary"] if r.get("mainProfile", True)]
     order = {key: i for i, key in enumerate(case_order(report))}
     timed = sorted([r for r in rows if r["kind"] in ("combination", "peer")], key=lambda r: order.get(r["case"], 1e9))
-    blocked = [r for r in rows if r["kind"] == "blocked"]
     combos = [r for r in timed if r["kind"] == "combination" and r.get("someService")]
     colors = case_colors(report)
 
-    height = max(3, 0.3 * len(timed) + 1.2) + 2 * max(2.5, 0.4 * len(combos) + 1.2) + (0.6 if blocked else 0)
+    height = max(3, 0.3 * len(timed) + 1.2) + 2 * max(2.5, 0.4 * len(combos) + 1.2)
     fig, (ax_time, ax_alloc, ax_ws) = plt.subplots(
         3, 1, figsize=(12, height),
         gridspec_kw={"height_ratios": [len(timed) + 1, len(combos) + 1, len(combos) + 1]})
@@ -271,15 +269,7 @@ def draw_summary(report, path):
         # Above the panel, not over a bar.
         ax.legend(fontsize=8, loc="lower right", bbox_to_anchor=(1.0, 1.0), ncol=2, frameon=False)
         ax.grid(True, axis="x", alpha=0.3)
-    bottom = 0.0
-    if blocked:
-        by_insert = {}
-        for r in blocked:
-            by_insert.setdefault(r["insert"], []).append(f"#{r['number']} {r['fetch']}" if r.get("number") else r["fetch"])
-        text = "Blocked, not run (package not restorable here): " + "; ".join(f"{k} with {', '.join(v)}" for k, v in by_insert.items())
-        fig.text(0.01, 0.005, text, fontsize=8, color="dimgrey", wrap=True)
-        bottom = 0.4 / height
-    fig.tight_layout(rect=(0, bottom, 1, 0.98))
+    fig.tight_layout(rect=(0, 0, 1, 0.98))
     fig.savefig(path, dpi=DPI)
     plt.close(fig)
 

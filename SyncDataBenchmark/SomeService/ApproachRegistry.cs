@@ -21,7 +21,7 @@ public static class ApproachRegistry
     public static IReadOnlyDictionary<InsertApproach, Type> Writers { get; } =
         FoundWriters.ToDictionary(x => new InsertApproach(x.Info.Name), x => x.Type);
 
-    /// <summary>Every name, what each needs and why a blocked one cannot run; served at GET /approaches.</summary>
+    /// <summary>Every name and what each needs; served at GET /approaches.</summary>
     public static ApproachCatalog Catalog { get; } = new(FoundSources.Concat(FoundWriters).Select(x => x.Info));
 
     /// <summary>Consumers are transient (each run gets a fresh typed HttpClient); writers hold no state.</summary>
@@ -44,7 +44,7 @@ public static class ApproachRegistry
     public static IEndpointRouteBuilder MapApproaches(this IEndpointRouteBuilder app)
     {
         app.MapGet("/approaches", () => TypedResults.Ok(Catalog.All.Select(a => new ApproachDescription(
-            a.Kind.ToString(), a.Name, a.CopyBytes, a.Pages, a.Batches, a.Blocked, a.Kind == ApproachKind.Fetch ? a.Route : null)).ToList()));
+            a.Kind.ToString(), a.Name, a.CopyBytes, a.Pages, a.Batches, a.Kind == ApproachKind.Fetch ? a.Route : null)).ToList()));
         return app;
     }
 
@@ -56,6 +56,12 @@ public static class ApproachRegistry
             var info = type.GetCustomAttribute<ApproachAttribute>() is { } attribute && attribute.Kind == kind
                 ? attribute.ToInfo()
                 : throw new InvalidOperationException($"{type.Name} implements {typeof(TInterface).Name} but declares no [Approach(ApproachKind.{kind}, …)].");
+            if (kind == ApproachKind.Insert && typeof(IRowWriter).IsAssignableFrom(type) == typeof(ICopyBytesWriter).IsAssignableFrom(type))
+            {
+                // A writer that consumes nothing could only pretend to write; one that consumes both would be ambiguous.
+                throw new InvalidOperationException($"{type.Name} must implement exactly one of {nameof(IRowWriter)} and {nameof(ICopyBytesWriter)}.");
+            }
+
             if (found.FirstOrDefault(f => string.Equals(f.Info.Name, info.Name, StringComparison.OrdinalIgnoreCase)) is { Type: { } other })
             {
                 throw new InvalidOperationException($"{other.Name} and {type.Name} both declare the name {info.Name}.");

@@ -7,7 +7,7 @@ using SyncData.ServiceDefaults;
 var builder = WebApplication.CreateBuilder(args);
 builder.AddServiceDefaults();
 // Every target connection, the run's included, gets Sync:DatabaseCommandTimeoutSeconds as its Command Timeout:
-// a library's COPY whose importer we never see (EFBulk) times out by the connection's setting, Npgsql's 30 s otherwise.
+// a library's COPY whose importer we never see (EFBulk, Linq2DB, Linq2DBCopy) times out by the connection's setting, Npgsql's 30 s otherwise.
 builder.AddPostgresDataSource("Target", (sp, connection) =>
     connection.CommandTimeout = sp.GetRequiredService<IOptions<SyncOptions>>().Value.DatabaseCommandTimeoutSeconds);
 builder.Services.AddOptions<SyncOptions>().BindConfiguration(SyncOptions.Section).ValidateDataAnnotations().ValidateOnStart();

@@ -32,16 +32,13 @@ public sealed class ApproachAttribute(ApproachKind kind, string name) : Attribut
     /// <summary>Insert: the batch size means something to it (recorded in the run only if so).</summary>
     public bool Batches { get; set; }
 
-    /// <summary>Insert: why it cannot run in this build (its library cannot be restored); SomeService answers 501 with this.</summary>
-    public string? Blocked { get; set; }
-
     /// <summary>
     /// Fetch: SyncDataSource's path for it, declared the same on both halves; when omitted both derive
     /// <see cref="SourceRoutes.Of"/>(name), so a new fetch adds no route constant anywhere.
     /// </summary>
     public string? Route { get; set; }
 
-    public ApproachInfo ToInfo() => new(Kind, Name, CopyBytes, Pages, Batches, Blocked, Route ?? SourceRoutes.Of(Name));
+    public ApproachInfo ToInfo() => new(Kind, Name, CopyBytes, Pages, Batches, Route ?? SourceRoutes.Of(Name));
 }
 
 /// <summary>Reading the declaration back from a class (a consumer or an endpoint asking for its own route).</summary>

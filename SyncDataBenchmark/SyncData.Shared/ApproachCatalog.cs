@@ -19,10 +19,10 @@ public readonly record struct InsertApproach(string Name) : IComparable<InsertAp
 }
 
 /// <summary>One approach as its class declares it (<see cref="ApproachAttribute"/>), route resolved.</summary>
-public sealed record ApproachInfo(ApproachKind Kind, string Name, bool CopyBytes, bool Pages, bool Batches, string? Blocked, string Route);
+public sealed record ApproachInfo(ApproachKind Kind, string Name, bool CopyBytes, bool Pages, bool Batches, string Route);
 
 /// <summary>One approach as SomeService serves it at GET /approaches.</summary>
-public sealed record ApproachDescription(string Kind, string Name, bool CopyBytes, bool Pages, bool Batches, string? Blocked, string? Route);
+public sealed record ApproachDescription(string Kind, string Name, bool CopyBytes, bool Pages, bool Batches, string? Route);
 
 /// <summary>
 /// Every approach name and what each needs, built from the declaring classes: SomeService builds it by reflection
@@ -42,7 +42,6 @@ public sealed class ApproachCatalog
         All = [.. all.OrderBy(a => a.Kind).ThenBy(a => a.Name, StringComparer.Ordinal)];
         Fetches = [.. _fetches.Keys.Order(StringComparer.Ordinal).Select(n => new FetchApproach(n))];
         Inserts = [.. _inserts.Keys.Order(StringComparer.Ordinal).Select(n => new InsertApproach(n))];
-        Unavailable = _inserts.Values.Where(i => i.Blocked is not null).ToDictionary(i => new InsertApproach(i.Name), i => i.Blocked!);
     }
 
     public IReadOnlyList<ApproachInfo> All { get; }
@@ -50,14 +49,6 @@ public sealed class ApproachCatalog
     public IReadOnlyList<FetchApproach> Fetches { get; }
 
     public IReadOnlyList<InsertApproach> Inserts { get; }
-
-    /// <summary>
-    /// Insert approaches whose library is not restorable from the package registry this lab is built against.
-    /// They keep their names (so requests and docs stay honest) and answer 501 with this reason.
-    /// </summary>
-    public IReadOnlyDictionary<InsertApproach, string> Unavailable { get; }
-
-    public IEnumerable<InsertApproach> AvailableInserts => Inserts.Where(i => !Unavailable.ContainsKey(i));
 
     public ApproachInfo this[FetchApproach fetch] => _fetches[fetch.Name];
 
@@ -69,10 +60,10 @@ public sealed class ApproachCatalog
             ? $"{insert} relays the source's binary COPY bytes unparsed, so it needs f={string.Join(" or f=", _fetches.Values.Where(f => f.CopyBytes).Select(f => f.Name).Order(StringComparer.Ordinal))}; {fetch} delivers JSON."
             : null;
 
-    /// <summary>Every combination that can run in this build, in a stable order.</summary>
+    /// <summary>Every combination that can run, in a stable order.</summary>
     public IEnumerable<(FetchApproach Fetch, InsertApproach Insert)> RunnableCombinations =>
         from f in Fetches
-        from i in AvailableInserts
+        from i in Inserts
         where Incompatibility(f, i) is null
         select (f, i);
 

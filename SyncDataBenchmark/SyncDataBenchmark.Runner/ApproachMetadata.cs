@@ -54,7 +54,6 @@ public static class ApproachMetadata
                 case nameof(ApproachAttribute.CopyBytes): declared.CopyBytes = (bool)named.Value!; break;
                 case nameof(ApproachAttribute.Pages): declared.Pages = (bool)named.Value!; break;
                 case nameof(ApproachAttribute.Batches): declared.Batches = (bool)named.Value!; break;
-                case nameof(ApproachAttribute.Blocked): declared.Blocked = (string?)named.Value; break;
                 case nameof(ApproachAttribute.Route): declared.Route = (string?)named.Value; break;
                 // A property added to the attribute must be read here too, or the runner would silently ignore it.
                 default: throw new InvalidOperationException($"[Approach] argument {named.Name} is not understood by the runner's metadata reader.");

@@ -62,11 +62,6 @@ public static class BenchCommand
             using var session = new BenchSession(settings, lab, display,
                 // Rewritten after every run, so a long session stopped midway still leaves its data.
                 s => WriteJsonAsync(Build(s, lab, settings, environment, complete: false, []), jsonPath));
-            foreach (var group in session.Blocked.GroupBy(b => b.Insert))
-            {
-                display.Say($"Blocked, not run: {group.Key} with {string.Join(", ", group.Select(b => b.Fetch))}: {group.First().Reason}");
-            }
-
             var complete = true;
             try
             {
@@ -115,7 +110,6 @@ public static class BenchCommand
             return Summaries.Build(
                 session.Combinations.Where(c => !Skipped(c.Key, settings.MainProfile.Name)).ToList(),
                 session.Peers.Where(p => !Skipped(p.Key, settings.MainProfile.Name)).ToList(),
-                session.Blocked,
                 session.Runs.Where(r => r.SourceRows == rows).ToList(),
                 session.PeerRuns.Where(r => r.SourceRows == rows).ToList(),
                 mainProfile, others);
@@ -163,7 +157,6 @@ public static class BenchCommand
             Summary = summary,
             Runs = SampleThinning.KeepPictured(session.Runs, summary),
             Peers = session.PeerRuns.ToList(),
-            Blocked = session.Blocked.Select(b => new BlockedCombinationReport(b.Key, b.Number, b.Fetch.ToString(), b.Insert.ToString(), b.Reason)).ToList(),
             Problems = allProblems,
             Growth = growth,
             Skipped = session.Skipped.ToList(),
@@ -190,7 +183,7 @@ public static class BenchCommand
         var narrow = AnsiConsole.Profile.Width < NarrowWidth;
         var table = new Table().Border(narrow ? TableBorder.None : TableBorder.Simple);
         table.AddColumns(narrow ? ["#", "Case", "Best", "Median", "×psql", "OK"] : ["#", "Case", "Rank", "Best", "Median", "× fastest", "× psql binary", "Verified", "Failures"]);
-        foreach (var row in report.Summary.Where(r => r.Kind != CaseSummary.Kinds.Blocked))
+        foreach (var row in report.Summary)
         {
             var number = row.Number?.ToString(CultureInfo.InvariantCulture) ?? "peer";
             var title = Markup.Escape(row.Kind == CaseSummary.Kinds.Peer ? row.Title : $"{row.Fetch} × {row.Insert}{(row.MainProfile ? "" : $" [{row.Profile}]")}");
@@ -215,12 +208,6 @@ public static class BenchCommand
         }
 
         AnsiConsole.Write(table);
-        // Blocked pairs are text, not empty rows: they were never measured.
-        foreach (var group in report.Blocked.GroupBy(b => b.Insert))
-        {
-            AnsiConsole.MarkupLine($"[grey]Blocked, not run: {Markup.Escape($"{group.Key} with {string.Join(", ", group.Select(b => b.Fetch))}")}[/]");
-        }
-
         ShowGrowth(report);
         AnsiConsole.MarkupLine(report.Passed ? $"[green]Every run succeeded and verified.[/] Results in {Markup.Escape(outDirectory)}"
             : !report.Complete ? $"[yellow]Stopped before every run finished.[/] What was measured is in {Markup.Escape(outDirectory)}"

@@ -39,7 +39,6 @@ public sealed class BenchSession(BenchSettings settings, BenchLab lab, IBenchDis
     private PeerRunner _peers = new(lab.SourceDb, lab.TargetDb, lab.SourceSummary);
 
     public IReadOnlyList<Combination> Combinations { get; } = Catalog.Runnable.Where(c => settings.Cases.Matches(c.Fetch, c.Insert)).ToArray();
-    public IReadOnlyList<BlockedCombination> Blocked { get; } = Catalog.Blocked.Where(b => settings.Cases.Matches(b.Fetch, b.Insert)).ToArray();
     public IReadOnlyList<PeerDefinition> Peers { get; } = settings.Peers ? PeerDefinition.All : [];
 
     /// <summary>The combinations each further profile runs: the selected ones that --profile-cases names.</summary>

@@ -43,32 +43,16 @@ public sealed class ApproachRegistryTests
     }
 
     [Fact]
-    public void Every_insert_name_has_one_writer_that_runs_or_says_why_it_cannot()
+    public void Every_insert_name_has_one_writer_that_consumes_rows_or_COPY_bytes()
     {
         Assert.Equal(Approaches.Inserts.Order(), ApproachRegistry.Writers.Keys.Order());
         foreach (var (insert, type) in ApproachRegistry.Writers)
         {
             var declared = Approaches[insert];
             var consumes = (Rows: typeof(IRowWriter).IsAssignableFrom(type), Bytes: typeof(ICopyBytesWriter).IsAssignableFrom(type));
-            if (declared.Blocked is { } reason)
-            {
-                // A blocked name writes nothing: it is no imitation of the library it stands for.
-                Assert.False(consumes.Rows || consumes.Bytes, $"{insert} is blocked ({reason}) yet {type.Name} can write.");
-                Assert.False(string.IsNullOrWhiteSpace(reason));
-            }
-            else
-            {
-                Assert.True(consumes.Rows ^ consumes.Bytes, $"{insert}: {type.Name} must consume rows or COPY bytes, exactly one.");
-                Assert.True(consumes.Bytes == declared.CopyBytes, $"{insert}: CopyBytes = {declared.CopyBytes}, but {type.Name} consumes {(consumes.Bytes ? "COPY bytes" : "rows")}.");
-            }
+            Assert.True(consumes.Rows ^ consumes.Bytes, $"{insert}: {type.Name} must consume rows or COPY bytes, exactly one.");
+            Assert.True(consumes.Bytes == declared.CopyBytes, $"{insert}: CopyBytes = {declared.CopyBytes}, but {type.Name} consumes {(consumes.Bytes ? "COPY bytes" : "rows")}.");
         }
-    }
-
-    [Fact]
-    public void Linq2DB_keeps_its_name_and_its_reason()
-    {
-        Assert.Contains(new InsertApproach("Linq2DB"), Approaches.Unavailable.Keys);
-        Assert.StartsWith("linq2db cannot be restored here", Approaches.Unavailable[new InsertApproach("Linq2DB")], StringComparison.Ordinal);
     }
 
     [Fact]
@@ -76,7 +60,7 @@ public sealed class ApproachRegistryTests
     {
         foreach (var (fetch, sourceType) in ApproachRegistry.Sources)
         {
-            foreach (var (insert, writerType) in ApproachRegistry.Writers.Where(w => !Approaches.Unavailable.ContainsKey(w.Key)))
+            foreach (var (insert, writerType) in ApproachRegistry.Writers)
             {
                 var canRun = typeof(IRowWriter).IsAssignableFrom(writerType)
                              || (typeof(ICopyBytesWriter).IsAssignableFrom(writerType) && typeof(IBinaryCopySource).IsAssignableFrom(sourceType));

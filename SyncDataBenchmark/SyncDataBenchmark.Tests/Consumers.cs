@@ -44,5 +44,5 @@ public static class Consumers
 
     /// <summary>A run's request for <paramref name="fetch"/> (the insert does not matter to a consumer).</summary>
     public static SyncRequest Request(string fetch, int pageSize = 1000) =>
-        new(new FetchApproach(fetch), ApproachRegistry.Catalog.AvailableInserts.First(), pageSize, 1000);
+        new(new FetchApproach(fetch), ApproachRegistry.Catalog.Inserts.First(), pageSize, 1000);
 }

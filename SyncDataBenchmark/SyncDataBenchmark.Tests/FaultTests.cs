@@ -22,7 +22,7 @@ public sealed class FaultTests(FaultLab lab) : IAsyncLifetime
 
     public static TheoryData<string> Fetches() => new(ApproachRegistry.Catalog.Fetches.Select(f => f.Name));
 
-    public static TheoryData<string> Inserts() => new(ApproachRegistry.Catalog.AvailableInserts.Select(i => i.Name));
+    public static TheoryData<string> Inserts() => new(ApproachRegistry.Catalog.Inserts.Select(i => i.Name));
 
     /// <summary>Every fetch (into EFTypical), and the raw relay, whose COPY stream would commit a partial COPY on Dispose.</summary>
     public static TheoryData<string, string> KilledSourceCases()

@@ -89,7 +89,7 @@ public sealed class LogicTests
         var psql = PeerDefinition.All.Single(p => p.Key == PeerDefinition.PsqlBinaryKey);
         var peerRuns = new List<PeerRun> { new() { Peer = psql.Key, Round = 1, Warmup = false, Status = RunStatus.Succeeded, Verified = true, DurationMs = 50, Scope = psql.Scope } };
 
-        var rows = Summaries.Build(combinations, [psql], [], runs, peerRuns);
+        var rows = Summaries.Build(combinations, [psql], runs, peerRuns);
 
         var first = rows.Single(r => r.Case == combinations[0].Key);
         var second = rows.Single(r => r.Case == combinations[1].Key);

@@ -86,19 +86,6 @@ public sealed class MatrixTests(MatrixLab lab)
         Assert.Null(copy.PageSize);
     }
 
-    [Theory]
-    [MemberData(nameof(UnavailableInserts))]
-    public async Task Approaches_whose_library_is_missing_answer_501_with_the_reason(string insert)
-    {
-        using var response = await lab.Api.TriggerAsync("EFStream", $"{insert}");
-
-        Assert.Equal(HttpStatusCode.NotImplemented, response.StatusCode);
-        var problem = await response.Content.ReadFromJsonAsync<ProblemDetails>();
-        Assert.Contains(ApproachRegistry.Catalog.Unavailable[new InsertApproach(insert)], problem!.Detail);
-    }
-
-    public static TheoryData<string> UnavailableInserts() => new(ApproachRegistry.Catalog.Unavailable.Keys.Select(i => i.Name));
-
     [Fact]
     public async Task Runs_are_listed_newest_first_and_unknown_ids_are_404()
     {

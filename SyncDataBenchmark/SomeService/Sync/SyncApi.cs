@@ -58,11 +58,6 @@ public static class SyncApi
             return TypedResults.ValidationProblem(errors, title: "Invalid sync request");
         }
 
-        if (approaches.Unavailable.TryGetValue(insert, out var reason))
-        {
-            return TypedResults.Problem(reason, statusCode: StatusCodes.Status501NotImplemented, title: $"{insert} is not available in this build");
-        }
-
         SyncRunner.Started? started;
         try
         {

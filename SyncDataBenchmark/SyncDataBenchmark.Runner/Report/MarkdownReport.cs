@@ -3,7 +3,7 @@ using System.Text;
 
 namespace SyncDataBenchmark.Runner.Report;
 
-/// <summary>results.md: the original write-up's table, one row per combination, peer and blocked pair, with notes.</summary>
+/// <summary>results.md: the original write-up's table, one row per combination and peer, with notes.</summary>
 public static class MarkdownReport
 {
     private static readonly CultureInfo Invariant = CultureInfo.InvariantCulture;
@@ -90,16 +90,6 @@ public static class MarkdownReport
             md.AppendLine("- Each TestCase number links to its picture: both services' working set, allocation rate and GC collections over the best run.");
         }
 
-        var blocked = report.Blocked.GroupBy(b => b.Insert).ToList();
-        if (blocked.Count > 0)
-        {
-            md.AppendLine().AppendLine("Blocked combinations (not run, not zero):").AppendLine();
-            foreach (var group in blocked)
-            {
-                md.AppendLine($"- {group.Key} ({string.Join(", ", group.Select(b => b.Fetch))}): {group.First().Reason}");
-            }
-        }
-
         var failures = report.Runs.Where(r => !r.Ok).Select(r => $"{r.Case} {(r.Warmup ? "warm-up" : $"run {r.Round}")}: {r.Error}")
             .Concat(report.Peers.Where(r => !r.Ok).Select(r => $"{r.Peer} {(r.Warmup ? "warm-up" : $"run {r.Round}")}: {r.Error}"))
             .Concat(report.Problems)
@@ -128,15 +118,8 @@ public static class MarkdownReport
         {
             CaseSummary.Kinds.Combination when charts => $"[{row.Number}]({row.Picture})",
             CaseSummary.Kinds.Combination => row.Number!.Value.ToString(Invariant),
-            CaseSummary.Kinds.Peer => $"peer: {row.Title}",
-            _ => $"{row.Number} (blocked)",
+            _ => $"peer: {row.Title}",
         };
-        if (row.Kind == CaseSummary.Kinds.Blocked)
-        {
-            // The first clause names the missing package; the full reason is listed once under the table.
-            var reason = row.BlockedReason!.Split(':')[0];
-            return [testCase, "—", row.Fetch, row.Insert, $"blocked: {reason} (see below)", .. Enumerable.Repeat("—", 15)];
-        }
 
         var time = row.BestMs is { } best ? Ms(best) : row.TimedRuns == 0 ? "not run" : "no successful run";
         return

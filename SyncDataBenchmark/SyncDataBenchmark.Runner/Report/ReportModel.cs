@@ -16,7 +16,6 @@ public sealed record BenchReport
     public required IReadOnlyList<CaseSummary> Summary { get; init; }
     public required IReadOnlyList<CombinationRun> Runs { get; init; }
     public required IReadOnlyList<PeerRun> Peers { get; init; }
-    public required IReadOnlyList<BlockedCombinationReport> Blocked { get; init; }
     /// <summary>Failures outside any single run (charts, service restarts), in words.</summary>
     public required IReadOnlyList<string> Problems { get; init; }
     /// <summary>Per case, its figures at every size measured and the fitted exponents (a single size has none).</summary>
@@ -149,8 +148,6 @@ public sealed record PeerRun
     public bool Ok => Status == RunStatus.Succeeded && Verified;
 }
 
-public sealed record BlockedCombinationReport(string Case, int Number, string Fetch, string Insert, string Reason);
-
 /// <summary>Medians over a case's successful timed runs, per run (the original summed over its runs).</summary>
 /// <param name="AllocatedBytes">Median over the runs whose allocation figure is exact; null when none is.</param>
 /// <param name="AllocatedRuns">How many runs <paramref name="AllocatedBytes"/> is the median of.</param>
@@ -176,12 +173,11 @@ public sealed record CaseSummary
     {
         public const string Combination = "combination";
         public const string Peer = "peer";
-        public const string Blocked = "blocked";
     }
 
     public required string Kind { get; init; }
     public required string Case { get; init; }
-    /// <summary>The runtime profile of the rows's runs; the peers and blocked rows carry the main profile's.</summary>
+    /// <summary>The runtime profile of the rows's runs; the peers carry the main profile's.</summary>
     public string Profile { get; init; } = SyncData.Harness.RuntimeProfiles.DefaultName;
     /// <summary>True for the main profile's rows (the headline table); false for the profile comparison.</summary>
     public bool MainProfile { get; init; } = true;
@@ -189,7 +185,7 @@ public sealed record CaseSummary
     public required string Title { get; init; }
     public required string Fetch { get; init; }
     public required string Insert { get; init; }
-    /// <summary>1 = fastest best time among the combinations (peers and blocked rows are not ranked).</summary>
+    /// <summary>1 = fastest best time among the combinations (peers are not ranked).</summary>
     public int? Rank { get; init; }
     public int TimedRuns { get; init; }
     public int Succeeded { get; init; }
@@ -209,7 +205,6 @@ public sealed record CaseSummary
     /// <summary>The run whose samples the picture shows: the best successful one, else the last one with samples.</summary>
     public Guid? PictureRunId { get; init; }
     public string? Picture { get; init; }
-    public string? BlockedReason { get; init; }
     public FigureMedians? SomeService { get; init; }
     public FigureMedians? SyncDataSource { get; init; }
 }

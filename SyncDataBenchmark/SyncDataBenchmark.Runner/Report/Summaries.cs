@@ -2,13 +2,12 @@ using SyncData.Shared;
 
 namespace SyncDataBenchmark.Runner.Report;
 
-/// <summary>Turns the runs into one row per combination, peer and blocked pair.</summary>
+/// <summary>Turns the runs into one row per combination and peer.</summary>
 public static class Summaries
 {
     public static List<CaseSummary> Build(
         IReadOnlyList<Combination> combinations,
         IReadOnlyList<PeerDefinition> peers,
-        IReadOnlyList<BlockedCombination> blocked,
         IReadOnlyList<CombinationRun> runs,
         IReadOnlyList<PeerRun> peerRuns,
         string mainProfile = SyncData.Harness.RuntimeProfiles.DefaultName,
@@ -78,22 +77,7 @@ public static class Summaries
             });
         }
 
-        foreach (var b in blocked)
-        {
-            rows.Add(new CaseSummary
-            {
-                Kind = CaseSummary.Kinds.Blocked,
-                Case = b.Key,
-                Profile = mainProfile,
-                Number = b.Number,
-                Title = $"{b.Fetch} × {b.Insert}",
-                Fetch = b.Fetch.ToString(),
-                Insert = b.Insert.ToString(),
-                BlockedReason = b.Reason,
-            });
-        }
-
-        // Combinations and blocked pairs by TestCase number (the original's table order), then the peers; within a
+        // Combinations by TestCase number (the original's table order), then the peers; within a
         // number the main profile's row first (a stable sort keeps the order they were added in).
         rows = rows.Where(r => r.Number is not null).OrderBy(r => r.Number).Concat(rows.Where(r => r.Number is null)).ToList();
         // Ranks and the fastest time are the main profile's; every row is still compared with the same session's pipe.

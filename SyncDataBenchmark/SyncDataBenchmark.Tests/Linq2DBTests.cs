@@ -1,0 +1,180 @@
+using System.Diagnostics;
+using Npgsql;
+using SomeService;
+using SyncData.Harness;
+using SyncData.Shared;
+using Xunit;
+using Xunit.Abstractions;
+
+namespace SyncDataBenchmark.Tests;
+
+/// <summary>
+/// What linq2db does on its own that the other writers do explicitly: the statements it sends (README, "Linq2DB"), and
+/// its timeout, which it does not take from the connection: without BulkCopyTimeout its bulk statements never time out.
+/// Atomicity and verification are the same as every writer's (FaultTests and MatrixTests enumerate every insert).
+/// </summary>
+[Collection(InProcessCollection.Name)]
+public sealed class Linq2DBTests(InProcessLab lab, ITestOutputHelper output)
+{
+    private const int CommandTimeoutSeconds = 2;
+    private const int StallSeconds = 12;
+
+    public static TheoryData<string> Linq2DBInserts() => new(ApproachRegistry.Catalog.Inserts.Select(i => i.Name).Where(n => n.StartsWith("Linq2DB", StringComparison.Ordinal)));
+
+    [Theory]
+    [MemberData(nameof(Linq2DBInserts))]
+    public async Task A_stalled_write_fails_within_the_run_command_timeout_and_the_target_is_untouched(string insert)
+    {
+        await Lab.MakeTargetDifferAsync(lab.TargetDb, await Lab.ReadSummaryAsync(lab.SourceDb));
+        var before = await Lab.ReadSummaryAsync(lab.TargetDb);
+        await using var stall = await StallFirstInsertAsync();
+        await using var source = lab.Source();
+        await using var someService = lab.SomeService(source, new Dictionary<string, string?> { ["Sync:DatabaseCommandTimeoutSeconds"] = $"{CommandTimeoutSeconds}" });
+
+        var clock = Stopwatch.StartNew();
+        var run = await InProcessLab.SyncAsync(someService.CreateClient(), "NpgsqlCopy", insert);
+
+        Assert.True(run.Status == RunStatus.Failed, $"{insert}: {run.Status} after {clock.Elapsed.TotalSeconds:0.0} s: the stalled write was not bounded");
+        Assert.True(clock.Elapsed < TimeSpan.FromSeconds(StallSeconds - 2), $"{insert} failed only after {clock.Elapsed.TotalSeconds:0.0} s");
+        Assert.Contains("Writing to SomeService's database failed", run.Error);
+        Assert.Equal(before, await Lab.ReadSummaryAsync(lab.TargetDb));
+    }
+
+    [Theory]
+    [MemberData(nameof(Linq2DBInserts))]
+    public async Task A_run_cancelled_while_linq2db_waits_on_the_target_is_rolled_back(string insert)
+    {
+        await Lab.MakeTargetDifferAsync(lab.TargetDb, await Lab.ReadSummaryAsync(lab.SourceDb));
+        var before = await Lab.ReadSummaryAsync(lab.TargetDb);
+        await using var stall = await StallFirstInsertAsync();
+        await using var source = lab.Source();
+        await using var someService = lab.SomeService(source);
+        var api = new SomeServiceClient(someService.CreateClient());
+
+        using var started = await api.TriggerAsync("NpgsqlCopy", insert);
+        var run = (await System.Text.Json.JsonSerializer.DeserializeAsync(await started.Content.ReadAsStreamAsync(), SyncJsonContext.Default.RunResult))!;
+        await WaitForSleepingTargetAsync();
+        // Let the few buffered rows go out first, so the cancel lands while linq2db awaits the server. One that lands
+        // between its buffered writes finds no statement in flight to cancel, and Npgsql's importer, disposed
+        // unfinished, waits for the server's answer to CopyFail: the run ends Cancelled, but only after the stall.
+        await Task.Delay(TimeSpan.FromSeconds(1));
+        var clock = Stopwatch.StartNew();
+        using (await api.CancelAsync(run.Id))
+        {
+        }
+
+        var finished = await WaitFinishedAsync(api, run.Id);
+        Assert.True(finished.Status == RunStatus.Cancelled, $"{insert}: {finished.Status}: {finished.Error}");
+        Assert.True(clock.Elapsed < TimeSpan.FromSeconds(StallSeconds - 2), $"{insert} stopped only after {clock.Elapsed.TotalSeconds:0.0} s");
+        Assert.Equal(before, await Lab.ReadSummaryAsync(lab.TargetDb));
+    }
+
+    [Fact]
+    public async Task Linq2DB_sends_one_multi_row_INSERT_per_thousand_rows_and_Linq2DBCopy_none()
+    {
+        await using var source = lab.Source();
+        await using var someService = lab.SomeService(source);
+        var client = someService.CreateClient();
+
+        var inserts = new Dictionary<string, int>();
+        var copies = new Dictionary<string, int>();
+        foreach (var insert in new[] { "Linq2DB", "Linq2DBCopy" })
+        {
+            await Lab.MakeTargetDifferAsync(lab.TargetDb, await Lab.ReadSummaryAsync(lab.SourceDb));
+            var statements = await CountStatementsAsync(async () =>
+            {
+                var run = await InProcessLab.SyncAsync(client, "NpgsqlCopy", insert);
+                Assert.True(run is { Status: RunStatus.Succeeded, Verified: true }, $"{insert}: {run.Status}: {run.Error}");
+            });
+            inserts[insert] = statements.Count(s => s.StartsWith("INSERT INTO users", StringComparison.OrdinalIgnoreCase));
+            copies[insert] = statements.Count(s => s.StartsWith("COPY users", StringComparison.OrdinalIgnoreCase) && s.Contains("FROM STDIN", StringComparison.OrdinalIgnoreCase));
+            output.WriteLine($"{insert}: {inserts[insert]} INSERT and {copies[insert]} COPY FROM statements into users for {InProcessLab.Rows:N0} rows; all statements:\n  " +
+                             string.Join("\n  ", statements.Select(s => s.Length > 100 ? s[..100] + "…" : s)));
+        }
+
+        // linq2db's default for PostgreSQL is BulkCopyType.MultipleRows, capped at 1,000 rows per statement (MaxBatchSize
+        // unset); ProviderSpecific is one binary COPY per 10,000 rows.
+        Assert.Equal(((int)Math.Ceiling(InProcessLab.Rows / 1000.0), 0), (inserts["Linq2DB"], copies["Linq2DB"]));
+        Assert.Equal((0, (int)Math.Ceiling(InProcessLab.Rows / 10000.0)), (inserts["Linq2DBCopy"], copies["Linq2DBCopy"]));
+    }
+
+    /// <summary>Every command Npgsql executed in this process meanwhile (its own ActivitySource, as OpenTelemetry reads it).</summary>
+    private static async Task<List<string>> CountStatementsAsync(Func<Task> action)
+    {
+        var statements = new List<string>();
+        using var listener = new ActivityListener
+        {
+            ShouldListenTo = s => s.Name == "Npgsql",
+            Sample = (ref ActivityCreationOptions<ActivityContext> _) => ActivitySamplingResult.AllDataAndRecorded,
+            ActivityStopped = a =>
+            {
+                lock (statements)
+                {
+                    statements.Add((a.GetTagItem("db.query.text") ?? a.GetTagItem("db.statement") ?? a.DisplayName)?.ToString()?.TrimStart() ?? "");
+                }
+            },
+        };
+        ActivitySource.AddActivityListener(listener);
+        await action();
+        lock (statements)
+        {
+            return [.. statements];
+        }
+    }
+
+    /// <summary>A statement trigger that holds the first INSERT or COPY into the (just truncated) target for <see cref="StallSeconds"/>.</summary>
+    private async Task<IAsyncDisposable> StallFirstInsertAsync()
+    {
+        await ExecuteOnTargetAsync($"""
+            create function stall_first_insert() returns trigger language plpgsql as $$
+            begin
+              if not exists (select from users) then perform pg_sleep({StallSeconds}); end if;
+              return null;
+            end $$;
+            create trigger stall_first_insert before insert on users for each statement execute function stall_first_insert()
+            """);
+        return new Cleanup(() => ExecuteOnTargetAsync("drop function stall_first_insert() cascade"));
+    }
+
+    private async Task WaitForSleepingTargetAsync()
+    {
+        for (var waited = Stopwatch.StartNew(); waited.Elapsed < TimeSpan.FromSeconds(StallSeconds - 4); await Task.Delay(50))
+        {
+            await using var connection = new NpgsqlConnection(lab.TargetDb);
+            await connection.OpenAsync();
+            await using var command = new NpgsqlCommand("select count(*) from pg_stat_activity where wait_event = 'PgSleep' and datname = current_database()", connection);
+            if ((long)(await command.ExecuteScalarAsync())! > 0)
+            {
+                return;
+            }
+        }
+
+        Assert.Fail("the target's write never reached the stalling trigger");
+    }
+
+    private static async Task<RunResult> WaitFinishedAsync(SomeServiceClient api, Guid id)
+    {
+        for (var waited = Stopwatch.StartNew(); waited.Elapsed < TimeSpan.FromSeconds(30); await Task.Delay(100))
+        {
+            if (await api.GetRunAsync(id) is { Status: not RunStatus.Running } run)
+            {
+                return run;
+            }
+        }
+
+        throw new TimeoutException($"run {id} still running after 30 s");
+    }
+
+    private async Task ExecuteOnTargetAsync(string sql)
+    {
+        await using var connection = new NpgsqlConnection(lab.TargetDb);
+        await connection.OpenAsync();
+        await using var command = new NpgsqlCommand(sql, connection);
+        await command.ExecuteNonQueryAsync();
+    }
+
+    private sealed class Cleanup(Func<Task> action) : IAsyncDisposable
+    {
+        public async ValueTask DisposeAsync() => await action();
+    }
+}

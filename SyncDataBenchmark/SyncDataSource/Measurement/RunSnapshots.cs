@@ -187,16 +187,28 @@ public sealed partial class RunSnapshots : IAsyncDisposable
 
     private async Task CloseAsync(Held held)
     {
+        Opened opened;
         try
         {
-            var opened = await held.Opening;
-            // Read only: ending it is a rollback; disposing returns the connection to the pool with no transaction.
+            opened = await held.Opening;
+        }
+        catch
+        {
+            return; // never opened: nothing to close
+        }
+
+        try
+        {
+            // Read only: ending it is a rollback.
             await opened.Transaction.RollbackAsync();
-            await opened.Connection.DisposeAsync();
         }
         catch (Exception ex)
         {
-            _logger.LogWarning(ex, "Closing run {Run}'s snapshot failed (a broken connection ends its transaction anyway)", held.Run);
+            _logger.LogWarning(ex, "Ending run {Run}'s snapshot failed (a broken connection ends its transaction anyway)", held.Run);
+        }
+        finally
+        {
+            await opened.Connection.DisposeAsync();
         }
     }
 

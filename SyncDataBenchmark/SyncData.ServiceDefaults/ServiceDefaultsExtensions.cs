@@ -66,9 +66,8 @@ public static class ServiceDefaultsExtensions
     public static WebApplicationBuilder AddPostgresDataSource(this WebApplicationBuilder builder, string connectionName,
         Action<IServiceProvider, NpgsqlConnectionStringBuilder>? configure = null)
     {
-        // Npgsql maps DateTime.MinValue to -infinity by default, which would turn a real 0001-01-01 00:00:00 into
-        // -infinity; off, every DateTime is written as itself and an infinity read fails loudly (README, "Guarantees").
-        AppContext.SetSwitch(NpgsqlSwitches.DisableDateTimeInfinityConversions, true);
+        // Npgsql's default timestamp mapping stays on (±infinity ↔ DateTime.MaxValue/MinValue), as every user of Npgsql
+        // runs it; the one value it cannot tell apart, 0001-01-01 00:00:00, is refused by the readers instead (README, "Guarantees").
         var connectionString = builder.Configuration.GetConnectionString(connectionName)
             ?? throw new InvalidOperationException($"ConnectionStrings:{connectionName} is not configured.");
         builder.Services.AddSingleton(sp =>

@@ -17,6 +17,9 @@ public abstract class LabFixture : IAsyncLifetime
     /// <summary>Extra SomeService settings (e.g. a short idle timeout).</summary>
     protected virtual IReadOnlyDictionary<string, string> SomeServiceSettings => new Dictionary<string, string>();
 
+    /// <summary>Extra SyncDataSource settings (e.g. a short snapshot idle timeout).</summary>
+    protected virtual IReadOnlyDictionary<string, string> SourceSettings => new Dictionary<string, string>();
+
     /// <summary>Where SomeService finds SyncDataSource (a fixture may put a proxy in between).</summary>
     protected virtual Uri SourceAddressForSomeService => Source.BaseAddress;
 
@@ -48,7 +51,13 @@ public abstract class LabFixture : IAsyncLifetime
     public async Task StartSourceAsync()
     {
         var port = Source?.BaseAddress.Port ?? LocalPostgres.FreePort();
-        Source = await ServiceProcess.StartAsync("SyncDataSource", Lab.BuiltAssembly("SyncDataSource"), port, Lab.SourceEnvironment(SourceDb));
+        var environment = Lab.SourceEnvironment(SourceDb);
+        foreach (var (key, value) in SourceSettings)
+        {
+            environment[key] = value;
+        }
+
+        Source = await ServiceProcess.StartAsync("SyncDataSource", Lab.BuiltAssembly("SyncDataSource"), port, environment);
         SourceClient = new HttpClient { BaseAddress = Source.BaseAddress, Timeout = TimeSpan.FromMinutes(5) };
         await WarmUpSourceAsync();
     }

@@ -27,11 +27,38 @@ public sealed class UnrepresentableCollection : ICollectionFixture<Unrepresentab
 [Collection(UnrepresentableCollection.Name)]
 public sealed class UnrepresentableTimestampTests(UnrepresentableLab lab)
 {
-    public static TheoryData<string> Values => new() { "infinity", "-infinity", "4713-11-24 00:00:00 BC", "294276-12-31 23:59:59.999999", "0001-12-31 23:59:59.999999 BC" };
+    /// <summary>Outside DateTime, or 0001-01-01 00:00:00: DateTime.MinValue, which Npgsql's default mapping reads -infinity as.</summary>
+    public static TheoryData<string> Values => new() { "0001-01-01 00:00:00", "4713-11-24 00:00:00 BC", "294276-12-31 23:59:59.999999", "0001-12-31 23:59:59.999999 BC" };
+
+    /// <summary>±infinity (DateTime.MaxValue/MinValue under Npgsql's default mapping) and the edges just inside DateTime.</summary>
+    public static TheoryData<string> Carried => new() { "infinity", "-infinity", "0001-01-01 00:00:00.000001", "9999-12-31 23:59:59.999999" };
+
+    [Theory]
+    [MemberData(nameof(Carried))]
+    public async Task Infinity_and_the_edges_of_DateTime_arrive_exactly_through_every_combination(string value)
+    {
+        var id = await PlantAsync(value);
+        try
+        {
+            var source = await Lab.ReadSummaryAsync(lab.SourceDb);
+            foreach (var (fetch, insert) in ApproachRegistry.Catalog.RunnableCombinations.Select(c => (c.Fetch.Name, c.Insert.Name)))
+            {
+                await Lab.MakeTargetDifferAsync(lab.TargetDb, source);
+                var run = await lab.SyncAsync($"{fetch}", $"{insert}", pageSize: 50, batchSize: 40);
+                Assert.True(run.Verified, $"{fetch} × {insert}: {run.Error}");
+                Assert.Equal(value, await CreatedAtTextAsync(lab.TargetDb, id));
+                Assert.Equal(source, await Lab.ReadSummaryAsync(lab.TargetDb));
+            }
+        }
+        finally
+        {
+            await PlantAsync("2025-01-01 00:00:00", id);
+        }
+    }
 
     [Theory]
     [MemberData(nameof(Values))]
-    public async Task A_timestamp_outside_DateTime_fails_every_parsing_combination_by_name_and_crosses_the_raw_relay_exactly(string value)
+    public async Task A_timestamp_DateTime_cannot_carry_fails_every_parsing_combination_by_name_and_crosses_the_raw_relay_exactly(string value)
     {
         var id = await PlantAsync(value);
         try

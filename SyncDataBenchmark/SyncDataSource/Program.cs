@@ -8,6 +8,7 @@ builder.AddServiceDefaults();
 builder.AddPostgresDataSource("Source");
 builder.Services.AddDbContextPool<SendableUsersDbContext>((sp, o) => o.UseNpgsql(sp.GetRequiredService<Npgsql.NpgsqlDataSource>()));
 builder.Services.AddRunMeasurement();
+builder.Services.AddRunSnapshots();
 builder.Services.AddOptions<UsersApiOptions>().BindConfiguration(UsersApiOptions.Section).ValidateDataAnnotations().ValidateOnStart();
 // A consumer that pauses to commit a batch must not have its stream cut by Kestrel's 240 B/s rule;
 // dead consumers are still noticed through the closed connection.
@@ -16,6 +17,7 @@ builder.WebHost.ConfigureKestrel(k => k.Limits.MinResponseDataRate = null);
 var app = builder.Build();
 app.MapDefaultEndpoints();
 app.UseRunMeasurement();
+app.UseRunSnapshots();
 app.MapUsersApi();
 app.Run();
 

@@ -17,9 +17,9 @@ public static class BinaryCopyReader
 {
     private static readonly byte[] Signature = [(byte)'P', (byte)'G', (byte)'C', (byte)'O', (byte)'P', (byte)'Y', (byte)'\n', 0xFF, (byte)'\r', (byte)'\n', 0];
     private const int FieldCount = 6;
-    private static readonly long PostgresEpochTicks = new DateTime(2000, 1, 1).Ticks;
-    private static readonly long MinMicros = (DateTime.MinValue.Ticks - PostgresEpochTicks) / TimeSpan.TicksPerMicrosecond;
-    private static readonly long MaxMicros = (DateTime.MaxValue.Ticks - PostgresEpochTicks) / TimeSpan.TicksPerMicrosecond;
+    private const long PostgresEpochTicks = 630_822_816_000_000_000; // new DateTime(2000, 1, 1).Ticks
+    private const long MinMicros = (0 - PostgresEpochTicks) / TimeSpan.TicksPerMicrosecond; // DateTime.MinValue: 0001-01-01 00:00:00
+    private const long MaxMicros = (3_155_378_975_999_999_999 - PostgresEpochTicks) / TimeSpan.TicksPerMicrosecond; // DateTime.MaxValue, to the microsecond
 
     public static async IAsyncEnumerable<User> ReadUsersAsync(Stream stream, [EnumeratorCancellation] CancellationToken ct)
     {
@@ -164,27 +164,34 @@ public static class BinaryCopyReader
         }
 
         var id = new Guid(uuid, bigEndian: true);
-        // .NET's DateTime holds years 1–9999 and no infinity; PostgreSQL's timestamp holds 4713 BC–294276 AD and
-        // ±infinity. Anything outside is refused with its row, never clamped or mapped (Npgsql would write
-        // DateTime.MinValue back as -infinity, and MaxValue as a finite value).
-        if (micros is long.MinValue or long.MaxValue || micros < MinMicros || micros > MaxMicros)
-        {
-            throw new SourceStreamException(
-                $"row {id}: created_at = {PostgresTimestamp.Format(micros)} cannot be carried by a parsed COPY row: .NET's DateTime holds years 1–9999 and no ±infinity. " +
-                "Only NpgsqlCopy × NpgsqlCopyRaw carries it unchanged.");
-        }
-
+        var createdAt = CreatedAt(micros, id);
         user = new User
         {
             Id = id,
             Name = name,
             Patronymic = patronymic,
             Surname = surname,
-            CreatedAt = new DateTime(PostgresEpochTicks + micros * TimeSpan.TicksPerMicrosecond, DateTimeKind.Unspecified),
+            CreatedAt = createdAt,
             IsActive = active != 0,
         };
         return true;
     }
+
+    /// <summary>
+    /// .NET's DateTime holds years 1–9999; PostgreSQL's timestamp holds 4713 BC–294276 AD and ±infinity. ±infinity
+    /// become DateTime.MaxValue/MinValue, as Npgsql's default mapping reads them and writes them back. The value that
+    /// mapping cannot tell apart (0001-01-01 00:00:00, which would be written back as -infinity) and anything outside
+    /// 1–9999 are refused with their row, never clamped or mapped.
+    /// </summary>
+    private static DateTime CreatedAt(long micros, Guid id) => micros switch
+    {
+        long.MaxValue => DateTime.MaxValue,
+        long.MinValue => DateTime.MinValue,
+        > MinMicros and <= MaxMicros => new DateTime(PostgresEpochTicks + micros * TimeSpan.TicksPerMicrosecond, DateTimeKind.Unspecified),
+        _ => throw new SourceStreamException(
+            $"row {id}: created_at = {PostgresTimestamp.Format(micros)} cannot be carried by a parsed COPY row: .NET's DateTime holds years 1–9999, " +
+            "and 0001-01-01 00:00:00 is DateTime.MinValue, which Npgsql writes as -infinity. Only NpgsqlCopy × NpgsqlCopyRaw carries it unchanged."),
+    };
 
     /// <summary>Reads a field's length word; false when more bytes are needed. Fixed-width fields must match their size.</summary>
     private static bool TryField(ref SequenceReader<byte> reader, int expectedLength, long rowNumber, string column, out int length)

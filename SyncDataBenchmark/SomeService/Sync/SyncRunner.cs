@@ -136,6 +136,7 @@ public sealed class SyncRunner(
                     : Describe(ex),
                 SomeService = localStart is null ? null : ServiceFigures.Between(localStart, runtimeWindow.Stop()),
                 SyncDataSource = SourceFigures(source.Value),
+                SourceSnapshot = source.Value?.Snapshot,
             };
             if (!cancelled)
             {
@@ -160,6 +161,7 @@ public sealed class SyncRunner(
                 Target = done.Target,
                 SomeService = ServiceFigures.Between(localStart!, runtimeWindow.Stop()),
                 SyncDataSource = SourceFigures(source.Value),
+                SourceSnapshot = source.Value?.Snapshot,
             };
         }
 

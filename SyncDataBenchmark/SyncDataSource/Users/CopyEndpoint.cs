@@ -4,6 +4,7 @@ using Microsoft.Extensions.Options;
 using Npgsql;
 using SyncData.Postgres;
 using SyncData.Shared;
+using SyncDataSource.Measurement;
 
 namespace SyncDataSource.Users;
 
@@ -41,9 +42,12 @@ public sealed class CopyEndpoint : IFetchEndpoint
     }
 
     /// <summary>NpgsqlCopy: COPY TO STDOUT (FORMAT binary) relayed as bytes; no row is ever materialised here.</summary>
-    internal static async Task Copy(HttpContext http, NpgsqlDataSource dataSource, CancellationToken ct)
+    internal static async Task Copy(HttpContext http, NpgsqlDataSource dataSource, RunSnapshots snapshots, CancellationToken ct)
     {
+        await using var lease = await snapshots.AcquireAsync(http.Request, ct);
         await using var connection = await dataSource.OpenConnectionAsync(ct);
+        // A run's COPY reads its snapshot; the transaction is read only, so disposing it (a rollback) loses nothing.
+        await using var transaction = lease is null ? null : await lease.BeginAsync(connection, ct);
         await using var copy = await connection.BeginRawBinaryCopyAsync(UsersTable.CopyOutBinary, ct);
         http.Response.ContentType = "application/octet-stream";
         try

@@ -3,6 +3,7 @@ using Microsoft.EntityFrameworkCore;
 using Microsoft.Extensions.Options;
 using Npgsql;
 using SyncData.Shared;
+using SyncDataSource.Measurement;
 
 namespace SyncDataSource.Users;
 
@@ -14,7 +15,7 @@ public sealed class KeysetPagingEndpoint : IFetchEndpoint
 
     /// <summary>EFKeysetPaging: the page after a given id, ordered by id; each page is an index range scan.</summary>
     internal static async Task<Results<Ok<List<User>>, ValidationProblem, ProblemHttpResult>> GetPageAfter(
-        string? after, string? limit, SendableUsersDbContext db, IOptions<UsersApiOptions> options, CancellationToken ct)
+        string? after, string? limit, SendableUsersDbContext db, IOptions<UsersApiOptions> options, RunSnapshots snapshots, HttpRequest request, CancellationToken ct)
     {
         var errors = new Dictionary<string, string[]>();
         Guid? afterId = null;
@@ -42,6 +43,9 @@ public sealed class KeysetPagingEndpoint : IFetchEndpoint
             query = query.Where(u => u.Id.CompareTo(id) > 0);
         }
 
+        // Each page of a run reads the run's snapshot: rows cannot shift between pages while the source takes writes.
+        await using var lease = await snapshots.AcquireAsync(request, ct);
+        await using var transaction = lease is null ? null : await lease.BeginAsync(db.Database, ct);
         try
         {
             return TypedResults.Ok(await query.OrderBy(u => u.Id).Take(take).ToListAsync(ct));

@@ -3,6 +3,7 @@ using Microsoft.EntityFrameworkCore;
 using Microsoft.Extensions.Options;
 using Npgsql;
 using SyncData.Shared;
+using SyncDataSource.Measurement;
 
 namespace SyncDataSource.Users;
 
@@ -14,7 +15,7 @@ public sealed class OffsetPagingEndpoint : IFetchEndpoint
 
     /// <summary>EFOffsetPaging: Skip/Take ordered by id. Deep pages make PostgreSQL walk and discard `offset` rows.</summary>
     internal static async Task<Results<Ok<List<User>>, ValidationProblem, ProblemHttpResult>> GetPageByOffset(
-        string? offset, string? limit, SendableUsersDbContext db, IOptions<UsersApiOptions> options, CancellationToken ct)
+        string? offset, string? limit, SendableUsersDbContext db, IOptions<UsersApiOptions> options, RunSnapshots snapshots, HttpRequest request, CancellationToken ct)
     {
         var errors = new Dictionary<string, string[]>();
         var skip = UsersApi.ParseNumber(offset, "offset", 0, long.MaxValue, errors, required: true);
@@ -24,6 +25,9 @@ public sealed class OffsetPagingEndpoint : IFetchEndpoint
             return TypedResults.ValidationProblem(errors);
         }
 
+        // Each page of a run reads the run's snapshot: rows cannot shift between pages while the source takes writes.
+        await using var lease = await snapshots.AcquireAsync(request, ct);
+        await using var transaction = lease is null ? null : await lease.BeginAsync(db.Database, ct);
         try
         {
             return TypedResults.Ok(await db.Users.AsNoTracking().OrderBy(u => u.Id).Skip((int)Math.Min(skip, int.MaxValue)).Take(take).ToListAsync(ct));

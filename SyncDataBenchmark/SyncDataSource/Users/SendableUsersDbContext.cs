@@ -8,19 +8,22 @@ namespace SyncDataSource.Users;
 
 /// <summary>
 /// The EF model the fetch endpoints read through. PostgreSQL's timestamp reaches from 4713 BC to 294276 AD and has
-/// ±infinity; .NET's DateTime holds years 1–9999 and no infinity, and Npgsql does not always refuse the difference
-/// (a year beyond ~29000 overflows its tick arithmetic and comes back as some other date). So the query itself
-/// refuses such a row: the value is replaced by a cast that fails with a message naming the row, the column and the
-/// value, which reaches the consumer (README, "Guarantees").
+/// ±infinity; .NET's DateTime holds years 1–9999, and Npgsql (its default mapping, on) reads ±infinity as
+/// DateTime.MaxValue/MinValue and writes them back as ±infinity. So a real 0001-01-01 00:00:00 would read as
+/// DateTime.MinValue and arrive as -infinity, and Npgsql does not always refuse a year outside 1–9999 (beyond ~29000
+/// its tick arithmetic overflows into some other date). The query itself refuses such a row: the value is replaced by a
+/// cast that fails with a message naming the row, the column and the value, which reaches the consumer before the row
+/// is sent (README, "Guarantees").
 /// </summary>
 public sealed class SendableUsersDbContext(DbContextOptions<SendableUsersDbContext> options) : DbContext(options)
 {
-    private const string Refusal = "cannot be read into a .NET DateTime (years 1-9999, no infinity); only NpgsqlCopy × NpgsqlCopyRaw carries it unchanged";
+    private const string Refusal = "cannot be read into a .NET DateTime unambiguously (years 1-9999; 0001-01-01 00:00:00 is DateTime.MinValue, which means -infinity); only NpgsqlCopy × NpgsqlCopyRaw carries it unchanged";
 
     /// <summary>The users table with created_at checked row by row: cheap comparisons on the way that works.</summary>
     private const string GuardedUsers = $"""
         select id, name, patronymic, surname,
-               case when created_at >= timestamp '0001-01-01' and created_at < timestamp '10000-01-01' then created_at
+               case when created_at > timestamp '0001-01-01' and created_at < timestamp '10000-01-01'
+                      or created_at in (timestamp 'infinity', timestamp '-infinity') then created_at
                     else ('row ' || id || ': created_at = ' || created_at || ' {Refusal}')::timestamp end as created_at,
                is_active
         from {UsersTable.Name}

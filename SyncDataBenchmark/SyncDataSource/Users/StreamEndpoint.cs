@@ -3,6 +3,7 @@ using Microsoft.EntityFrameworkCore;
 using Microsoft.Extensions.Options;
 using Npgsql;
 using SyncData.Shared;
+using SyncDataSource.Measurement;
 
 namespace SyncDataSource.Users;
 
@@ -17,8 +18,10 @@ public sealed class StreamEndpoint : IFetchEndpoint
     /// after the headers went out, the body ends with <see cref="SourceFailure.Marker"/> and the reason, so the consumer
     /// sees a broken array and knows why.
     /// </summary>
-    internal static async Task Stream(HttpContext http, SendableUsersDbContext db, CancellationToken ct)
+    internal static async Task Stream(HttpContext http, SendableUsersDbContext db, RunSnapshots snapshots, CancellationToken ct)
     {
+        await using var lease = await snapshots.AcquireAsync(http.Request, ct);
+        await using var transaction = lease is null ? null : await lease.BeginAsync(db.Database, ct);
         try
         {
             await http.Response.WriteAsJsonAsync(db.Users.AsNoTracking().AsAsyncEnumerable(), SyncJsonContext.Default.IAsyncEnumerableUser, cancellationToken: ct);

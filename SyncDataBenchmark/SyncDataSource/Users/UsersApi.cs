@@ -26,20 +26,31 @@ public static class UsersApi
         TypedResults.Problem(why, statusCode: StatusCodes.Status422UnprocessableEntity, title: "A row cannot be sent by this fetch approach");
 
     /// <summary>
-    /// The table's count and checksum. Tagged with a run, this is the run's last request: its window closes as the
-    /// request arrives (beside the scan, not before it) and the figures travel back with the answer.
+    /// The table's count and checksum. Tagged with a run, this is the run's last request: it reads in the run's
+    /// snapshot and ends it, its window closes as the request arrives (beside the scan, not before it) and the figures
+    /// travel back with the answer.
     /// </summary>
-    private static async Task<Ok<SourceSummary>> Summary(HttpRequest request, NpgsqlDataSource dataSource, RunMeasurement measurement, CancellationToken ct)
+    private static async Task<Ok<SourceSummary>> Summary(HttpRequest request, NpgsqlDataSource dataSource, RunMeasurement measurement, RunSnapshots snapshots, CancellationToken ct)
     {
-        var closing = RunMeasurementApi.RunOf(request) is { } run ? Task.Run(() => measurement.Close(run), CancellationToken.None) : null;
+        var run = RunMeasurementApi.RunOf(request);
+        var closing = run is { } measured ? Task.Run(() => measurement.Close(measured), CancellationToken.None) : null;
         TableSummary table;
+        SourceSnapshot? snapshot = null;
+        await using (var lease = await snapshots.AcquireAsync(request, ct))
         await using (var connection = await dataSource.OpenConnectionAsync(ct))
         {
-            table = await connection.ReadUsersSummaryAsync(null, ct);
+            await using var transaction = lease is null ? null : await lease.BeginAsync(connection, ct);
+            table = await connection.ReadUsersSummaryAsync(transaction, ct);
+            snapshot = lease?.Snapshot;
+        }
+
+        if (run is { } ended)
+        {
+            await snapshots.EndAsync(ended);
         }
 
         var (figures, missing) = closing is null ? default : await closing;
-        return TypedResults.Ok(new SourceSummary(table.Rows, table.Checksum, figures, missing));
+        return TypedResults.Ok(new SourceSummary(table.Rows, table.Checksum, figures, missing, snapshot));
     }
 
     internal static int ParseLimit(string? limit, UsersApiOptions options, Dictionary<string, string[]> errors) =>

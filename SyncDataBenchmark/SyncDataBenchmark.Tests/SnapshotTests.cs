@@ -1,0 +1,170 @@
+using System.Diagnostics;
+using System.Net;
+using Npgsql;
+using SomeService;
+using SyncData.Harness;
+using SyncData.Shared;
+using Xunit;
+
+namespace SyncDataBenchmark.Tests;
+
+/// <summary>A small source that another client writes to during runs, and a short snapshot idle timeout.</summary>
+public sealed class SnapshotLab : LabFixture
+{
+    public const long Rows = 20_000;
+    public static readonly TimeSpan IdleTimeout = TimeSpan.FromSeconds(3);
+    protected override long SeedRows => Rows;
+
+    protected override IReadOnlyDictionary<string, string> SourceSettings => new Dictionary<string, string>
+    {
+        ["Snapshots__IdleTimeout"] = IdleTimeout.ToString(),
+    };
+}
+
+[CollectionDefinition(Name)]
+public sealed class SnapshotCollection : ICollectionFixture<SnapshotLab>
+{
+    public const string Name = "snapshot";
+}
+
+/// <summary>
+/// One snapshot per run (README, "Guarantees"): every request of a run reads the state of the source its first request
+/// saw, so a run verifies while another client writes, and the target equals the source at one instant; the
+/// snapshot's transaction is gone after a run and after a run whose consumer went away.
+/// </summary>
+[Collection(SnapshotCollection.Name)]
+public sealed class SnapshotTests(SnapshotLab lab)
+{
+    [Theory]
+    [MemberData(nameof(Consumers.FetchNames), MemberType = typeof(Consumers))]
+    public async Task A_run_verifies_and_copies_one_instant_while_another_client_writes(string fetch)
+    {
+        var insert = ApproachRegistry.Catalog.RunnableCombinations.First(c => c.Fetch.Name == fetch).Insert.Name;
+        var activeBefore = await ActiveRowsAsync(lab.SourceDb);
+        await Lab.MakeTargetDifferAsync(lab.TargetDb, await Lab.ReadSummaryAsync(lab.SourceDb));
+
+        using var stop = new CancellationTokenSource();
+        var writer = SteadyWriter.RunAsync(lab.SourceDb, stop.Token);
+        await Task.Delay(300); // the writer is under way before the run's first request
+        // Small pages: hundreds of requests, each of which would see a different table without the snapshot.
+        var run = await lab.SyncAsync(fetch, insert, pageSize: 50, batchSize: 500);
+        await stop.CancelAsync();
+        var written = await writer;
+
+        Assert.True(run.Verified, $"{fetch} × {insert}: {run.Error}");
+        Assert.True(written.Transactions > 0, "the writer wrote nothing");
+        Assert.NotNull(run.SourceSnapshot);
+        Assert.Matches("^[0-9A-F]+-[0-9A-F]+-[0-9]+$", run.SourceSnapshot.Id);
+        // One instant: the writer keeps the number of active rows constant in every transaction (a flag moves between
+        // two rows in one), so a target assembled from several states of the source would show another number.
+        Assert.Equal(activeBefore, await ActiveRowsAsync(lab.TargetDb));
+        Assert.Equal(run.Source, await Lab.ReadSummaryAsync(lab.TargetDb));
+        Assert.NotEqual(run.Source, await Lab.ReadSummaryAsync(lab.SourceDb)); // the source did move on
+        Assert.Equal(0, await OpenSnapshotTransactionsAsync());
+    }
+
+    [Fact]
+    public async Task An_abandoned_runs_snapshot_ends_after_the_idle_timeout_and_its_late_requests_are_refused()
+    {
+        var run = Guid.NewGuid();
+        var route = OneRequestRoute;
+        using (var first = await SendTaggedAsync(route, run))
+        {
+            Assert.Equal(HttpStatusCode.OK, first.StatusCode);
+        }
+
+        Assert.Equal(1, await OpenSnapshotTransactionsAsync());
+        // Nothing more from this run: its consumer went away. The sweep ends the snapshot within a quarter of the timeout.
+        var clock = Stopwatch.StartNew();
+        while (await OpenSnapshotTransactionsAsync() > 0)
+        {
+            Assert.True(clock.Elapsed < SnapshotLab.IdleTimeout * 3, $"the snapshot's transaction is still open after {clock.Elapsed}");
+            await Task.Delay(200);
+        }
+
+        using var late = await SendTaggedAsync(route, run);
+        Assert.Equal(HttpStatusCode.Conflict, late.StatusCode);
+        Assert.Contains("snapshot of the source has ended", await late.Content.ReadAsStringAsync());
+    }
+
+    [Fact]
+    public async Task Requests_without_a_run_open_no_snapshot()
+    {
+        using var response = await lab.SourceClient.GetAsync(OneRequestRoute);
+        Assert.Equal(HttpStatusCode.OK, response.StatusCode);
+        Assert.Equal(0, await OpenSnapshotTransactionsAsync());
+    }
+
+    /// <summary>A fetch that needs no query parameters: one that does not page.</summary>
+    private static string OneRequestRoute => ApproachRegistry.Catalog[ApproachRegistry.Catalog.Fetches.First(f => !ApproachRegistry.Catalog[f].Pages)].Route;
+
+    private async Task<HttpResponseMessage> SendTaggedAsync(string route, Guid run)
+    {
+        using var request = new HttpRequestMessage(HttpMethod.Get, route);
+        request.Headers.Add(SourceRoutes.RunHeader, run.ToString());
+        return await lab.SourceClient.SendAsync(request);
+    }
+
+    /// <summary>Backends of the source database sitting in a transaction between statements: a held snapshot looks like that.</summary>
+    private async Task<long> OpenSnapshotTransactionsAsync()
+    {
+        await using var connection = new NpgsqlConnection(lab.SourceDb);
+        await connection.OpenAsync();
+        await using var command = new NpgsqlCommand(
+            "select count(*) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid() and state like 'idle in transaction%'", connection);
+        return (long)(await command.ExecuteScalarAsync())!;
+    }
+
+    private static async Task<long> ActiveRowsAsync(string connectionString)
+    {
+        await using var connection = new NpgsqlConnection(connectionString);
+        await connection.OpenAsync();
+        await using var command = new NpgsqlCommand("select count(*) from users where is_active", connection);
+        return (long)(await command.ExecuteScalarAsync())!;
+    }
+}
+
+/// <summary>
+/// Another client of the source: at a steady modest rate, one transaction at a time, it inserts an inactive row,
+/// moves the active flag from one row to another (both rows in one statement, one transaction) and deletes an inactive
+/// row. The number of active rows never changes in any committed state. Bounded: it stops when cancelled, after
+/// 60 s or after 3,000 transactions, whichever comes first.
+/// </summary>
+internal static class SteadyWriter
+{
+    public sealed record Written(int Transactions);
+
+    private static readonly string[] Steps =
+    [
+        "insert into users (id, name, patronymic, surname, created_at, is_active) values (gen_random_uuid(), 'writer', 'w', 'w', now()::timestamp, false)",
+        """
+        update users set is_active = not is_active
+        where id in ((select id from users where is_active order by random() limit 1), (select id from users where not is_active order by random() limit 1))
+        """,
+        "delete from users where id = (select id from users where not is_active order by random() limit 1)",
+    ];
+
+    public static async Task<Written> RunAsync(string connectionString, CancellationToken stop)
+    {
+        await using var connection = new NpgsqlConnection(connectionString);
+        await connection.OpenAsync(CancellationToken.None);
+        var clock = Stopwatch.StartNew();
+        var done = 0;
+        while (!stop.IsCancellationRequested && clock.Elapsed < TimeSpan.FromSeconds(60) && done < 3_000)
+        {
+            await using var command = new NpgsqlCommand(Steps[done % Steps.Length], connection);
+            await command.ExecuteNonQueryAsync(CancellationToken.None);
+            done++;
+            try
+            {
+                await Task.Delay(10, stop);
+            }
+            catch (OperationCanceledException)
+            {
+                break;
+            }
+        }
+
+        return new Written(done);
+    }
+}

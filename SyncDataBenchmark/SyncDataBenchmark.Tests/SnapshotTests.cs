@@ -88,6 +88,29 @@ public sealed class SnapshotTests(SnapshotLab lab)
     }
 
     [Fact]
+    public async Task A_refused_request_ends_its_runs_snapshot_at_once()
+    {
+        var run = Guid.NewGuid();
+        using (var first = await SendTaggedAsync(OneRequestRoute, run))
+        {
+            Assert.Equal(HttpStatusCode.OK, first.StatusCode);
+        }
+
+        Assert.Equal(1, await OpenSnapshotTransactionsAsync());
+        var paging = ApproachRegistry.Catalog[ApproachRegistry.Catalog.Fetches.First(f => ApproachRegistry.Catalog[f].Pages)].Route;
+        using (var refused = await SendTaggedAsync($"{paging}?limit=many", run))
+        {
+            Assert.Equal(HttpStatusCode.BadRequest, refused.StatusCode);
+        }
+
+        // Not after the idle timeout: failing runs one after another would otherwise hold a connection each meanwhile.
+        Assert.Equal(0, await OpenSnapshotTransactionsAsync());
+        using var late = await SendTaggedAsync(OneRequestRoute, run);
+        Assert.Equal(HttpStatusCode.Conflict, late.StatusCode);
+        Assert.Contains("answered 400", await late.Content.ReadAsStringAsync());
+    }
+
+    [Fact]
     public async Task Requests_without_a_run_open_no_snapshot()
     {
         using var response = await lab.SourceClient.GetAsync(OneRequestRoute);

@@ -91,15 +91,18 @@ public sealed partial class RunSnapshots : IAsyncDisposable
         }
     }
 
-    /// <summary>The run's verification is read: its snapshot ends (the holding transaction rolls back) and says what it was.</summary>
-    public async Task EndAsync(Guid run)
+    /// <summary>
+    /// The run's verification is read, or one of its requests failed: its snapshot ends (the holding transaction rolls
+    /// back), and later requests of the run are refused with <paramref name="why"/>.
+    /// </summary>
+    public async Task EndAsync(Guid run, string why = "the run's summary was read")
     {
         Held? held;
         lock (_lock)
         {
             if (_held.Remove(run, out held))
             {
-                MarkEnded(run, "the run's summary was read");
+                MarkEnded(run, why);
             }
         }
 
@@ -297,8 +300,10 @@ public static class RunSnapshotsApi
         return services.AddSingleton<RunSnapshots>();
     }
 
-    public static IApplicationBuilder UseRunSnapshots(this IApplicationBuilder app) =>
-        app.Use(async (http, next) =>
+    public static IApplicationBuilder UseRunSnapshots(this IApplicationBuilder app)
+    {
+        var snapshots = app.ApplicationServices.GetRequiredService<RunSnapshots>();
+        return app.Use(async (http, next) =>
         {
             try
             {
@@ -307,6 +312,20 @@ public static class RunSnapshotsApi
             catch (RunSnapshotEndedException ex) when (!http.Response.HasStarted)
             {
                 await TypedResults.Problem(ex.Message, statusCode: StatusCodes.Status409Conflict, title: "The run's snapshot has ended").ExecuteAsync(http);
+                return;
+            }
+            catch (Exception ex) when (RunMeasurementApi.RunOf(http.Request) is { } run)
+            {
+                await snapshots.EndAsync(run, $"a request of the run failed ({ex.GetType().Name})");
+                throw;
+            }
+
+            // A refused or abandoned request ends its run: holding the snapshot (a connection and an open transaction)
+            // until the idle timeout would let a series of failing runs exhaust the server's connections.
+            if (RunMeasurementApi.RunOf(http.Request) is { } failed && (http.RequestAborted.IsCancellationRequested || http.Response.StatusCode >= 400))
+            {
+                await snapshots.EndAsync(failed, http.RequestAborted.IsCancellationRequested ? "a request of the run was aborted" : $"a request of the run was answered {http.Response.StatusCode}");
             }
         });
+    }
 }

@@ -122,7 +122,7 @@ public sealed class PrometheusScrapeTests(ScrapeLab lab, ITestOutputHelper outpu
                 Assert.True(Regex.IsMatch(text, $"(?m)^{Regex.Escape(name)}[{{ ]"), $"{service.Name} /metrics has no {name}:\n{text}");
             }
 
-            var (exit, stdout, stderr) = await PrometheusTextTests.CheckMetricsAsync(text);
+            var (exit, stdout, stderr) = await Tools.CheckMetricsAsync(text);
             Assert.True(exit == 0 && stdout.Trim().Length == 0 && stderr.Trim().Length == 0,
                 $"promtool check metrics on {service.Name}'s scrape ({exit}):\n{stdout}{stderr}\n---\n{text}");
             output.WriteLine($"{service.Name}: {text.Split('\n').Count(l => l.Length > 0 && l[0] != '#')} samples, promtool clean");

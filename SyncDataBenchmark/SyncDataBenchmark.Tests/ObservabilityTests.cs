@@ -159,7 +159,9 @@ public sealed class ObservabilityTests(ITestOutputHelper output)
         var dashboards = Dashboards.Load(Path.Combine(Root, DashboardsDirectory));
 
         var byTitle = dashboards.ToDictionary(d => d.Title);
+        // The official ASP.NET Core dashboards' uids (dotnet/aspire-samples, grafana.com 19924/19925), so links to them work.
         Assert.Equal("KdDACDp4z", byTitle["ASP.NET Core"].Uid);
+        Assert.Equal("NagEsjE4z", byTitle["ASP.NET Core Endpoint"].Uid);
         Assert.Equal("syncdata-sync-runs", byTitle["Sync runs"].Uid);
         Assert.Equal(dashboards.Count, dashboards.Select(d => d.Uid).Distinct().Count());
 

@@ -19,6 +19,8 @@ internal static class Dashboards
     {
         ["job"] = "SomeService",
         ["instance"] = ".*",
+        ["route"] = "/sync",
+        ["method"] = "GET",
         ["__rate_interval"] = "4s",
         ["__interval"] = "1s",
         ["__range"] = "15m",

@@ -7,6 +7,7 @@ using SyncData.Harness;
 using SyncData.Shared;
 using Xunit;
 using Xunit.Abstractions;
+using YamlDotNet.RepresentationModel;
 
 namespace SyncDataBenchmark.Tests;
 
@@ -257,7 +258,7 @@ public sealed class ObservabilityTests(ITestOutputHelper output)
 
             foreach (var config in new[] { stripped.Config, File.ReadAllText(hostConfig) })
             {
-                Assert.Matches(@"(?m)^  scrape_interval: 1s\s*$", config);
+                Assert.Equal("1s", YamlFiles.Load(config).Child("global")?.Scalar("scrape_interval"));
             }
 
             // The otlp block itself (for users with a collector), against the keys and values Prometheus v3.5.0
@@ -282,29 +283,20 @@ public sealed class ObservabilityTests(ITestOutputHelper output)
     }
 
     /// <summary>(job_name, metrics_path, target) of every static scrape target in a Prometheus config, in order.</summary>
-    internal static List<(string Job, string Path, string Target)> ScrapeJobs(string config)
-    {
-        var jobs = new List<(string, string, string)>();
-        foreach (var block in Regex.Split(config, @"(?m)^  - job_name:").Skip(1))
-        {
-            var job = block.Split('\n')[0].Trim();
-            var path = Regex.Match(block, @"(?m)^    metrics_path:\s*(\S+)") is { Success: true } m ? m.Groups[1].Value : "/metrics";
-            foreach (Match target in Regex.Matches(Regex.Match(block, @"targets:\s*\[(?<t>[^\]]*)\]").Groups["t"].Value, "\"([^\"]+)\""))
-            {
-                jobs.Add((job, path, target.Groups[1].Value));
-            }
-        }
-
-        return jobs;
-    }
+    internal static List<(string Job, string Path, string Target)> ScrapeJobs(string config) =>
+        [
+            .. from job in YamlFiles.Load(config).Items("scrape_configs")
+               from staticConfig in job.Items("static_configs")
+               from target in staticConfig.Items("targets")
+               select (job.Scalar("job_name")!, job.Scalar("metrics_path") ?? "/metrics", ((YamlScalarNode)target).Value!),
+        ];
 
     // ---------------------------------------------------------------- helpers
 
     private static string ProvisionedDatasourceUid()
     {
-        var text = File.ReadAllText(Path.Combine(Root, DatasourceFile));
-        var uids = Regex.Matches(text, @"^\s+uid:\s*(\S+)\s*$", RegexOptions.Multiline).Select(m => m.Groups[1].Value).ToArray();
-        return Assert.Single(uids);
+        var datasources = YamlFiles.Load(File.ReadAllText(Path.Combine(Root, DatasourceFile))).Items("datasources");
+        return Assert.Single(datasources).Scalar("uid")!;
     }
 
     private sealed record StrippedConfig(string Config, IReadOnlyDictionary<string, string> OtlpKeys, IReadOnlyDictionary<string, List<string>> OtlpLists)
@@ -315,40 +307,22 @@ public sealed class ObservabilityTests(ITestOutputHelper output)
     /// <summary>prometheus/prometheus.yml without its top-level otlp: block (unknown to 2.42), and that block's keys.</summary>
     private static StrippedConfig StrippedPrometheusConfig()
     {
-        var lines = File.ReadAllLines(Path.Combine(Root, PrometheusConfig));
-        var kept = new List<string>();
+        var root = YamlFiles.Load(File.ReadAllText(Path.Combine(Root, PrometheusConfig)));
+        var otlp = Assert.IsType<YamlMappingNode>(root.Child("otlp"));
+        root.Children.Remove(new YamlScalarNode("otlp"));
         var keys = new Dictionary<string, string>();
         var lists = new Dictionary<string, List<string>>();
-        string? currentKey = null;
-        var inOtlp = false;
-        foreach (var line in lines)
+        foreach (var (key, value) in otlp.Children)
         {
-            var topLevel = line.Length > 0 && !char.IsWhiteSpace(line[0]) && !line.StartsWith('#');
-            if (topLevel)
+            var name = ((YamlScalarNode)key).Value!;
+            keys[name] = (value as YamlScalarNode)?.Value ?? "";
+            if (value is YamlSequenceNode sequence)
             {
-                inOtlp = line.TrimEnd() == "otlp:";
-            }
-
-            if (!inOtlp)
-            {
-                kept.Add(line);
-                continue;
-            }
-
-            var key = Regex.Match(line, @"^  (?<key>[a-z_]+):\s*(?<value>[^#]*?)\s*(#.*)?$");
-            var item = Regex.Match(line, @"^    - (?<item>\S+)\s*$");
-            if (key.Success)
-            {
-                currentKey = key.Groups["key"].Value;
-                keys[currentKey] = key.Groups["value"].Value;
-            }
-            else if (item.Success && currentKey is not null)
-            {
-                (lists.TryGetValue(currentKey, out var list) ? list : lists[currentKey] = []).Add(item.Groups["item"].Value);
+                lists[name] = [.. sequence.Children.Cast<YamlScalarNode>().Select(n => n.Value!)];
             }
         }
 
-        return new StrippedConfig(string.Join('\n', kept) + "\n", keys, lists);
+        return new StrippedConfig(YamlFiles.Save(root), keys, lists);
     }
 
     private static async Task<ComposeConfig> ComposeConfigAsync()

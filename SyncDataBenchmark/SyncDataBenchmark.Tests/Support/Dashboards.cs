@@ -29,12 +29,13 @@ internal static class Dashboards
     /// <param name="values">Values that replace the defaults (a service for $job, the time range for $__range).</param>
     public static string Substitute(string expr, IReadOnlyDictionary<string, string>? values = null)
     {
-        var result = Regex.Replace(expr, @"\$\{(?<name>\w+)(?::\w+)?\}|\$(?<name>\w+)", m =>
+        // A variable name starts with a letter or "_": label_replace's "$1" is PromQL's own, left as it is (as Grafana does).
+        var result = Regex.Replace(expr, @"\$\{(?<name>\w+)(?::\w+)?\}|\$(?<name>[A-Za-z_]\w*)", m =>
             (values?.TryGetValue(m.Groups["name"].Value, out var given) == true ? given : null) is { } value
             || Variables.TryGetValue(m.Groups["name"].Value, out value)
                 ? value
                 : throw new InvalidOperationException($"Unknown dashboard variable {m.Value} in {expr}"));
-        Assert.DoesNotContain("$", result);
+        Assert.DoesNotMatch(@"\$(?!\d)", result);
         return result;
     }
 

@@ -151,6 +151,29 @@ public sealed class PrometheusScrapeTests(ScrapeLab lab, ITestOutputHelper outpu
         }
     }
 
+    /// <summary>
+    /// The exporter caches its response 300 ms by default; the services turn that off, so a scrape right after a run
+    /// (as these tests and a curl after a run do) sees the figures of that moment, not of the scrape before.
+    /// </summary>
+    [Fact]
+    public async Task A_scrape_right_after_another_sees_what_happened_in_between()
+    {
+        using var http = new HttpClient { BaseAddress = lab.Source.BaseAddress };
+        var before = HealthRequests(await http.GetStringAsync("metrics"));
+        for (var i = 0; i < 3; i++)
+        {
+            (await http.GetAsync("health")).EnsureSuccessStatusCode();
+        }
+
+        await Task.Delay(50); // the last /health request recorded; far less than the 300 ms a cached response would live
+        var after = HealthRequests(await http.GetStringAsync("metrics"));
+        Assert.True(after >= before + 3, $"/health requests counted {before} then {after}: the second scrape was not fresh");
+    }
+
+    private static long HealthRequests(string text) =>
+        Regex.Matches(text, "(?m)^http_server_request_duration_seconds_count\\{[^}]*http_route=\"/health\"[^}]*\\} (\\d+)$")
+            .Sum(m => long.Parse(m.Groups[1].Value, CultureInfo.InvariantCulture));
+
     [Theory]
     [InlineData("NpgsqlCopy", "NpgsqlCopy")]
     [InlineData("NpgsqlCopy", "NpgsqlCopyRaw")]

@@ -10,22 +10,22 @@ using OpenTelemetry;
 using OpenTelemetry.Metrics;
 using OpenTelemetry.Resources;
 using OpenTelemetry.Trace;
-using SyncData.ServiceDefaults.PrometheusText;
 using SyncData.Shared;
 
 namespace SyncData.ServiceDefaults;
 
 public static class ServiceDefaultsExtensions
 {
-    /// <summary>Meters whose instruments the services publish: ASP.NET Core, Kestrel, HttpClient, runtime, Npgsql, the lab.</summary>
-    public static readonly string[] Meters =
-    [
-        "Microsoft.AspNetCore.Hosting", "Microsoft.AspNetCore.Server.Kestrel", "Microsoft.AspNetCore.Http.Connections",
-        "System.Net.Http", "System.Runtime", "Npgsql", SyncMeter.Name,
-    ];
+    /// <summary>
+    /// Meters added by name: the runtime's own (OpenTelemetry.Instrumentation.Runtime would add only this name on
+    /// .NET 9+, so it is not used) and the lab's. ASP.NET Core, Kestrel, HttpClient and Npgsql come through their
+    /// instrumentation packages below.
+    /// </summary>
+    public static readonly string[] Meters = ["System.Runtime", SyncMeter.Name];
 
-    /// <summary>Activity sources traced: incoming requests, outgoing HttpClient calls, Npgsql commands.</summary>
-    public static readonly string[] TraceSources = ["Microsoft.AspNetCore", "System.Net.Http", "Npgsql"];
+    /// <summary>Requests neither traced nor worth a span: Prometheus' scrape every second and the health probes.</summary>
+    public static bool IsScrapeOrHealth(PathString path) =>
+        path.StartsWithSegments("/metrics", StringComparison.Ordinal) || path.StartsWithSegments("/health", StringComparison.Ordinal);
 
     public static WebApplicationBuilder AddServiceDefaults(this WebApplicationBuilder builder)
     {
@@ -38,27 +38,31 @@ public static class ServiceDefaultsExtensions
     }
 
     /// <summary>
-    /// OpenTelemetry's job here: the built-in .NET meters and the lab's own, always readable as Prometheus text at
-    /// /metrics (collected only when scraped); and, when OTEL_EXPORTER_OTLP_ENDPOINT is set, metrics and traces
-    /// pushed over OTLP as well.
+    /// OpenTelemetry's SDK as the hosting integration wires it: metrics always, read by the official Prometheus
+    /// exporter at /metrics (collected only when scraped); traces and an OTLP push only when
+    /// OTEL_EXPORTER_OTLP_ENDPOINT is set (spans with nowhere to go would cost every request for nothing).
     /// </summary>
     private static void AddOpenTelemetryExport(this WebApplicationBuilder builder)
     {
         var otlp = !string.IsNullOrWhiteSpace(builder.Configuration["OTEL_EXPORTER_OTLP_ENDPOINT"]);
-        var serviceName = builder.Environment.ApplicationName;
-        // An instance, not a factory registration: the meter provider owns and disposes it, the container must not.
-        var prometheus = new PrometheusTextReader();
-        builder.Services.AddSingleton(prometheus);
-        builder.Services.AddSingleton(_ => OpenTelemetrySdk.Create(otel =>
+        var otel = builder.Services.AddOpenTelemetry()
+            .ConfigureResource(r => r.AddService(builder.Environment.ApplicationName))
+            .WithMetrics(m => m
+                .AddAspNetCoreInstrumentation()
+                .AddHttpClientInstrumentation()
+                .AddNpgsqlInstrumentation()
+                .AddMeter(Meters)
+                // No cached response: a scrape right after a run must see the run's final figures (the tests read
+                // /metrics just after a run; Prometheus asks once a second, so a 300 ms cache would save nothing).
+                .AddPrometheusExporter(o => o.ScrapeResponseCacheDurationMilliseconds = 0));
+        if (otlp)
         {
-            otel.ConfigureResource(r => r.AddService(serviceName))
-                .WithMetrics(m => m.AddMeter(Meters).AddReader(prometheus));
-            if (otlp)
-            {
-                otel.WithTracing(t => t.AddSource(TraceSources)).UseOtlpExporter();
-            }
-        }));
-        builder.Services.AddHostedService<OpenTelemetryStarter>();
+            otel.WithTracing(t => t
+                    .AddAspNetCoreInstrumentation(o => o.Filter = context => !IsScrapeOrHealth(context.Request.Path))
+                    .AddHttpClientInstrumentation()
+                    .AddNpgsql())
+                .UseOtlpExporter();
+        }
     }
 
     /// <summary>Registers the service's database: one pooled NpgsqlDataSource and its readiness check (a service adds its own EF context on top).</summary>
@@ -107,21 +111,11 @@ public static class ServiceDefaultsExtensions
         app.UseStatusCodePages();
         app.MapHealthChecks("/health", new() { Predicate = _ => false });
         app.MapHealthChecks("/health/ready");
-        app.MapPrometheusText("/metrics");
+        app.MapPrometheusScrapingEndpoint("/metrics");
         // Created now, not at the first run: under DATAS its GC event listener must see the heap count from the start.
         var settings = app.Services.GetRequiredService<RuntimeWindow>().Settings;
         app.MapGet("/runtime/settings", () => TypedResults.Ok(settings));
         return app;
-    }
-
-    private sealed class OpenTelemetryStarter(OpenTelemetrySdk sdk) : IHostedService
-    {
-        // Taking the SDK as a dependency creates it (and its listeners) at startup rather than never.
-        public OpenTelemetrySdk Sdk { get; } = sdk;
-
-        public Task StartAsync(CancellationToken cancellationToken) => Task.CompletedTask;
-
-        public Task StopAsync(CancellationToken cancellationToken) => Task.CompletedTask;
     }
 
     private sealed class PostgresHealthCheck(NpgsqlDataSource dataSource) : IHealthCheck

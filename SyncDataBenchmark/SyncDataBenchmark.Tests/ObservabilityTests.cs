@@ -7,6 +7,7 @@ using SyncData.Harness;
 using SyncData.Shared;
 using Xunit;
 using Xunit.Abstractions;
+using YamlDotNet.RepresentationModel;
 
 namespace SyncDataBenchmark.Tests;
 
@@ -97,7 +98,7 @@ public sealed class ObservabilityTests(ITestOutputHelper output)
         }
 
         // The init script is executable in git (the postgres entrypoint runs executable *.sh, sources the others).
-        var (_, mode, _) = await RunAsync("git", ["ls-files", "--stage", InitScript], Root, "git");
+        var (_, mode, _) = await Tools.RunAsync("git", ["ls-files", "--stage", InitScript], Root, "git");
         Assert.StartsWith("100755", mode);
     }
 
@@ -159,7 +160,9 @@ public sealed class ObservabilityTests(ITestOutputHelper output)
         var dashboards = Dashboards.Load(Path.Combine(Root, DashboardsDirectory));
 
         var byTitle = dashboards.ToDictionary(d => d.Title);
+        // The official ASP.NET Core dashboards' uids (dotnet/aspire-samples, grafana.com 19924/19925), so links to them work.
         Assert.Equal("KdDACDp4z", byTitle["ASP.NET Core"].Uid);
+        Assert.Equal("NagEsjE4z", byTitle["ASP.NET Core Endpoint"].Uid);
         Assert.Equal("syncdata-sync-runs", byTitle["Sync runs"].Uid);
         Assert.Equal(dashboards.Count, dashboards.Select(d => d.Uid).Distinct().Count());
 
@@ -232,13 +235,13 @@ public sealed class ObservabilityTests(ITestOutputHelper output)
     [Fact]
     public async Task Prometheus_configs_pass_promtool_and_scrape_both_services_every_second()
     {
-        var promtool = RequireTool("promtool", "prometheus");
+        var promtool = Tools.Require("promtool", "prometheus");
         var directory = Directory.CreateTempSubdirectory("syncdata-promtool-");
         try
         {
             // Services and Prometheus on the host: checked as written.
             var hostConfig = Path.Combine(Root, PrometheusHostConfig);
-            var (hostExit, hostOut, hostErr) = await RunAsync(promtool, ["check", "config", hostConfig], Root, "prometheus");
+            var (hostExit, hostOut, hostErr) = await Tools.RunAsync(promtool, ["check", "config", hostConfig], Root, "prometheus");
             Assert.True(hostExit == 0, hostOut + hostErr);
             Assert.Equal(
                 [("SomeService", "/metrics", "127.0.0.1:5180"), ("SyncDataSource", "/metrics", "127.0.0.1:5190")],
@@ -249,13 +252,13 @@ public sealed class ObservabilityTests(ITestOutputHelper output)
             var stripped = StrippedPrometheusConfig();
             var path = Path.Combine(directory.FullName, "prometheus.yml");
             await File.WriteAllTextAsync(path, stripped.Config);
-            var (exit, stdout, stderr) = await RunAsync(promtool, ["check", "config", path], Root, "prometheus");
+            var (exit, stdout, stderr) = await Tools.RunAsync(promtool, ["check", "config", path], Root, "prometheus");
             Assert.True(exit == 0, stdout + stderr);
             Assert.Contains("SUCCESS", stdout + stderr);
 
             foreach (var config in new[] { stripped.Config, File.ReadAllText(hostConfig) })
             {
-                Assert.Matches(@"(?m)^  scrape_interval: 1s\s*$", config);
+                Assert.Equal("1s", YamlFiles.Load(config).Child("global")?.Scalar("scrape_interval"));
             }
 
             // The otlp block itself (for users with a collector), against the keys and values Prometheus v3.5.0
@@ -280,29 +283,20 @@ public sealed class ObservabilityTests(ITestOutputHelper output)
     }
 
     /// <summary>(job_name, metrics_path, target) of every static scrape target in a Prometheus config, in order.</summary>
-    internal static List<(string Job, string Path, string Target)> ScrapeJobs(string config)
-    {
-        var jobs = new List<(string, string, string)>();
-        foreach (var block in Regex.Split(config, @"(?m)^  - job_name:").Skip(1))
-        {
-            var job = block.Split('\n')[0].Trim();
-            var path = Regex.Match(block, @"(?m)^    metrics_path:\s*(\S+)") is { Success: true } m ? m.Groups[1].Value : "/metrics";
-            foreach (Match target in Regex.Matches(Regex.Match(block, @"targets:\s*\[(?<t>[^\]]*)\]").Groups["t"].Value, "\"([^\"]+)\""))
-            {
-                jobs.Add((job, path, target.Groups[1].Value));
-            }
-        }
-
-        return jobs;
-    }
+    internal static List<(string Job, string Path, string Target)> ScrapeJobs(string config) =>
+        [
+            .. from job in YamlFiles.Load(config).Items("scrape_configs")
+               from staticConfig in job.Items("static_configs")
+               from target in staticConfig.Items("targets")
+               select (job.Scalar("job_name")!, job.Scalar("metrics_path") ?? "/metrics", ((YamlScalarNode)target).Value!),
+        ];
 
     // ---------------------------------------------------------------- helpers
 
     private static string ProvisionedDatasourceUid()
     {
-        var text = File.ReadAllText(Path.Combine(Root, DatasourceFile));
-        var uids = Regex.Matches(text, @"^\s+uid:\s*(\S+)\s*$", RegexOptions.Multiline).Select(m => m.Groups[1].Value).ToArray();
-        return Assert.Single(uids);
+        var datasources = YamlFiles.Load(File.ReadAllText(Path.Combine(Root, DatasourceFile))).Items("datasources");
+        return Assert.Single(datasources).Scalar("uid")!;
     }
 
     private sealed record StrippedConfig(string Config, IReadOnlyDictionary<string, string> OtlpKeys, IReadOnlyDictionary<string, List<string>> OtlpLists)
@@ -313,392 +307,28 @@ public sealed class ObservabilityTests(ITestOutputHelper output)
     /// <summary>prometheus/prometheus.yml without its top-level otlp: block (unknown to 2.42), and that block's keys.</summary>
     private static StrippedConfig StrippedPrometheusConfig()
     {
-        var lines = File.ReadAllLines(Path.Combine(Root, PrometheusConfig));
-        var kept = new List<string>();
+        var root = YamlFiles.Load(File.ReadAllText(Path.Combine(Root, PrometheusConfig)));
+        var otlp = Assert.IsType<YamlMappingNode>(root.Child("otlp"));
+        root.Children.Remove(new YamlScalarNode("otlp"));
         var keys = new Dictionary<string, string>();
         var lists = new Dictionary<string, List<string>>();
-        string? currentKey = null;
-        var inOtlp = false;
-        foreach (var line in lines)
+        foreach (var (key, value) in otlp.Children)
         {
-            var topLevel = line.Length > 0 && !char.IsWhiteSpace(line[0]) && !line.StartsWith('#');
-            if (topLevel)
+            var name = ((YamlScalarNode)key).Value!;
+            keys[name] = (value as YamlScalarNode)?.Value ?? "";
+            if (value is YamlSequenceNode sequence)
             {
-                inOtlp = line.TrimEnd() == "otlp:";
-            }
-
-            if (!inOtlp)
-            {
-                kept.Add(line);
-                continue;
-            }
-
-            var key = Regex.Match(line, @"^  (?<key>[a-z_]+):\s*(?<value>[^#]*?)\s*(#.*)?$");
-            var item = Regex.Match(line, @"^    - (?<item>\S+)\s*$");
-            if (key.Success)
-            {
-                currentKey = key.Groups["key"].Value;
-                keys[currentKey] = key.Groups["value"].Value;
-            }
-            else if (item.Success && currentKey is not null)
-            {
-                (lists.TryGetValue(currentKey, out var list) ? list : lists[currentKey] = []).Add(item.Groups["item"].Value);
+                lists[name] = [.. sequence.Children.Cast<YamlScalarNode>().Select(n => n.Value!)];
             }
         }
 
-        return new StrippedConfig(string.Join('\n', kept) + "\n", keys, lists);
+        return new StrippedConfig(YamlFiles.Save(root), keys, lists);
     }
 
     private static async Task<ComposeConfig> ComposeConfigAsync()
     {
-        var (exit, stdout, stderr) = await RunAsync("docker-compose", ["-f", ComposeFile, "config"], Root, "docker-compose");
+        var (exit, stdout, stderr) = await Tools.RunAsync("docker-compose", ["-f", ComposeFile, "config"], Root, "docker-compose");
         Assert.True(exit == 0, $"docker-compose -f {ComposeFile} config failed ({exit}):\n{stderr}");
         return ComposeConfig.Parse(stdout);
-    }
-
-    private static string RequireTool(string name, string aptPackage)
-    {
-        foreach (var directory in (Environment.GetEnvironmentVariable("PATH") ?? "").Split(':', StringSplitOptions.RemoveEmptyEntries))
-        {
-            var path = Path.Combine(directory, name);
-            if (File.Exists(path))
-            {
-                return path;
-            }
-        }
-
-        Assert.Fail($"'{name}' is not installed: apt-get install -y {aptPackage}");
-        return name;
-    }
-
-    internal static async Task<(int Exit, string Stdout, string Stderr)> RunAsync(
-        string tool, IEnumerable<string> arguments, string workingDirectory, string aptPackage, IReadOnlyDictionary<string, string>? environment = null)
-    {
-        var argumentList = arguments.ToList();
-        var options = new ChildProcessOptions
-        {
-            WorkingDirectory = workingDirectory,
-            Environment = environment?.ToDictionary(e => e.Key, string? (e) => e.Value),
-            KeepAllOutput = true,
-        };
-        try
-        {
-            var result = await ChildProcess.RunAsync(Path.IsPathRooted(tool) ? tool : RequireTool(tool, aptPackage), argumentList, options, TimeSpan.FromSeconds(60));
-            return (result.ExitCode, result.StandardOutput, result.StandardError);
-        }
-        catch (TimeoutException)
-        {
-            Assert.Fail($"{tool} {string.Join(' ', argumentList)} did not finish in 60 s.");
-            throw;
-        }
-    }
-}
-
-// ==================================================================== docker-compose config output
-
-/// <summary>The parts of `docker-compose config` output (normalised YAML, two-space indents) the tests look at.</summary>
-internal sealed class ComposeConfig
-{
-    public sealed class Service
-    {
-        public string? Image { get; set; }
-        public string? BuildContext { get; set; }
-        public string? Dockerfile { get; set; }
-        public List<string> Command { get; } = [];
-        public List<string> Ports { get; } = [];
-        public List<string> Volumes { get; } = [];
-        public Dictionary<string, string> Environment { get; } = [];
-        public List<string> DependsOn { get; } = [];
-    }
-
-    public Dictionary<string, Service> Services { get; } = [];
-
-    public static ComposeConfig Parse(string yaml)
-    {
-        var config = new ComposeConfig();
-        Service? service = null;
-        string? section = null;
-        var inServices = false;
-        foreach (var raw in yaml.Split('\n'))
-        {
-            var line = raw.TrimEnd('\r');
-            if (line.Length == 0)
-            {
-                continue;
-            }
-
-            var indent = line.Length - line.TrimStart().Length;
-            var text = line.Trim();
-            if (indent == 0)
-            {
-                inServices = text == "services:";
-                service = null;
-                continue;
-            }
-
-            if (!inServices)
-            {
-                continue;
-            }
-
-            if (indent == 2)
-            {
-                service = config.Services[text.TrimEnd(':')] = new Service();
-                section = null;
-                continue;
-            }
-
-            if (service is null)
-            {
-                continue;
-            }
-
-            if (indent == 4 && !text.StartsWith("- ", StringComparison.Ordinal))
-            {
-                var (key, value) = KeyValue(text);
-                section = key;
-                if (key == "image")
-                {
-                    service.Image = value;
-                }
-
-                continue;
-            }
-
-            var item = text.StartsWith("- ", StringComparison.Ordinal) ? Unquote(text[2..]) : null;
-            switch (section)
-            {
-                case "build" when indent == 6:
-                    var (buildKey, buildValue) = KeyValue(text);
-                    if (buildKey == "context") service.BuildContext = buildValue;
-                    if (buildKey == "dockerfile") service.Dockerfile = buildValue;
-                    break;
-                case "depends_on" when indent == 6:
-                    service.DependsOn.Add(KeyValue(text).Key);
-                    break;
-                case "environment" when indent == 6:
-                    var (name, envValue) = KeyValue(text);
-                    service.Environment[name] = envValue;
-                    break;
-                case "command" when item is not null:
-                    service.Command.Add(item);
-                    break;
-                case "ports" when item is not null:
-                    service.Ports.Add(item);
-                    break;
-                case "volumes" when item is not null:
-                    service.Volumes.Add(item);
-                    break;
-            }
-        }
-
-        return config;
-    }
-
-    private static (string Key, string Value) KeyValue(string text)
-    {
-        var colon = text.IndexOf(':', StringComparison.Ordinal);
-        return colon < 0 ? (text, "") : (text[..colon], Unquote(text[(colon + 1)..].Trim()));
-    }
-
-    private static string Unquote(string value) =>
-        value.Length >= 2 && (value[0] == '\'' || value[0] == '"') && value[^1] == value[0] ? value[1..^1] : value;
-}
-
-// ==================================================================== Grafana dashboards
-
-internal enum QueryKind { Panel, Annotation, Variable }
-
-internal sealed record DashboardQuery(QueryKind Kind, string Where, string Expr, string? Legend, string? DatasourceUid, bool Instant = false);
-
-internal sealed record DashboardPanel(int Id, string Type, string Title, string? DatasourceUid, IReadOnlyList<string> Targets);
-
-internal sealed record Dashboard(string File, string Uid, string Title, IReadOnlyList<DashboardPanel> Panels, IReadOnlyList<DashboardQuery> Queries);
-
-internal static class Dashboards
-{
-    /// <summary>Values Grafana would put in for the dashboards' variables (one service; all instances).</summary>
-    private static readonly Dictionary<string, string> Variables = new()
-    {
-        ["job"] = "SomeService",
-        ["instance"] = ".*",
-        ["__rate_interval"] = "4s",
-        ["__interval"] = "1s",
-        ["__range"] = "15m",
-    };
-
-    /// <param name="values">Values that replace the defaults (a service for $job, the time range for $__range).</param>
-    public static string Substitute(string expr, IReadOnlyDictionary<string, string>? values = null)
-    {
-        var result = Regex.Replace(expr, @"\$\{(?<name>\w+)(?::\w+)?\}|\$(?<name>\w+)", m =>
-            (values?.TryGetValue(m.Groups["name"].Value, out var given) == true ? given : null) is { } value
-            || Variables.TryGetValue(m.Groups["name"].Value, out value)
-                ? value
-                : throw new InvalidOperationException($"Unknown dashboard variable {m.Value} in {expr}"));
-        Assert.DoesNotContain("$", result);
-        return result;
-    }
-
-    public static List<Dashboard> Load(string directory)
-    {
-        var files = Directory.GetFiles(directory, "*.json").Order().ToArray();
-        Assert.NotEmpty(files);
-        return files.Select(LoadOne).ToList();
-    }
-
-    private static Dashboard LoadOne(string file)
-    {
-        using var json = JsonDocument.Parse(File.ReadAllText(file));
-        var root = json.RootElement;
-        var title = root.GetProperty("title").GetString()!;
-        var panels = new List<DashboardPanel>();
-        var queries = new List<DashboardQuery>();
-
-        void Visit(JsonElement panel)
-        {
-            var panelTitle = panel.TryGetProperty("title", out var t) ? t.GetString() ?? "" : "";
-            var type = panel.GetProperty("type").GetString()!;
-            var targets = new List<string>();
-            if (panel.TryGetProperty("targets", out var targetArray))
-            {
-                foreach (var target in targetArray.EnumerateArray())
-                {
-                    var expr = target.GetProperty("expr").GetString()!;
-                    targets.Add(expr);
-                    queries.Add(new(QueryKind.Panel, $"panel '{panelTitle}' {target.GetProperty("refId").GetString()}", expr,
-                        target.TryGetProperty("legendFormat", out var legend) ? legend.GetString() : null, Uid(target),
-                        target.TryGetProperty("instant", out var instant) && instant.GetBoolean()));
-                }
-            }
-
-            panels.Add(new(panel.GetProperty("id").GetInt32(), type, panelTitle, Uid(panel), targets));
-            if (panel.TryGetProperty("panels", out var children))
-            {
-                foreach (var child in children.EnumerateArray())
-                {
-                    Visit(child);
-                }
-            }
-        }
-
-        foreach (var panel in root.GetProperty("panels").EnumerateArray())
-        {
-            Visit(panel);
-        }
-
-        foreach (var annotation in root.GetProperty("annotations").GetProperty("list").EnumerateArray())
-        {
-            if (annotation.TryGetProperty("builtIn", out var builtIn) && builtIn.GetInt32() == 1)
-            {
-                continue;
-            }
-
-            var name = annotation.GetProperty("name").GetString();
-            var expr = annotation.GetProperty("expr").GetString()!;
-            queries.Add(new(QueryKind.Annotation, $"annotation '{name}'", expr, annotation.GetProperty("titleFormat").GetString(), Uid(annotation)));
-            if (annotation.TryGetProperty("target", out var target))
-            {
-                Assert.Equal(expr, target.GetProperty("expr").GetString());
-            }
-        }
-
-        foreach (var variable in root.GetProperty("templating").GetProperty("list").EnumerateArray())
-        {
-            if (variable.GetProperty("type").GetString() != "query")
-            {
-                continue;
-            }
-
-            var query = variable.GetProperty("query");
-            var expr = query.ValueKind == JsonValueKind.String ? query.GetString()! : query.GetProperty("query").GetString()!;
-            queries.Add(new(QueryKind.Variable, $"variable '{variable.GetProperty("name").GetString()}'", expr, null, Uid(variable)));
-        }
-
-        return new(file, root.GetProperty("uid").GetString()!, title, panels, queries);
-    }
-
-    private static string? Uid(JsonElement element) =>
-        element.TryGetProperty("datasource", out var ds) && ds.ValueKind == JsonValueKind.Object && ds.TryGetProperty("uid", out var uid)
-            ? uid.GetString()
-            : null;
-}
-
-// ==================================================================== processes
-
-/// <summary>Debian's Prometheus 2.42 on a free loopback port with a throwaway TSDB: a PromQL parser with an HTTP API.</summary>
-internal sealed class PrometheusServer : IAsyncDisposable
-{
-    private readonly ChildProcess _process;
-    private readonly DirectoryInfo _directory;
-
-    private PrometheusServer(ChildProcess process, DirectoryInfo directory, Uri baseAddress)
-    {
-        _process = process;
-        _directory = directory;
-        BaseAddress = baseAddress;
-    }
-
-    public Uri BaseAddress { get; }
-    public string Version { get; private set; } = "";
-
-    public static async Task<PrometheusServer> StartAsync(string config)
-    {
-        var directory = Directory.CreateTempSubdirectory("syncdata-prometheus-");
-        var configPath = Path.Combine(directory.FullName, "prometheus.yml");
-        await File.WriteAllTextAsync(configPath, config);
-        var port = LocalPostgres.FreePort();
-        var binary = FindOnPath("prometheus") ?? throw new InvalidOperationException("unreachable");
-        var process = ChildProcess.Start(binary,
-            [
-                $"--config.file={configPath}", $"--storage.tsdb.path={Path.Combine(directory.FullName, "data")}",
-                $"--web.listen-address=127.0.0.1:{port}", "--log.level=warn",
-            ],
-            new ChildProcessOptions { WorkingDirectory = directory.FullName });
-        var server = new PrometheusServer(process, directory, new Uri($"http://127.0.0.1:{port}/"));
-
-        using var http = new HttpClient { BaseAddress = server.BaseAddress, Timeout = TimeSpan.FromSeconds(2) };
-        var clock = Stopwatch.StartNew();
-        while (true)
-        {
-            if (server._process.HasExited || clock.Elapsed > TimeSpan.FromSeconds(20))
-            {
-                var output = server._process.RecentOutput;
-                await server.DisposeAsync();
-                Assert.Fail($"prometheus did not become ready on {server.BaseAddress}:\n{output}");
-            }
-
-            try
-            {
-                using var ready = await http.GetAsync("-/ready");
-                if (ready.IsSuccessStatusCode)
-                {
-                    using var info = JsonDocument.Parse(await http.GetStringAsync("api/v1/status/buildinfo"));
-                    server.Version = info.RootElement.GetProperty("data").GetProperty("version").GetString() ?? "";
-                    return server;
-                }
-            }
-            catch (HttpRequestException)
-            {
-            }
-            catch (TaskCanceledException)
-            {
-            }
-
-            await Task.Delay(100);
-        }
-    }
-
-    private static string? FindOnPath(string name)
-    {
-        var found = (Environment.GetEnvironmentVariable("PATH") ?? "").Split(':', StringSplitOptions.RemoveEmptyEntries)
-            .Select(d => Path.Combine(d, name)).FirstOrDefault(File.Exists);
-        Assert.True(found is not null, $"'{name}' is not installed: apt-get install -y prometheus");
-        return found;
-    }
-
-    public async ValueTask DisposeAsync()
-    {
-        await _process.DisposeAsync();
-        _directory.Delete(recursive: true);
     }
 }

@@ -76,25 +76,21 @@ public sealed class PrometheusScrapeTests(ScrapeLab lab, ITestOutputHelper outpu
         ("NpgsqlCopy", "NpgsqlCopyRaw"),
     ];
 
-    /// <summary>
-    /// Dashboard expressions that rightly return nothing in the scenario, keyed "dashboard / where / job" (job "-" when
-    /// the expression has no $job). Each must really be empty: an excuse that returns data fails the test too.
-    /// </summary>
-    private static readonly Dictionary<string, string> Excused = new()
+    /// <summary>The endpoint dashboard's $route and $method for each service: a route every scenario run calls.</summary>
+    private static readonly Dictionary<string, (string Route, string Method)> Endpoints = new()
     {
-        ["ASP.NET Core / panel 'Error rate' B / SomeService"] = "no request fails with a 5xx in a healthy scenario",
-        ["ASP.NET Core / panel 'Error rate' B / SyncDataSource"] = "no request fails with a 5xx in a healthy scenario",
-        ["ASP.NET Core / panel 'Outgoing request rate' A / SyncDataSource"] = "SyncDataSource makes no outgoing HTTP requests (it only reads its database)",
-        ["ASP.NET Core / panel 'Outgoing time to response headers p95' A / SyncDataSource"] = "SyncDataSource makes no outgoing HTTP requests",
-        ["ASP.NET Core / panel 'Outgoing connections' A / SyncDataSource"] = "SyncDataSource makes no outgoing HTTP requests",
+        ["SomeService"] = ("/sync", "GET"),
+        ["SyncDataSource"] = ("/users/copy", "GET"),
     };
 
+    // Family names as the official exporter writes them (every sample also carries otel_scope_name, hence no
+    // fixed label order in the patterns below).
     private static readonly string[] RequiredEverywhere =
     [
         "http_server_request_duration_seconds_bucket", "http_server_active_requests", "kestrel_active_connections",
-        "dotnet_gc_collections_total{gc_heap_generation=\"gen0\"}", "dotnet_gc_pause_time_seconds_total",
-        "dotnet_gc_heap_allocated_bytes_total", "dotnet_process_memory_working_set_bytes", "dotnet_process_cpu_time_seconds_total",
-        "db_client_operation_duration_seconds_bucket", "target_info",
+        "dotnet_gc_collections_total", "dotnet_gc_pause_time_seconds_total", "dotnet_gc_heap_total_allocated_bytes_total",
+        "dotnet_process_memory_working_set_bytes", "dotnet_process_cpu_time_seconds_total",
+        "db_client_operation_duration_seconds_bucket", "db_client_operation_npgsql_bytes_read_bytes_total", "target_info",
     ];
 
     private static readonly string[] RequiredInSomeService =
@@ -103,8 +99,23 @@ public sealed class PrometheusScrapeTests(ScrapeLab lab, ITestOutputHelper outpu
         "sync_run_duration_seconds_bucket",
     ];
 
+    /// <summary>
+    /// promtool's lint complaints accepted, each about an instrument that is not ours: gauges whose names the .NET
+    /// runtime (dotnet.assembly.count, dotnet.process.cpu.count, dotnet.timer.count) and OpenTelemetry's database
+    /// semantic conventions (db.client.connection.count, from Npgsql) fix, which the exporter, like Prometheus 3's
+    /// own OTLP translation, turns into *_count gauges. Renaming them in our code is what the lab does not do; any
+    /// other complaint, e.g. about the lab's own sync_* instruments, fails the test.
+    /// </summary>
+    private static readonly string[] AcceptedLint =
+    [
+        "db_client_connection_count non-histogram and non-summary metrics should not have \"_count\" suffix",
+        "dotnet_assembly_count non-histogram and non-summary metrics should not have \"_count\" suffix",
+        "dotnet_process_cpu_count non-histogram and non-summary metrics should not have \"_count\" suffix",
+        "dotnet_timer_count non-histogram and non-summary metrics should not have \"_count\" suffix",
+    ];
+
     [Fact]
-    public async Task Both_services_answer_metrics_in_the_text_format_and_promtool_finds_nothing_to_complain_about()
+    public async Task Both_services_answer_metrics_from_the_official_exporter_and_promtool_complains_only_about_the_runtimes_names()
     {
         // One run first, so HttpClient, Npgsql and the lab's own instruments have values to show.
         var run = await lab.SyncAsync("NpgsqlCopy", "NpgsqlCopy");
@@ -122,19 +133,46 @@ public sealed class PrometheusScrapeTests(ScrapeLab lab, ITestOutputHelper outpu
                 Assert.True(Regex.IsMatch(text, $"(?m)^{Regex.Escape(name)}[{{ ]"), $"{service.Name} /metrics has no {name}:\n{text}");
             }
 
-            var (exit, stdout, stderr) = await PrometheusTextTests.CheckMetricsAsync(text);
-            Assert.True(exit == 0 && stdout.Trim().Length == 0 && stderr.Trim().Length == 0,
-                $"promtool check metrics on {service.Name}'s scrape ({exit}):\n{stdout}{stderr}\n---\n{text}");
-            output.WriteLine($"{service.Name}: {text.Split('\n').Count(l => l.Length > 0 && l[0] != '#')} samples, promtool clean");
+            // Written by the official exporter: every sample names its meter, which the lab's writer never did.
+            Assert.Matches("(?m)^dotnet_gc_collections_total\\{otel_scope_name=\"System.Runtime\",gc_heap_generation=\"gen0\"\\} \\d+$", text);
+            var (exit, stdout, stderr) = await Tools.CheckMetricsAsync(text);
+            var complaints = (stdout + stderr).Split('\n', StringSplitOptions.TrimEntries | StringSplitOptions.RemoveEmptyEntries);
+            var unexpected = complaints.Except(AcceptedLint).ToArray();
+            Assert.True(unexpected.Length == 0 && (exit == 0) == (complaints.Length == 0),
+                $"promtool check metrics on {service.Name}'s scrape ({exit}), not accepted:\n{string.Join('\n', unexpected)}\n---\n{text}");
+            output.WriteLine($"{service.Name}: {text.Split('\n').Count(l => l.Length > 0 && l[0] != '#')} samples; promtool: {complaints.Length} accepted complaints");
         }
 
         // sync.run.duration buckets reach an hour: a run of minutes lands in a bucket of its own, not in +Inf.
         var some = await lab.Client.GetStringAsync("metrics");
         foreach (var bound in new[] { "0.1", "1", "60", "600", "3600", "+Inf" })
         {
-            Assert.Matches($"(?m)^sync_run_duration_seconds_bucket\\{{fetch=\"NpgsqlCopy\",insert=\"NpgsqlCopy\",le=\"{Regex.Escape(bound)}\"\\}} \\d+$", some);
+            Assert.Matches($"(?m)^sync_run_duration_seconds_bucket\\{{[^}}]*fetch=\"NpgsqlCopy\",insert=\"NpgsqlCopy\",le=\"{Regex.Escape(bound)}\"\\}} \\d+$", some);
         }
     }
+
+    /// <summary>
+    /// The exporter caches its response 300 ms by default; the services turn that off, so a scrape right after a run
+    /// (as these tests and a curl after a run do) sees the figures of that moment, not of the scrape before.
+    /// </summary>
+    [Fact]
+    public async Task A_scrape_right_after_another_sees_what_happened_in_between()
+    {
+        using var http = new HttpClient { BaseAddress = lab.Source.BaseAddress };
+        var before = HealthRequests(await http.GetStringAsync("metrics"));
+        for (var i = 0; i < 3; i++)
+        {
+            (await http.GetAsync("health")).EnsureSuccessStatusCode();
+        }
+
+        await Task.Delay(50); // the last /health request recorded; far less than the 300 ms a cached response would live
+        var after = HealthRequests(await http.GetStringAsync("metrics"));
+        Assert.True(after >= before + 3, $"/health requests counted {before} then {after}: the second scrape was not fresh");
+    }
+
+    private static long HealthRequests(string text) =>
+        Regex.Matches(text, "(?m)^http_server_request_duration_seconds_count\\{[^}]*http_route=\"/health\"[^}]*\\} (\\d+)$")
+            .Sum(m => long.Parse(m.Groups[1].Value, CultureInfo.InvariantCulture));
 
     [Theory]
     [InlineData("NpgsqlCopy", "NpgsqlCopy")]
@@ -207,7 +245,6 @@ public sealed class PrometheusScrapeTests(ScrapeLab lab, ITestOutputHelper outpu
 
         var answered = new List<string>();
         var empty = new List<string>();
-        var excusedEmpty = new List<string>();
         var dashboards = Dashboards.Load(Path.Combine(Lab.RepositoryRoot, "grafana/dashboards"));
         foreach (var dashboard in dashboards)
         {
@@ -219,18 +256,14 @@ public sealed class PrometheusScrapeTests(ScrapeLab lab, ITestOutputHelper outpu
                     if (job != "-")
                     {
                         values["job"] = job;
+                        (values["route"], values["method"]) = Endpoints[job];
                     }
 
                     var expr = Dashboards.Substitute(query.Expr, values);
                     var (hasData, body) = await AskAsync(api, query, expr, windowStart, windowEnd);
                     var key = $"{dashboard.Title} / {query.Where} / {job}";
                     var line = $"{key}: {expr}";
-                    if (Excused.TryGetValue(key, out var reason))
-                    {
-                        Assert.False(hasData, $"{key} is excused ({reason}) but returned data: drop the excuse.\n  {expr}\n  {Shorten(body)}");
-                        excusedEmpty.Add($"{line}  — excused: {reason}");
-                    }
-                    else if (hasData)
+                    if (hasData)
                     {
                         answered.Add(line);
                     }
@@ -242,19 +275,14 @@ public sealed class PrometheusScrapeTests(ScrapeLab lab, ITestOutputHelper outpu
             }
         }
 
-        output.WriteLine($"{answered.Count} of {answered.Count + empty.Count + excusedEmpty.Count} dashboard expressions (× service where $job is used) returned data; {excusedEmpty.Count} excused, {empty.Count} empty.");
+        // Every panel shows data in a healthy run: expressions that would be empty there end in "or vector(0)".
+        output.WriteLine($"{answered.Count} of {answered.Count + empty.Count} dashboard expressions (× service where $job is used) returned data; {empty.Count} empty.");
         foreach (var line in answered)
         {
             output.WriteLine("  data:    " + line);
         }
 
-        foreach (var line in excusedEmpty)
-        {
-            output.WriteLine("  excused: " + line);
-        }
-
         Assert.True(empty.Count == 0, $"{empty.Count} dashboard expressions returned no data:\n{string.Join('\n', empty)}");
-        Assert.Equal(Excused.Count, excusedEmpty.Count); // every excuse names a query that exists
         Assert.True(answered.Count >= 40, $"only {answered.Count} expressions answered");
 
         // "What did this run cost": the Memory allocated panel over one run's time range, for each service, agrees with
@@ -265,7 +293,7 @@ public sealed class PrometheusScrapeTests(ScrapeLab lab, ITestOutputHelper outpu
         var at = costlyEnd.AddSeconds(1.5); // the scrape after the run ended
         foreach (var (job, figure) in new[] { ("SomeService", costly.SomeService!.AllocatedBytes), ("SyncDataSource", costly.SyncDataSource!.AllocatedBytes) })
         {
-            // Under DATAS the runtime's imprecise allocated-bytes counter (dotnet_gc_heap_allocated_bytes_total) can
+            // Under DATAS the runtime's imprecise allocated-bytes counter (dotnet_gc_heap_total_allocated_bytes_total) can
             // stand still for a whole run while the run's precise figure counts every byte: not comparable there.
             var figures = (job == "SomeService" ? costly.SomeService : costly.SyncDataSource)!;
             if (figures.Runtime is { Datas: true })
@@ -370,7 +398,7 @@ public sealed class PrometheusScrapeTests(ScrapeLab lab, ITestOutputHelper outpu
     private async Task<long> RowsWrittenAsync(string fetch, string insert)
     {
         var text = await lab.Client.GetStringAsync("metrics");
-        var match = Regex.Match(text, $"(?m)^sync_rows_written_total\\{{fetch=\"{fetch}\",insert=\"{insert}\"\\}} (\\d+)$");
+        var match = Regex.Match(text, $"(?m)^sync_rows_written_total\\{{[^}}]*fetch=\"{fetch}\",insert=\"{insert}\"\\}} (\\d+)$");
         return match.Success ? long.Parse(match.Groups[1].Value, CultureInfo.InvariantCulture) : 0;
     }
 

@@ -59,6 +59,20 @@ public sealed class LogicTests
         Assert.Equal(median, Summaries.Median(values));
 
     [Fact]
+    public void Peer_scripts_come_from_their_folders_with_every_placeholder_filled()
+    {
+        foreach (var peer in PeerDefinition.All)
+        {
+            var texts = new[] { peer.Script, peer.Setup ?? "", peer.Teardown ?? "" }.Concat(peer.Files.Values);
+            Assert.All(texts, t => Assert.DoesNotContain("{{", t, StringComparison.Ordinal));
+        }
+
+        Assert.Contains($"({SyncData.Postgres.UsersTable.Columns}) from pstdin (format text)", PeerDefinition.All.Single(p => p.Key == PeerDefinition.PsqlTextKey).Files["target.sql"]);
+        // A placeholder no value fills is an error when the folder is read, not a script that fails an hour later.
+        Assert.Contains("{{format}}", Assert.Throws<InvalidOperationException>(() => PeerFolder.Files("PsqlPipe", new Dictionary<string, string>())).Message);
+    }
+
+    [Fact]
     public void Sample_standard_deviation_needs_two_values()
     {
         Assert.Null(Summaries.StdDev([7.0]));

@@ -1,4 +1,5 @@
 using CsvHelper;
+using SyncData.Shared;
 
 namespace SyncDataBenchmark.Runner.Report;
 
@@ -27,28 +28,44 @@ public static partial class CsvReport
         public double? WallMs { get; set; }
         public int? PageSize { get; set; }
         public int? BatchSize { get; set; }
-        public long? SomeServiceAllocatedBytes { get; set; }
-        public string? SomeServiceAllocatedBytesUnavailable { get; set; }
-        public int? SomeServiceHeapCountStart { get; set; }
-        public int? SomeServiceHeapCountEnd { get; set; }
-        public long? SomeServicePeakWorkingSetBytes { get; set; }
-        public int? SomeServiceGcGen0 { get; set; }
-        public int? SomeServiceGcGen1 { get; set; }
-        public int? SomeServiceGcGen2 { get; set; }
-        public double? SomeServiceGcPauseMs { get; set; }
-        public long? SyncDataSourceAllocatedBytes { get; set; }
-        public string? SyncDataSourceAllocatedBytesUnavailable { get; set; }
-        public int? SyncDataSourceHeapCountStart { get; set; }
-        public int? SyncDataSourceHeapCountEnd { get; set; }
-        public long? SyncDataSourcePeakWorkingSetBytes { get; set; }
-        public int? SyncDataSourceGcGen0 { get; set; }
-        public int? SyncDataSourceGcGen1 { get; set; }
-        public int? SyncDataSourceGcGen2 { get; set; }
-        public double? SyncDataSourceGcPauseMs { get; set; }
+        [CsvColumn(Prefix = "SomeService")]
+        public ServiceColumns SomeService { get; set; } = ServiceColumns.None;
+        [CsvColumn(Prefix = "SyncDataSource")]
+        public ServiceColumns SyncDataSource { get; set; } = ServiceColumns.None;
         /// <summary>What DurationMs measures: target-statements (runs, most peers) or whole-command.</summary>
         public string? Scope { get; set; }
         public string? RunId { get; set; }
         public string? Error { get; set; }
+    }
+
+    /// <summary>One service's figures of a run; the same columns for both services, each under its own prefix.</summary>
+    [CsvRecord]
+    public sealed partial record ServiceColumns
+    {
+        public static ServiceColumns None { get; } = new();
+
+        public long? AllocatedBytes { get; set; }
+        public string? AllocatedBytesUnavailable { get; set; }
+        public int? HeapCountStart { get; set; }
+        public int? HeapCountEnd { get; set; }
+        public long? PeakWorkingSetBytes { get; set; }
+        public int? GcGen0 { get; set; }
+        public int? GcGen1 { get; set; }
+        public int? GcGen2 { get; set; }
+        public double? GcPauseMs { get; set; }
+
+        public static ServiceColumns Of(ServiceFigures? f) => f is null ? None : new()
+        {
+            AllocatedBytes = f.AllocatedBytes,
+            AllocatedBytesUnavailable = f.AllocatedBytesUnavailable,
+            HeapCountStart = f.HeapCountStart,
+            HeapCountEnd = f.HeapCountEnd,
+            PeakWorkingSetBytes = f.PeakWorkingSetBytes,
+            GcGen0 = f.GcGen0,
+            GcGen1 = f.GcGen1,
+            GcGen2 = f.GcGen2,
+            GcPauseMs = f.GcPauseMs,
+        };
     }
 
     public static IEnumerable<Row> Rows(BenchReport report)
@@ -56,8 +73,6 @@ public static partial class CsvReport
         foreach (var r in report.Runs)
         {
             var result = r.Result;
-            var some = result?.SomeService;
-            var source = result?.SyncDataSource;
             yield return new Row
             {
                 Kind = CaseSummary.Kinds.Combination,
@@ -77,24 +92,8 @@ public static partial class CsvReport
                 WallMs = r.WallMs,
                 PageSize = result?.PageSize,
                 BatchSize = result?.BatchSize,
-                SomeServiceAllocatedBytes = some?.AllocatedBytes,
-                SomeServiceAllocatedBytesUnavailable = some?.AllocatedBytesUnavailable,
-                SomeServiceHeapCountStart = some?.HeapCountStart,
-                SomeServiceHeapCountEnd = some?.HeapCountEnd,
-                SomeServicePeakWorkingSetBytes = some?.PeakWorkingSetBytes,
-                SomeServiceGcGen0 = some?.GcGen0,
-                SomeServiceGcGen1 = some?.GcGen1,
-                SomeServiceGcGen2 = some?.GcGen2,
-                SomeServiceGcPauseMs = some?.GcPauseMs,
-                SyncDataSourceAllocatedBytes = source?.AllocatedBytes,
-                SyncDataSourceAllocatedBytesUnavailable = source?.AllocatedBytesUnavailable,
-                SyncDataSourceHeapCountStart = source?.HeapCountStart,
-                SyncDataSourceHeapCountEnd = source?.HeapCountEnd,
-                SyncDataSourcePeakWorkingSetBytes = source?.PeakWorkingSetBytes,
-                SyncDataSourceGcGen0 = source?.GcGen0,
-                SyncDataSourceGcGen1 = source?.GcGen1,
-                SyncDataSourceGcGen2 = source?.GcGen2,
-                SyncDataSourceGcPauseMs = source?.GcPauseMs,
+                SomeService = ServiceColumns.Of(result?.SomeService),
+                SyncDataSource = ServiceColumns.Of(result?.SyncDataSource),
                 Scope = Runner.PeerScopes.TargetStatements,
                 RunId = result?.Id.ToString(),
                 Error = r.Error,

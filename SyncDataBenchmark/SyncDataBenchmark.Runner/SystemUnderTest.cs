@@ -224,27 +224,28 @@ public sealed class SystemUnderTest : IAsyncDisposable
     /// </summary>
     public async Task<string?> ReviveAsync(CancellationToken ct)
     {
-        var done = new List<string>();
-        if (_source is { HasExited: true })
+        // Same port: SomeService was told the source's address, the runner SomeService's.
+        var done = new[]
         {
-            var output = _source.RecentOutput;
-            // Same port: SomeService was told this address.
-            var port = _source.BaseAddress.Port;
-            await _source.DisposeAsync();
-            _source = await StartSourceAsync(port, ct);
-            done.Add($"SyncDataSource had exited and was restarted; its last output: {Last(output)}");
-        }
-
-        if (_someService is { HasExited: true })
-        {
-            var output = _someService.RecentOutput;
-            var port = _someService.BaseAddress.Port;
-            await _someService.DisposeAsync();
-            _someService = await StartSomeServiceAsync(port, ct);
-            done.Add($"SomeService had exited and was restarted; its last output: {Last(output)}");
-        }
-
+            await RestartIfExitedAsync("SyncDataSource", _source, StartSourceAsync, s => _source = s, ct),
+            await RestartIfExitedAsync("SomeService", _someService, StartSomeServiceAsync, s => _someService = s, ct),
+        }.OfType<string>().ToList();
         return done.Count == 0 ? null : string.Join(" ", done);
+    }
+
+    private static async Task<string?> RestartIfExitedAsync(string name, ServiceProcess? service, Func<int, CancellationToken, Task<ServiceProcess>> start,
+        Action<ServiceProcess> replace, CancellationToken ct)
+    {
+        if (service is not { HasExited: true })
+        {
+            return null;
+        }
+
+        var output = service.RecentOutput;
+        var port = service.BaseAddress.Port;
+        await service.DisposeAsync();
+        replace(await start(port, ct));
+        return $"{name} had exited and was restarted; its last output: {Last(output)}";
     }
 
     /// <summary>SomeService's last lines, when the runner started it: context for a failed request.</summary>

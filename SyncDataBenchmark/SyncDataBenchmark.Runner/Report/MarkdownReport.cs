@@ -270,19 +270,7 @@ public static class MarkdownReport
             var baseline = report.Summary.FirstOrDefault(r => r is { Kind: CaseSummary.Kinds.Combination, MainProfile: true } && r.Case == group.Key);
             foreach (var row in (baseline is null ? group : group.Prepend(baseline)))
             {
-                var vs = row == baseline ? null : baseline;
-                var testCase = charts ? $"[{row.Number}]({row.Picture}) {row.Fetch} × {row.Insert}" : $"{row.Number} {row.Fetch} × {row.Insert}";
-                string[] cells =
-                [
-                    testCase,
-                    row == baseline ? $"**{row.Profile}**" : row.Profile,
-                    row.BestMs is { } best ? Ms(best) + Change(best, vs?.BestMs) : row.TimedRuns == 0 ? "not run" : "no successful run",
-                    row.MedianMs is { } median ? Ms(median) + Change(median, vs?.MedianMs) : "—",
-                    .. Compared(row.SomeService, vs?.SomeService),
-                    .. Compared(row.SyncDataSource, vs?.SyncDataSource),
-                    $"{row.Succeeded}/{row.TimedRuns}",
-                ];
-                md.AppendLine("| " + string.Join(" | ", cells.Select(Escape)) + " |");
+                md.AppendLine("| " + string.Join(" | ", ProfileCells(row, baseline, charts).Select(Escape)) + " |");
             }
         }
 
@@ -290,6 +278,22 @@ public static class MarkdownReport
         md.AppendLine($"Differences in brackets are against {mainName} for the same case in the same session: percentages for time, memory and "
                       + "pause, collection counts per generation as signed differences. The same notes apply as above (per-run medians; "
                       + "\"n/a (DATAS)\" where DATAS changed the heap count during the runs).");
+    }
+
+    /// <summary>A row of the profile table; a row other than the baseline shows its differences from it.</summary>
+    private static string[] ProfileCells(CaseSummary row, CaseSummary? baseline, bool charts)
+    {
+        var vs = row == baseline ? null : baseline;
+        return
+        [
+            charts ? $"[{row.Number}]({row.Picture}) {row.Fetch} × {row.Insert}" : $"{row.Number} {row.Fetch} × {row.Insert}",
+            row == baseline ? $"**{row.Profile}**" : row.Profile,
+            row.BestMs is { } best ? Ms(best) + Change(best, vs?.BestMs) : row.TimedRuns == 0 ? "not run" : "no successful run",
+            row.MedianMs is { } median ? Ms(median) + Change(median, vs?.MedianMs) : "—",
+            .. Compared(row.SomeService, vs?.SomeService),
+            .. Compared(row.SyncDataSource, vs?.SyncDataSource),
+            $"{row.Succeeded}/{row.TimedRuns}",
+        ];
     }
 
     private static string[] Compared(FigureMedians? f, FigureMedians? vs)

@@ -30,7 +30,7 @@ public static class Summaries
         var best = ok.MinBy(r => r.Result!.DurationMs);
         // A failed case still gets a picture of what it did, if it got far enough to sample anything.
         var pictured = best ?? all.LastOrDefault(r => r.Result?.SomeService?.Samples is { Count: > 0 });
-        return new CaseSummary
+        return Timed(durations, timed.Count, all.Any(r => r.Warmup && !r.Ok), new CaseSummary
         {
             Kind = CaseSummary.Kinds.Combination,
             Case = c.Key,
@@ -40,20 +40,13 @@ public static class Summaries
             Title = $"{c.Fetch} × {c.Insert}",
             Fetch = c.Fetch.ToString(),
             Insert = c.Insert.ToString(),
-            TimedRuns = timed.Count,
-            Succeeded = ok.Count,
-            Failures = timed.Count - ok.Count,
-            WarmupFailed = all.Any(r => r.Warmup && !r.Ok),
-            BestMs = durations.Count > 0 ? durations.Min() : null,
-            MedianMs = Median(durations),
-            StdDevMs = StdDev(durations),
             // SomeService's durationMs: first target statement (truncate) to commit.
             Scope = PeerScopes.TargetStatements,
             PictureRunId = pictured?.Result?.Id,
             Picture = main ? c.Picture : $"{c.Number}-{profile}.png",
             SomeService = Medians(ok.Select(r => r.Result!.SomeService)),
             SyncDataSource = Medians(ok.Select(r => r.Result!.SyncDataSource)),
-        };
+        });
     }
 
     private static CaseSummary OfPeer(PeerDefinition p, string mainProfile, IReadOnlyList<PeerRun> peerRuns)
@@ -62,7 +55,7 @@ public static class Summaries
         var timed = all.Where(r => !r.Warmup).ToList();
         var durations = timed.Where(r => r.Ok).Select(r => r.DurationMs!.Value).ToList();
         var walls = timed.Where(r => r.Ok && r.WallMs is not null).Select(r => r.WallMs!.Value).ToList();
-        return new CaseSummary
+        return Timed(durations, timed.Count, all.Any(r => r.Warmup && !r.Ok), new CaseSummary
         {
             Kind = CaseSummary.Kinds.Peer,
             Case = p.Key,
@@ -70,17 +63,22 @@ public static class Summaries
             Title = p.Name,
             Fetch = p.FetchLabel,
             Insert = p.InsertLabel,
-            TimedRuns = timed.Count,
-            Succeeded = durations.Count,
-            Failures = timed.Count - durations.Count,
-            WarmupFailed = all.Any(r => r.Warmup && !r.Ok),
-            BestMs = durations.Count > 0 ? durations.Min() : null,
-            MedianMs = Median(durations),
-            StdDevMs = StdDev(durations),
             Scope = p.Scope,
             BestWallMs = walls.Count > 0 ? walls.Min() : null,
-        };
+        });
     }
+
+    /// <summary>The figures every row has from its successful timed runs' durations, whatever it measured.</summary>
+    private static CaseSummary Timed(List<double> durations, int timedRuns, bool warmupFailed, CaseSummary row) => row with
+    {
+        TimedRuns = timedRuns,
+        Succeeded = durations.Count,
+        Failures = timedRuns - durations.Count,
+        WarmupFailed = warmupFailed,
+        BestMs = durations.Count > 0 ? durations.Min() : null,
+        MedianMs = Median(durations),
+        StdDevMs = StdDev(durations),
+    };
 
     /// <summary>In table order, with ranks and the ratios to the fastest combination and to the psql binary pipe.</summary>
     private static List<CaseSummary> Ranked(List<CaseSummary> rows)

@@ -68,62 +68,59 @@ public static partial class CsvReport
         };
     }
 
-    public static IEnumerable<Row> Rows(BenchReport report)
-    {
-        foreach (var r in report.Runs)
-        {
-            var result = r.Result;
-            yield return new Row
-            {
-                Kind = CaseSummary.Kinds.Combination,
-                Case = r.Case,
-                Profile = r.Profile,
-                Number = r.Number,
-                Fetch = r.Fetch,
-                Insert = r.Insert,
-                Round = r.Round,
-                SourceRows = r.SourceRows,
-                Warmup = r.Warmup,
-                Status = result?.Status ?? "failed",
-                Verified = result?.Verified ?? false,
-                Rows = result?.Rows ?? 0,
-                DurationMs = result?.DurationMs,
-                RowsPerSecond = result?.RowsPerSecond,
-                WallMs = r.WallMs,
-                PageSize = result?.PageSize,
-                BatchSize = result?.BatchSize,
-                SomeService = ServiceColumns.Of(result?.SomeService),
-                SyncDataSource = ServiceColumns.Of(result?.SyncDataSource),
-                Scope = Runner.PeerScopes.TargetStatements,
-                RunId = result?.Id.ToString(),
-                Error = r.Error,
-            };
-        }
+    public static IEnumerable<Row> Rows(BenchReport report) =>
+        report.Runs.Select(OfRun).Concat(report.Peers.Select(p => OfPeer(p, report.Summary.FirstOrDefault(s => s.Case == p.Peer))));
 
-        foreach (var p in report.Peers)
+    private static Row OfRun(CombinationRun r)
+    {
+        var result = r.Result;
+        return new Row
         {
-            var summary = report.Summary.FirstOrDefault(s => s.Case == p.Peer);
-            yield return new Row
-            {
-                Kind = CaseSummary.Kinds.Peer,
-                Case = p.Peer,
-                Profile = summary?.Profile ?? "",
-                Fetch = summary?.Fetch ?? "",
-                Insert = summary?.Insert ?? "",
-                Round = p.Round,
-                SourceRows = p.SourceRows,
-                Warmup = p.Warmup,
-                Status = p.Status,
-                Verified = p.Verified,
-                Rows = p.Rows,
-                DurationMs = p.DurationMs,
-                RowsPerSecond = p is { Ok: true, DurationMs: > 0 } ? Math.Round(p.Rows / (p.DurationMs.Value / 1000)) : null,
-                WallMs = p.WallMs,
-                Scope = p.Scope,
-                Error = p.Error,
-            };
-        }
+            Kind = CaseSummary.Kinds.Combination,
+            Case = r.Case,
+            Profile = r.Profile,
+            Number = r.Number,
+            Fetch = r.Fetch,
+            Insert = r.Insert,
+            Round = r.Round,
+            SourceRows = r.SourceRows,
+            Warmup = r.Warmup,
+            Status = result?.Status ?? "failed",
+            Verified = result?.Verified ?? false,
+            Rows = result?.Rows ?? 0,
+            DurationMs = result?.DurationMs,
+            RowsPerSecond = result?.RowsPerSecond,
+            WallMs = r.WallMs,
+            PageSize = result?.PageSize,
+            BatchSize = result?.BatchSize,
+            SomeService = ServiceColumns.Of(result?.SomeService),
+            SyncDataSource = ServiceColumns.Of(result?.SyncDataSource),
+            Scope = Runner.PeerScopes.TargetStatements,
+            RunId = result?.Id.ToString(),
+            Error = r.Error,
+        };
     }
+
+    private static Row OfPeer(PeerRun p, CaseSummary? summary) =>
+        new()
+        {
+            Kind = CaseSummary.Kinds.Peer,
+            Case = p.Peer,
+            Profile = summary?.Profile ?? "",
+            Fetch = summary?.Fetch ?? "",
+            Insert = summary?.Insert ?? "",
+            Round = p.Round,
+            SourceRows = p.SourceRows,
+            Warmup = p.Warmup,
+            Status = p.Status,
+            Verified = p.Verified,
+            Rows = p.Rows,
+            DurationMs = p.DurationMs,
+            RowsPerSecond = p is { Ok: true, DurationMs: > 0 } ? Math.Round(p.Rows / (p.DurationMs.Value / 1000)) : null,
+            WallMs = p.WallMs,
+            Scope = p.Scope,
+            Error = p.Error,
+        };
 
     public static async Task WriteAsync(BenchReport report, string path)
     {

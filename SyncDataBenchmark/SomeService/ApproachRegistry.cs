@@ -50,26 +50,13 @@ public static class ApproachRegistry
 
     private static List<(ApproachInfo Info, Type Type)> Find<TInterface>(ApproachKind kind)
     {
-        var found = new List<(ApproachInfo Info, Type Type)>();
-        foreach (var type in typeof(ApproachRegistry).Assembly.GetTypes().Where(t => t is { IsClass: true, IsAbstract: false } && typeof(TInterface).IsAssignableFrom(t)))
+        var found = Approach.Find(typeof(ApproachRegistry).Assembly, typeof(TInterface), kind);
+        // A writer that consumes nothing could only pretend to write; one that consumes both would be ambiguous.
+        if (kind == ApproachKind.Insert && found.FirstOrDefault(f => typeof(IRowWriter).IsAssignableFrom(f.Type) == typeof(ICopyBytesWriter).IsAssignableFrom(f.Type)) is { Type: { } both })
         {
-            var info = type.GetCustomAttribute<ApproachAttribute>() is { } attribute && attribute.Kind == kind
-                ? attribute.ToInfo()
-                : throw new InvalidOperationException($"{type.Name} implements {typeof(TInterface).Name} but declares no [Approach(ApproachKind.{kind}, …)].");
-            if (kind == ApproachKind.Insert && typeof(IRowWriter).IsAssignableFrom(type) == typeof(ICopyBytesWriter).IsAssignableFrom(type))
-            {
-                // A writer that consumes nothing could only pretend to write; one that consumes both would be ambiguous.
-                throw new InvalidOperationException($"{type.Name} must implement exactly one of {nameof(IRowWriter)} and {nameof(ICopyBytesWriter)}.");
-            }
-
-            if (found.FirstOrDefault(f => string.Equals(f.Info.Name, info.Name, StringComparison.OrdinalIgnoreCase)) is { Type: { } other })
-            {
-                throw new InvalidOperationException($"{other.Name} and {type.Name} both declare the name {info.Name}.");
-            }
-
-            found.Add((info, type));
+            throw new InvalidOperationException($"{both.Name} must implement exactly one of {nameof(IRowWriter)} and {nameof(ICopyBytesWriter)}.");
         }
 
-        return found;
+        return found.Select(f => (f.Info, f.Type)).ToList();
     }
 }

@@ -97,6 +97,30 @@ public sealed class ChildProcess : IAsyncDisposable
     public static ChildProcess Start(string program, IEnumerable<string> arguments, ChildProcessOptions? options = null)
     {
         options ??= new ChildProcessOptions();
+        var start = StartInfo(program, arguments, options);
+        var process = new Process { StartInfo = start };
+        var child = new ChildProcess(process, options);
+        process.OutputDataReceived += (_, e) => child.Remember(e.Data, child._stdout);
+        process.ErrorDataReceived += (_, e) => child.Remember(e.Data, child._stderr);
+        child._clock.Start();
+        try
+        {
+            process.Start();
+        }
+        catch
+        {
+            process.Dispose();
+            throw;
+        }
+
+        process.BeginOutputReadLine();
+        process.BeginErrorReadLine();
+        return child;
+    }
+
+    /// <summary>The program (as <see cref="ChildProcessOptions.AsUser"/> through runuser, if given), its arguments, directory and environment.</summary>
+    private static ProcessStartInfo StartInfo(string program, IEnumerable<string> arguments, ChildProcessOptions options)
+    {
         var start = new ProcessStartInfo(options.AsUser is null ? program : "runuser")
         {
             RedirectStandardOutput = true,
@@ -133,24 +157,7 @@ public sealed class ChildProcess : IAsyncDisposable
             }
         }
 
-        var process = new Process { StartInfo = start };
-        var child = new ChildProcess(process, options);
-        process.OutputDataReceived += (_, e) => child.Remember(e.Data, child._stdout);
-        process.ErrorDataReceived += (_, e) => child.Remember(e.Data, child._stderr);
-        child._clock.Start();
-        try
-        {
-            process.Start();
-        }
-        catch
-        {
-            process.Dispose();
-            throw;
-        }
-
-        process.BeginOutputReadLine();
-        process.BeginErrorReadLine();
-        return child;
+        return start;
     }
 
     /// <summary>

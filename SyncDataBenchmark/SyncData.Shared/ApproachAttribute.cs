@@ -45,6 +45,32 @@ public sealed class ApproachAttribute(ApproachKind kind, string name) : Attribut
 public static class Approach
 {
     public static ApproachInfo Of(Type type) =>
-        (type.GetCustomAttributes(typeof(ApproachAttribute), inherit: false).SingleOrDefault() as ApproachAttribute)?.ToInfo()
-        ?? throw new InvalidOperationException($"{type.Name} declares no [Approach(…)].");
+        Declared(type) ?? throw new InvalidOperationException($"{type.Name} declares no [Approach(…)].");
+
+    /// <summary>
+    /// Every concrete class in <paramref name="assembly"/> that implements <paramref name="contract"/>, with what it
+    /// declares: the one scan both services find their approaches by. Each must declare an approach of
+    /// <paramref name="kind"/>, and no two the same name (names compare ignoring case, as the query does).
+    /// </summary>
+    public static List<(Type Type, ApproachInfo Info)> Find(System.Reflection.Assembly assembly, Type contract, ApproachKind kind)
+    {
+        var found = new List<(Type Type, ApproachInfo Info)>();
+        foreach (var type in assembly.GetTypes().Where(t => t is { IsClass: true, IsAbstract: false } && contract.IsAssignableFrom(t)))
+        {
+            var info = Declared(type) is { } declared && declared.Kind == kind
+                ? declared
+                : throw new InvalidOperationException($"{type.Name} implements {contract.Name} but declares no [Approach(ApproachKind.{kind}, …)].");
+            if (found.FirstOrDefault(f => string.Equals(f.Info.Name, info.Name, StringComparison.OrdinalIgnoreCase)) is { Type: { } other })
+            {
+                throw new InvalidOperationException($"{other.Name} and {type.Name} both declare the name {info.Name}.");
+            }
+
+            found.Add((type, info));
+        }
+
+        return found;
+    }
+
+    private static ApproachInfo? Declared(Type type) =>
+        (type.GetCustomAttributes(typeof(ApproachAttribute), inherit: false).SingleOrDefault() as ApproachAttribute)?.ToInfo();
 }

@@ -27,23 +27,23 @@ public sealed record JobOutcome(bool Ok, string Text);
 /// rounds over the profile cases (a service's runtime settings are fixed for its lifetime, so profiles cannot be
 /// interleaved run by run).
 /// </summary>
-public sealed class BenchSession(BenchSettings settings, BenchLab lab, IBenchDisplay display, Func<BenchSession, Task> checkpoint) : IDisposable
+public sealed class BenchSession(BenchSettings settings, SystemUnderTest system, IBenchDisplay display, Func<BenchSession, Task> checkpoint) : IDisposable
 {
     /// <summary>Another run in progress (someone else's, on a shared SomeService) is waited out this long.</summary>
     private static readonly TimeSpan BusyPatience = TimeSpan.FromMinutes(10);
 
     // A million rows through EFOffsetPaging × EFTypical takes minutes; HttpClient's 100 s default would cut it.
-    private readonly HttpClient _http = new() { BaseAddress = lab.SomeServiceUrl, Timeout = TimeSpan.FromHours(2) };
+    private readonly HttpClient _http = new() { BaseAddress = system.SomeServiceUrl, Timeout = TimeSpan.FromHours(2) };
     private SomeServiceClient Api => new(_http);
     // Rebuilt after each reseed: it verifies against the source summary of its size.
-    private PeerRunner _peers = new(lab.SourceDb, lab.TargetDb, lab.SourceSummary);
+    private PeerRunner _peers = new(system.SourceDb, system.TargetDb, system.SourceSummary);
 
-    public IReadOnlyList<Combination> Combinations { get; } = Catalog.Runnable.Where(c => settings.Cases.Matches(c.Fetch, c.Insert)).ToArray();
+    public IReadOnlyList<Combination> Combinations { get; } = TestCases.Runnable.Where(c => settings.Cases.Matches(c.Fetch, c.Insert)).ToArray();
     public IReadOnlyList<PeerDefinition> Peers { get; } = settings.Peers ? PeerDefinition.All : [];
 
     /// <summary>The combinations each further profile runs: the selected ones that --profile-cases names.</summary>
     public IReadOnlyList<Combination> ProfileCombinations { get; } =
-        Catalog.Runnable.Where(c => settings.Cases.Matches(c.Fetch, c.Insert) && settings.ProfileCases.Matches(c.Fetch, c.Insert)).ToArray();
+        TestCases.Runnable.Where(c => settings.Cases.Matches(c.Fetch, c.Insert) && settings.ProfileCases.Matches(c.Fetch, c.Insert)).ToArray();
 
     public List<CombinationRun> Runs { get; } = [];
     public List<PeerRun> PeerRuns { get; } = [];
@@ -100,7 +100,7 @@ public sealed class BenchSession(BenchSettings settings, BenchLab lab, IBenchDis
     /// </summary>
     public async Task RunAsync(CancellationToken ct)
     {
-        SeedMs[settings.Sizes[0]] = lab.SeedReused ? null : lab.SeedMs;
+        SeedMs[settings.Sizes[0]] = system.SeedReused ? null : system.SeedMs;
         for (var i = 0; i < settings.Sizes.Count; i++)
         {
             var rows = settings.Sizes[i];
@@ -111,9 +111,9 @@ public sealed class BenchSession(BenchSettings settings, BenchLab lab, IBenchDis
 
             if (i > 0)
             {
-                await Heartbeat.RunAsync($"seeding {rows:N0} rows", () => lab.PrepareDataAsync(rows, display.Say, ct), display.Say);
-                SeedMs[rows] = lab.SeedReused ? null : lab.SeedMs;
-                _peers = new PeerRunner(lab.SourceDb, lab.TargetDb, lab.SourceSummary);
+                await Heartbeat.RunAsync($"seeding {rows:N0} rows", () => system.PrepareDataAsync(rows, display.Say, ct), display.Say);
+                SeedMs[rows] = system.SeedReused ? null : system.SeedMs;
+                _peers = new PeerRunner(system.SourceDb, system.TargetDb, system.SourceSummary);
             }
 
             var skipped = DecideSkips(rows);
@@ -174,12 +174,12 @@ public sealed class BenchSession(BenchSettings settings, BenchLab lab, IBenchDis
 
     private async Task<JobOutcome> ExecuteAsync(BenchJob job, CancellationToken ct)
     {
-        if (lab.ServicesStartedByRunner && lab.Profile != job.Profile)
+        if (system.ServicesStartedByRunner && system.Profile != job.Profile)
         {
-            await lab.UseProfileAsync(job.Profile, display.Say, ct);
+            await system.UseProfileAsync(job.Profile, display.Say, ct);
         }
 
-        if (await lab.ReviveAsync(ct) is { } revived)
+        if (await system.ReviveAsync(ct) is { } revived)
         {
             Problems.Add($"Before {job.Title} {job.RunLabel(settings.Repeat)}: {revived}");
             display.Say(revived);
@@ -188,7 +188,7 @@ public sealed class BenchSession(BenchSettings settings, BenchLab lab, IBenchDis
         JobOutcome outcome;
         if (job.Combination is { } combination)
         {
-            var run = await RunCombinationAsync(combination, job, ct) with { SourceRows = lab.SourceSummary.Rows };
+            var run = await RunCombinationAsync(combination, job, ct) with { SourceRows = system.SourceSummary.Rows };
             Runs.Add(run);
             outcome = run.Ok
                 ? new JobOutcome(true, $"{run.Result!.DurationMs:N0} ms, {run.Result.Rows:N0} rows, verified")
@@ -196,7 +196,7 @@ public sealed class BenchSession(BenchSettings settings, BenchLab lab, IBenchDis
         }
         else
         {
-            var run = await _peers.RunAsync(job.Peer!, job.Round, job.Warmup, ct) with { SourceRows = lab.SourceSummary.Rows };
+            var run = await _peers.RunAsync(job.Peer!, job.Round, job.Warmup, ct) with { SourceRows = system.SourceSummary.Rows };
             PeerRuns.Add(run);
             outcome = run.Ok
                 ? new JobOutcome(true, $"{run.DurationMs:N0} ms, {run.Rows:N0} rows, verified")
@@ -218,7 +218,7 @@ public sealed class BenchSession(BenchSettings settings, BenchLab lab, IBenchDis
             Round = job.Round,
             Warmup = job.Warmup,
             // Services someone else started run whatever they run: recorded as reported, not as a profile name.
-            Profile = lab.ServicesStartedByRunner ? job.Profile.Name : ExternalProfile,
+            Profile = system.ServicesStartedByRunner ? job.Profile.Name : ExternalProfile,
             WallMs = Math.Round(wall.TotalMilliseconds, 1),
             HttpStatus = status,
             Error = error,
@@ -226,50 +226,60 @@ public sealed class BenchSession(BenchSettings settings, BenchLab lab, IBenchDis
         };
 
         // Untimed: the target must differ from the source, so a run that writes nothing cannot verify.
-        await Lab.MakeTargetDifferAsync(lab.TargetDb, lab.SourceSummary, ct);
+        await Lab.MakeTargetDifferAsync(system.TargetDb, system.SourceSummary, ct);
+        var clock = Stopwatch.StartNew();
+        try
+        {
+            var (status, body, wall) = await TriggerAsync(combination, ct);
+            if (status != HttpStatusCode.OK)
+            {
+                return Make(wall, (int)status, $"HTTP {(int)status}: {Shorten(body)}", null);
+            }
+
+            var result = JsonSerializer.Deserialize(body, SyncJsonContext.Default.RunResult) ?? throw new JsonException("empty body");
+            // The runner's own verdict, whatever the service says: read the target directly.
+            var target = await Lab.ReadSummaryAsync(system.TargetDb, ct);
+            return Make(wall, 200, Verdict(job, result, target), result) with { RunnerVerified = target == system.SourceSummary, RunnerTarget = target };
+        }
+        catch (Exception ex) when (ex is HttpRequestException or JsonException || (ex is TaskCanceledException && !ct.IsCancellationRequested))
+        {
+            var context = system.SomeServiceOutput is { } output ? $" SomeService's last output: {output}" : "";
+            return Make(clock.Elapsed, null, $"Request failed: {ex.Message}{context}", null);
+        }
+    }
+
+    /// <summary>SomeService's GET /sync?…&amp;wait=true, another run in progress (409) waited out; the wall time of the answered request.</summary>
+    private async Task<(HttpStatusCode Status, string Body, TimeSpan Wall)> TriggerAsync(Combination combination, CancellationToken ct)
+    {
         var busy = Stopwatch.StartNew();
         while (true)
         {
             var clock = Stopwatch.StartNew();
-            try
+            using var response = await Api.TriggerAsync($"{combination.Fetch}", $"{combination.Insert}", settings.PageSize, settings.BatchSize, wait: true, ct: ct);
+            var body = await response.Content.ReadAsStringAsync(ct);
+            if (response.StatusCode == HttpStatusCode.Conflict && busy.Elapsed < BusyPatience)
             {
-                using var response = await Api.TriggerAsync($"{combination.Fetch}", $"{combination.Insert}", settings.PageSize, settings.BatchSize, wait: true, ct: ct);
-                var body = await response.Content.ReadAsStringAsync(ct);
-                if (response.StatusCode == HttpStatusCode.Conflict && busy.Elapsed < BusyPatience)
-                {
-                    await Task.Delay(TimeSpan.FromSeconds(2), ct);
-                    continue;
-                }
-
-                if (response.StatusCode != HttpStatusCode.OK)
-                {
-                    return Make(clock.Elapsed, (int)response.StatusCode, $"HTTP {(int)response.StatusCode}: {Shorten(body)}", null);
-                }
-
-                var result = JsonSerializer.Deserialize(body, SyncJsonContext.Default.RunResult)
-                             ?? throw new JsonException("empty body");
-                var wallMs = clock.Elapsed;
-                // The runner's own verdict, whatever the service says: read the target directly.
-                var target = await Lab.ReadSummaryAsync(lab.TargetDb, ct);
-                var runnerVerified = target == lab.SourceSummary;
-                var profileError = lab.ServicesStartedByRunner ? ProfileMismatch(job.Profile, result) : null;
-                var error = profileError ?? result switch
-                {
-                    { Status: RunStatus.Succeeded, Verified: true } when runnerVerified => null,
-                    { Status: RunStatus.Succeeded, Verified: true } =>
-                        $"SomeService reported success, but the runner finds the target different from the source: source {lab.SourceSummary.Rows:N0} rows " +
-                        $"(checksum {lab.SourceSummary.Checksum}), target {target.Rows:N0} (checksum {target.Checksum}).",
-                    { Status: RunStatus.Succeeded } => "The run succeeded but was not verified.",
-                    _ => $"{result.Status}: {result.Error}",
-                };
-                return Make(wallMs, 200, error, result) with { RunnerVerified = runnerVerified, RunnerTarget = target };
+                await Task.Delay(TimeSpan.FromSeconds(2), ct);
+                continue;
             }
-            catch (Exception ex) when (ex is HttpRequestException or JsonException || (ex is TaskCanceledException && !ct.IsCancellationRequested))
-            {
-                var context = lab.SomeServiceOutput is { } output ? $" SomeService's last output: {output}" : "";
-                return Make(clock.Elapsed, null, $"Request failed: {ex.Message}{context}", null);
-            }
+
+            return (response.StatusCode, body, clock.Elapsed);
         }
+    }
+
+    /// <summary>Null when SomeService's verdict and the runner's both hold (and the services ran the job's profile); else why not.</summary>
+    private string? Verdict(BenchJob job, RunResult result, TableSummary target)
+    {
+        var profileError = system.ServicesStartedByRunner ? ProfileMismatch(job.Profile, result) : null;
+        return profileError ?? result switch
+        {
+            { Status: RunStatus.Succeeded, Verified: true } when target == system.SourceSummary => null,
+            { Status: RunStatus.Succeeded, Verified: true } =>
+                $"SomeService reported success, but the runner finds the target different from the source: source {system.SourceSummary.Rows:N0} rows " +
+                $"(checksum {system.SourceSummary.Checksum}), target {target.Rows:N0} (checksum {target.Checksum}).",
+            { Status: RunStatus.Succeeded } => "The run succeeded but was not verified.",
+            _ => $"{result.Status}: {result.Error}",
+        };
     }
 
     /// <summary>The profile label of runs against services the runner did not start.</summary>

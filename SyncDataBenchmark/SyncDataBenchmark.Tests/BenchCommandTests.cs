@@ -43,8 +43,8 @@ public sealed class BenchCommandTests
             Assert.Equal(PinnedProperty("EFCoreBulkExtensionsPostgreSqlVersion"), environment.GetProperty("nuGetPackages").GetProperty("EFCore.BulkExtensions.PostgreSql").GetString());
             Assert.True(environment.GetProperty("cores").GetInt32() > 0);
 
-            var combinations = Catalog.Runnable;
-            Assert.Equal(Catalog.Approaches.RunnableCombinations.Order(), combinations.Select(c => (c.Fetch, c.Insert)).Order());
+            var combinations = TestCases.Runnable;
+            Assert.Equal(TestCases.Approaches.RunnableCombinations.Order(), combinations.Select(c => (c.Fetch, c.Insert)).Order());
             var runs = report.GetProperty("runs").EnumerateArray().ToList();
             var markdown = await File.ReadAllTextAsync(Path.Combine(output.FullName, "results.md"));
             Assert.Contains("| TestCase | Rank | FetchApproach | InsertApproach | Process Time (best of 1) |", markdown);
@@ -97,7 +97,7 @@ public sealed class BenchCommandTests
             Assert.Contains("## Runtime profiles", markdown);
             Assert.Contains("| tuned |", markdown);
             await AssertPngAsync(Path.Combine(output.FullName, "profiles.png"));
-            await AssertPngAsync(Path.Combine(output.FullName, $"{Catalog.Numbers[(new FetchApproach("NpgsqlCopy"), new InsertApproach("NpgsqlCopy"))]}-tuned.png"));
+            await AssertPngAsync(Path.Combine(output.FullName, $"{TestCases.Numbers[(new FetchApproach("NpgsqlCopy"), new InsertApproach("NpgsqlCopy"))]}-tuned.png"));
 
             Assert.Equal(combinations.Count * 2 + tuned.Count, runs.Count);
 

@@ -28,8 +28,8 @@ public sealed class CatalogTests
     public void The_original_cases_keep_the_original_numbers(int number, string fetchName, string insertName)
     {
         var (fetch, insert) = (new FetchApproach(fetchName), new InsertApproach(insertName));
-        Assert.Equal(number, Catalog.Numbers[(fetch, insert)]);
-        var runnable = Catalog.Runnable.SingleOrDefault(c => c.Fetch == fetch && c.Insert == insert);
+        Assert.Equal(number, TestCases.Numbers[(fetch, insert)]);
+        var runnable = TestCases.Runnable.SingleOrDefault(c => c.Fetch == fetch && c.Insert == insert);
         Assert.True(runnable is not null, $"{fetch} × {insert} must be runnable");
         Assert.Equal(number, runnable.Number);
     }
@@ -37,39 +37,39 @@ public sealed class CatalogTests
     [Fact]
     public void Every_compatible_combination_has_one_number_and_the_new_ones_follow_10()
     {
-        var compatible = (from f in Catalog.Approaches.Fetches from i in Catalog.Approaches.Inserts where Catalog.Approaches.Incompatibility(f, i) is null select (f, i)).ToList();
-        Assert.Equal(compatible.Order(), Catalog.Numbers.Keys.Order());
-        Assert.Equal(Enumerable.Range(1, compatible.Count), Catalog.Numbers.Values.Order());
-        Assert.Equal(compatible.Order(), Catalog.Runnable.Select(c => (c.Fetch, c.Insert)).Order());
+        var compatible = (from f in TestCases.Approaches.Fetches from i in TestCases.Approaches.Inserts where TestCases.Approaches.Incompatibility(f, i) is null select (f, i)).ToList();
+        Assert.Equal(compatible.Order(), TestCases.Numbers.Keys.Order());
+        Assert.Equal(Enumerable.Range(1, compatible.Count), TestCases.Numbers.Values.Order());
+        Assert.Equal(compatible.Order(), TestCases.Runnable.Select(c => (c.Fetch, c.Insert)).Order());
         var original = OriginalCases().Select(row => (new FetchApproach((string)row[1]), new InsertApproach((string)row[2]))).ToHashSet();
-        Assert.All(Catalog.Numbers.Where(n => !original.Contains(n.Key)), n => Assert.True(n.Value > 10, $"{n.Key} is {n.Value}"));
+        Assert.All(TestCases.Numbers.Where(n => !original.Contains(n.Key)), n => Assert.True(n.Value > 10, $"{n.Key} is {n.Value}"));
     }
 
     [Fact]
     public void Adding_an_approach_never_renumbers_a_published_case()
     {
-        // Names carry no declaration order, so only the published numbers (Catalog.Published) are promised: whichever
+        // Names carry no declaration order, so only the published numbers (TestCases.Published) are promised: whichever
         // single approach is taken away (as if it were the one just added), every published case keeps its number and
         // every other case is numbered after them.
-        var approaches = Catalog.Approaches;
-        var now = Catalog.Number(approaches, approaches.Fetches, approaches.Inserts);
-        var published = Catalog.Published.Select(p => (new FetchApproach(p.Fetch), new InsertApproach(p.Insert))).ToHashSet();
-        var withoutOne = approaches.Inserts.Select(i => Catalog.Number(approaches, approaches.Fetches, approaches.Inserts.Where(x => x != i)))
-            .Concat(approaches.Fetches.Select(f => Catalog.Number(approaches, approaches.Fetches.Where(x => x != f), approaches.Inserts)));
+        var approaches = TestCases.Approaches;
+        var now = TestCases.Number(approaches, approaches.Fetches, approaches.Inserts);
+        var published = TestCases.Published.Select(p => (new FetchApproach(p.Fetch), new InsertApproach(p.Insert))).ToHashSet();
+        var withoutOne = approaches.Inserts.Select(i => TestCases.Number(approaches, approaches.Fetches, approaches.Inserts.Where(x => x != i)))
+            .Concat(approaches.Fetches.Select(f => TestCases.Number(approaches, approaches.Fetches.Where(x => x != f), approaches.Inserts)));
         foreach (var before in withoutOne)
         {
             Assert.All(before.Where(n => published.Contains(n.Key)), n => Assert.Equal(n.Value, now[n.Key]));
         }
 
-        Assert.All(now.Where(n => !published.Contains(n.Key)), n => Assert.True(n.Value > Catalog.Published.Count, $"{n.Key} is {n.Value}"));
+        Assert.All(now.Where(n => !published.Contains(n.Key)), n => Assert.True(n.Value > TestCases.Published.Count, $"{n.Key} is {n.Value}"));
     }
 
     [Fact]
     public void The_cases_this_lab_published_keep_their_numbers()
     {
         // README's "Latest results" and artifacts/ name pictures 11..21 by these numbers.
-        Assert.Equal(11, Catalog.Numbers[(new FetchApproach("EFStream"), new InsertApproach("EFTypical"))]);
-        Assert.Equal(17, Catalog.Numbers[(new FetchApproach("NpgsqlCopy"), new InsertApproach("NpgsqlCopyRaw"))]);
-        Assert.Equal(21, Catalog.Numbers[(new FetchApproach("NpgsqlCopy"), new InsertApproach("NpgsqlCopyTuned"))]);
+        Assert.Equal(11, TestCases.Numbers[(new FetchApproach("EFStream"), new InsertApproach("EFTypical"))]);
+        Assert.Equal(17, TestCases.Numbers[(new FetchApproach("NpgsqlCopy"), new InsertApproach("NpgsqlCopyRaw"))]);
+        Assert.Equal(21, TestCases.Numbers[(new FetchApproach("NpgsqlCopy"), new InsertApproach("NpgsqlCopyTuned"))]);
     }
 }

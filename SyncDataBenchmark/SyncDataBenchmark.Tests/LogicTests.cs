@@ -59,6 +59,52 @@ public sealed class LogicTests
         Assert.Equal(median, Summaries.Median(values));
 
     [Fact]
+    public void Peer_scripts_come_from_their_folders_with_every_placeholder_filled()
+    {
+        foreach (var peer in PeerDefinition.All)
+        {
+            var texts = new[] { peer.Script, peer.Setup ?? "", peer.Teardown ?? "" }.Concat(peer.Files.Values);
+            Assert.All(texts, t => Assert.DoesNotContain("{{", t, StringComparison.Ordinal));
+        }
+
+        Assert.Contains($"({SyncData.Postgres.UsersTable.Columns}) from pstdin (format text)", PeerDefinition.All.Single(p => p.Key == PeerDefinition.PsqlTextKey).Files["target.sql"]);
+        // A placeholder no value fills is an error when the folder is read, not a script that fails an hour later.
+        Assert.Contains("{{format}}", Assert.Throws<InvalidOperationException>(() => PeerFolder.Files("PsqlPipe", new Dictionary<string, string>())).Message);
+    }
+
+    [Fact]
+    public async Task Csv_has_each_services_columns_under_its_prefix_filled_from_the_record()
+    {
+        // The reports come from the record alone: the committed full run's results.json, written as CSV.
+        var report = await ResultsRecord.ReadAsync(Path.Combine(SyncData.Harness.Lab.RepositoryRoot, "artifacts", ResultsRecord.FileName));
+        var written = Path.Combine(Path.GetTempPath(), $"syncdata-csv-{Guid.NewGuid():N}.csv");
+        try
+        {
+            await CsvReport.WriteAsync(report, written);
+
+            var lines = await File.ReadAllLinesAsync(written);
+            string[] service = ["AllocatedBytes", "AllocatedBytesUnavailable", "HeapCountStart", "HeapCountEnd", "PeakWorkingSetBytes", "GcGen0", "GcGen1", "GcGen2", "GcPauseMs"];
+            string[] header =
+            [
+                "Kind", "Case", "Profile", "Number", "Fetch", "Insert", "Round", "Warmup", "SourceRows", "Status", "Verified", "Rows", "DurationMs", "RowsPerSecond",
+                "WallMs", "PageSize", "BatchSize", .. service.Select(c => "SomeService" + c), .. service.Select(c => "SyncDataSource" + c), "Scope", "RunId", "Error",
+            ];
+            Assert.Equal(string.Join(',', header), lines[0]);
+            // A line without quoted fields (an error text may hold commas), and the run it was written from.
+            var at = Enumerable.Range(1, report.Runs.Count).First(i => !lines[i].Contains('"', StringComparison.Ordinal) && report.Runs[i - 1].Result?.SomeService is not null);
+            var first = lines[at].Split(',');
+            var run = report.Runs[at - 1].Result!;
+            Assert.Equal(run.SomeService!.AllocatedBytes?.ToString(System.Globalization.CultureInfo.InvariantCulture) ?? "", first[Array.IndexOf(header, "SomeServiceAllocatedBytes")]);
+            Assert.Equal(run.SyncDataSource!.PeakWorkingSetBytes.ToString(System.Globalization.CultureInfo.InvariantCulture), first[Array.IndexOf(header, "SyncDataSourcePeakWorkingSetBytes")]);
+            Assert.Equal(1 + report.Runs.Count + report.Peers.Count, lines.Length);
+        }
+        finally
+        {
+            File.Delete(written);
+        }
+    }
+
+    [Fact]
     public void Sample_standard_deviation_needs_two_values()
     {
         Assert.Null(Summaries.StdDev([7.0]));
@@ -68,7 +114,7 @@ public sealed class LogicTests
     [Fact]
     public void Summaries_rank_by_best_run_and_ratio_to_the_fastest_and_the_psql_pipe()
     {
-        var combinations = Catalog.Runnable.Take(3).ToList();
+        var combinations = TestCases.Runnable.Take(3).ToList();
         var runs = new List<CombinationRun>();
         void Add(Combination c, int round, double ms, bool ok = true) => runs.Add(new CombinationRun
         {

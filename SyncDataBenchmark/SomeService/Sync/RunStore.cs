@@ -72,7 +72,7 @@ public sealed class RunStore(NpgsqlDataSource dataSource, ILogger<RunStore> logg
                 await SaveAsync(run, CancellationToken.None);
                 return;
             }
-            catch (Exception ex) when (ex is NpgsqlException or TimeoutException or System.Net.Sockets.SocketException
+            catch (Exception ex) when (PostgresPool.IsDatabaseUnreachable(ex)
                                        && !(stopping.IsCancellationRequested && attempt >= 5))
             {
                 dataSource.ClearIfConnectionFailure(ex);
@@ -121,7 +121,7 @@ public sealed class RunStoreInitializer(RunStore store, ILogger<RunStoreInitiali
         {
             await store.EnsureReadyAsync(stoppingToken);
         }
-        catch (Exception ex) when (ex is NpgsqlException or TimeoutException or System.Net.Sockets.SocketException)
+        catch (Exception ex) when (PostgresPool.IsDatabaseUnreachable(ex))
         {
             logger.LogWarning(ex, "Runs table not ready yet; PostgreSQL unreachable. Will retry on first use.");
         }

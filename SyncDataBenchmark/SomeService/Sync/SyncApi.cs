@@ -1,7 +1,5 @@
-using System.Globalization;
 using Microsoft.AspNetCore.Http.HttpResults;
 using Microsoft.Extensions.Options;
-using Npgsql;
 using SyncData.Shared;
 
 namespace SomeService.Sync;
@@ -27,8 +25,32 @@ public static class SyncApi
         string? f, string? i, string? pageSize, string? batchSize, string? wait,
         SyncRunner runner, IOptions<SyncOptions> options, CancellationToken ct)
     {
-        var settings = options.Value;
         var errors = new Dictionary<string, string[]>();
+        var (request, waitForResult) = ParseTrigger(f, i, pageSize, batchSize, wait, options.Value, errors);
+        if (errors.Count > 0)
+        {
+            return TypedResults.ValidationProblem(errors, title: "Invalid sync request");
+        }
+
+        // A database that cannot be reached is the measurement middleware's 503 (MapDefaultEndpoints), as for every endpoint.
+        if (await runner.TryStartAsync(request, ct) is not { } started)
+        {
+            return TypedResults.Problem("Another sync run is in progress; one run at a time keeps the figures honest. See GET /sync/runs.",
+                statusCode: StatusCodes.Status409Conflict, title: "A run is already in progress");
+        }
+
+        if (waitForResult)
+        {
+            return TypedResults.Ok(await started.Completion.WaitAsync(ct));
+        }
+
+        return TypedResults.Accepted("/" + SyncRoutes.Run(started.Run.Id), started.Run);
+    }
+
+    /// <summary>The request the query asks for; every invalid parameter is added to <paramref name="errors"/> with the valid values.</summary>
+    private static (SyncRequest Request, bool Wait) ParseTrigger(string? f, string? i, string? pageSize, string? batchSize, string? wait,
+        SyncOptions settings, Dictionary<string, string[]> errors)
+    {
         var approaches = ApproachRegistry.Catalog;
         if (!approaches.TryParseFetch(f, out var fetch))
         {
@@ -53,34 +75,7 @@ public static class SyncApi
             errors["i"] = [incompatible];
         }
 
-        if (errors.Count > 0)
-        {
-            return TypedResults.ValidationProblem(errors, title: "Invalid sync request");
-        }
-
-        SyncRunner.Started? started;
-        try
-        {
-            started = await runner.TryStartAsync(new SyncRequest(fetch, insert, pages, batches), ct);
-        }
-        catch (Exception ex) when (ex is NpgsqlException or TimeoutException or System.Net.Sockets.SocketException)
-        {
-            return TypedResults.Problem($"SomeService's database is unreachable, so no run was started: {ex.Message}",
-                statusCode: StatusCodes.Status503ServiceUnavailable, title: "Target database unavailable");
-        }
-
-        if (started is null)
-        {
-            return TypedResults.Problem("Another sync run is in progress; one run at a time keeps the figures honest. See GET /sync/runs.",
-                statusCode: StatusCodes.Status409Conflict, title: "A run is already in progress");
-        }
-
-        if (waitForResult)
-        {
-            return TypedResults.Ok(await started.Completion.WaitAsync(ct));
-        }
-
-        return TypedResults.Accepted("/" + SyncRoutes.Run(started.Run.Id), started.Run);
+        return (new SyncRequest(fetch, insert, pages, batches), waitForResult);
     }
 
     private static async Task<Results<Ok<List<RunResult>>, ValidationProblem>> List(string? limit, RunStore store, CancellationToken ct)
@@ -105,23 +100,10 @@ public static class SyncApi
             : TypedResults.NotFound();
     }
 
-    private static int ParseNumber(string? value, string name, int defaultValue, int max, Dictionary<string, string[]> errors)
-    {
-        if (value is null)
-        {
-            return defaultValue;
-        }
+    private static int ParseNumber(string? value, string name, int defaultValue, int max, Dictionary<string, string[]> errors) =>
+        value is null || !QueryParameter.TryParseWholeNumber(value, name, 1, max, errors, out var number, $" (default {defaultValue})")
+            ? defaultValue
+            : (int)number;
 
-        if (int.TryParse(value, NumberStyles.None, CultureInfo.InvariantCulture, out var number) && number >= 1 && number <= max)
-        {
-            return number;
-        }
-
-        errors[name] = [$"{Quote(value)} is not valid for '{name}': a whole number from 1 to {max} (default {defaultValue})."];
-        return defaultValue;
-    }
-
-    // Echoing a 100 KB query string back would make the error the attack.
-    private static string Quote(string? value) =>
-        value is null ? "(missing)" : value.Length <= 64 ? $"'{value}'" : $"'{value[..64]}…'";
+    private static string Quote(string? value) => value is null ? "(missing)" : $"'{QueryParameter.Truncate(value)}'";
 }

@@ -125,44 +125,13 @@ public sealed class SyncRunner(
         }
         catch (Exception ex)
         {
-            // Once the run is cancelled, whatever broke next is a consequence of it.
-            var cancelled = ct.IsCancellationRequested;
-            var stopping = lifetime.ApplicationStopping.IsCancellationRequested;
-            result = run with
-            {
-                Status = cancelled ? RunStatus.Cancelled : RunStatus.Failed,
-                Error = cancelled
-                    ? (stopping ? "Cancelled: SomeService is shutting down; the target was rolled back." : "Cancelled on request; the target was rolled back.")
-                    : Describe(ex),
-                SomeService = localStart is null ? null : ServiceFigures.Between(localStart, runtimeWindow.Stop()),
-                SyncDataSource = SourceFigures(source.Value),
-                SourceSnapshot = source.Value?.Snapshot,
-            };
-            if (!cancelled)
-            {
-                logger.LogWarning(ex, "Run {Id} failed", run.Id);
-            }
-
-            target.ClearIfConnectionFailure(ex);
+            result = Ended(run, ex, localStart, source.Value, ct);
         }
 
         if (committed is { } done)
         {
             // Committed: nothing from here on can turn the run into a failure or a rollback.
-            result = run with
-            {
-                Status = RunStatus.Succeeded,
-                Rows = done.Target.Rows,
-                DurationMs = Math.Round(done.Duration.TotalMilliseconds, 1),
-                RowsPerSecond = done.Duration > TimeSpan.Zero ? Math.Round(done.Target.Rows / done.Duration.TotalSeconds) : null,
-                Verified = true,
-                VerifyMs = Math.Round(done.VerifyTime.TotalMilliseconds, 1),
-                Source = done.Source,
-                Target = done.Target,
-                SomeService = ServiceFigures.Between(localStart!, runtimeWindow.Stop()),
-                SyncDataSource = SourceFigures(source.Value),
-                SourceSnapshot = source.Value?.Snapshot,
-            };
+            result = Succeeded(run, done, localStart!, source.Value);
         }
 
         metrics.Finished(result);
@@ -170,6 +139,47 @@ public sealed class SyncRunner(
         await store.SaveFinalAsync(result, lifetime.ApplicationStopping);
         return result;
     }
+
+    /// <summary>A run that threw: cancelled (on request or at shutdown) or failed, with the figures measured so far.</summary>
+    private RunResult Ended(RunResult run, Exception ex, RuntimeSnapshot? localStart, SourceSummary? source, CancellationToken ct)
+    {
+        // Once the run is cancelled, whatever broke next is a consequence of it.
+        var cancelled = ct.IsCancellationRequested;
+        var stopping = lifetime.ApplicationStopping.IsCancellationRequested;
+        var result = run with
+        {
+            Status = cancelled ? RunStatus.Cancelled : RunStatus.Failed,
+            Error = cancelled
+                ? (stopping ? "Cancelled: SomeService is shutting down; the target was rolled back." : "Cancelled on request; the target was rolled back.")
+                : Describe(ex),
+            SomeService = localStart is null ? null : ServiceFigures.Between(localStart, runtimeWindow.Stop()),
+            SyncDataSource = SourceFigures(source),
+            SourceSnapshot = source?.Snapshot,
+        };
+        if (!cancelled)
+        {
+            logger.LogWarning(ex, "Run {Id} failed", run.Id);
+        }
+
+        target.ClearIfConnectionFailure(ex);
+        return result;
+    }
+
+    private RunResult Succeeded(RunResult run, Committed done, RuntimeSnapshot localStart, SourceSummary? source) =>
+        run with
+        {
+            Status = RunStatus.Succeeded,
+            Rows = done.Target.Rows,
+            DurationMs = Math.Round(done.Duration.TotalMilliseconds, 1),
+            RowsPerSecond = done.Duration > TimeSpan.Zero ? Math.Round(done.Target.Rows / done.Duration.TotalSeconds) : null,
+            Verified = true,
+            VerifyMs = Math.Round(done.VerifyTime.TotalMilliseconds, 1),
+            Source = done.Source,
+            Target = done.Target,
+            SomeService = ServiceFigures.Between(localStart, runtimeWindow.Stop()),
+            SyncDataSource = SourceFigures(source),
+            SourceSnapshot = source?.Snapshot,
+        };
 
     /// <summary>The source's figures from its verification answer; a run without them is still a run, and the log says why.</summary>
     private ServiceFigures? SourceFigures(SourceSummary? summary)

@@ -1,4 +1,5 @@
 using CsvHelper;
+using SyncData.Shared;
 
 namespace SyncDataBenchmark.Runner.Report;
 
@@ -27,104 +28,99 @@ public static partial class CsvReport
         public double? WallMs { get; set; }
         public int? PageSize { get; set; }
         public int? BatchSize { get; set; }
-        public long? SomeServiceAllocatedBytes { get; set; }
-        public string? SomeServiceAllocatedBytesUnavailable { get; set; }
-        public int? SomeServiceHeapCountStart { get; set; }
-        public int? SomeServiceHeapCountEnd { get; set; }
-        public long? SomeServicePeakWorkingSetBytes { get; set; }
-        public int? SomeServiceGcGen0 { get; set; }
-        public int? SomeServiceGcGen1 { get; set; }
-        public int? SomeServiceGcGen2 { get; set; }
-        public double? SomeServiceGcPauseMs { get; set; }
-        public long? SyncDataSourceAllocatedBytes { get; set; }
-        public string? SyncDataSourceAllocatedBytesUnavailable { get; set; }
-        public int? SyncDataSourceHeapCountStart { get; set; }
-        public int? SyncDataSourceHeapCountEnd { get; set; }
-        public long? SyncDataSourcePeakWorkingSetBytes { get; set; }
-        public int? SyncDataSourceGcGen0 { get; set; }
-        public int? SyncDataSourceGcGen1 { get; set; }
-        public int? SyncDataSourceGcGen2 { get; set; }
-        public double? SyncDataSourceGcPauseMs { get; set; }
+        [CsvColumn(Prefix = "SomeService")]
+        public ServiceColumns SomeService { get; set; } = ServiceColumns.None;
+        [CsvColumn(Prefix = "SyncDataSource")]
+        public ServiceColumns SyncDataSource { get; set; } = ServiceColumns.None;
         /// <summary>What DurationMs measures: target-statements (runs, most peers) or whole-command.</summary>
         public string? Scope { get; set; }
         public string? RunId { get; set; }
         public string? Error { get; set; }
     }
 
-    public static IEnumerable<Row> Rows(BenchReport report)
+    /// <summary>One service's figures of a run; the same columns for both services, each under its own prefix.</summary>
+    [CsvRecord]
+    public sealed partial record ServiceColumns
     {
-        foreach (var r in report.Runs)
-        {
-            var result = r.Result;
-            var some = result?.SomeService;
-            var source = result?.SyncDataSource;
-            yield return new Row
-            {
-                Kind = CaseSummary.Kinds.Combination,
-                Case = r.Case,
-                Profile = r.Profile,
-                Number = r.Number,
-                Fetch = r.Fetch,
-                Insert = r.Insert,
-                Round = r.Round,
-                SourceRows = r.SourceRows,
-                Warmup = r.Warmup,
-                Status = result?.Status ?? "failed",
-                Verified = result?.Verified ?? false,
-                Rows = result?.Rows ?? 0,
-                DurationMs = result?.DurationMs,
-                RowsPerSecond = result?.RowsPerSecond,
-                WallMs = r.WallMs,
-                PageSize = result?.PageSize,
-                BatchSize = result?.BatchSize,
-                SomeServiceAllocatedBytes = some?.AllocatedBytes,
-                SomeServiceAllocatedBytesUnavailable = some?.AllocatedBytesUnavailable,
-                SomeServiceHeapCountStart = some?.HeapCountStart,
-                SomeServiceHeapCountEnd = some?.HeapCountEnd,
-                SomeServicePeakWorkingSetBytes = some?.PeakWorkingSetBytes,
-                SomeServiceGcGen0 = some?.GcGen0,
-                SomeServiceGcGen1 = some?.GcGen1,
-                SomeServiceGcGen2 = some?.GcGen2,
-                SomeServiceGcPauseMs = some?.GcPauseMs,
-                SyncDataSourceAllocatedBytes = source?.AllocatedBytes,
-                SyncDataSourceAllocatedBytesUnavailable = source?.AllocatedBytesUnavailable,
-                SyncDataSourceHeapCountStart = source?.HeapCountStart,
-                SyncDataSourceHeapCountEnd = source?.HeapCountEnd,
-                SyncDataSourcePeakWorkingSetBytes = source?.PeakWorkingSetBytes,
-                SyncDataSourceGcGen0 = source?.GcGen0,
-                SyncDataSourceGcGen1 = source?.GcGen1,
-                SyncDataSourceGcGen2 = source?.GcGen2,
-                SyncDataSourceGcPauseMs = source?.GcPauseMs,
-                Scope = Runner.PeerScopes.TargetStatements,
-                RunId = result?.Id.ToString(),
-                Error = r.Error,
-            };
-        }
+        public static ServiceColumns None { get; } = new();
 
-        foreach (var p in report.Peers)
+        public long? AllocatedBytes { get; set; }
+        public string? AllocatedBytesUnavailable { get; set; }
+        public int? HeapCountStart { get; set; }
+        public int? HeapCountEnd { get; set; }
+        public long? PeakWorkingSetBytes { get; set; }
+        public int? GcGen0 { get; set; }
+        public int? GcGen1 { get; set; }
+        public int? GcGen2 { get; set; }
+        public double? GcPauseMs { get; set; }
+
+        public static ServiceColumns Of(ServiceFigures? f) => f is null ? None : new()
         {
-            var summary = report.Summary.FirstOrDefault(s => s.Case == p.Peer);
-            yield return new Row
-            {
-                Kind = CaseSummary.Kinds.Peer,
-                Case = p.Peer,
-                Profile = summary?.Profile ?? "",
-                Fetch = summary?.Fetch ?? "",
-                Insert = summary?.Insert ?? "",
-                Round = p.Round,
-                SourceRows = p.SourceRows,
-                Warmup = p.Warmup,
-                Status = p.Status,
-                Verified = p.Verified,
-                Rows = p.Rows,
-                DurationMs = p.DurationMs,
-                RowsPerSecond = p is { Ok: true, DurationMs: > 0 } ? Math.Round(p.Rows / (p.DurationMs.Value / 1000)) : null,
-                WallMs = p.WallMs,
-                Scope = p.Scope,
-                Error = p.Error,
-            };
-        }
+            AllocatedBytes = f.AllocatedBytes,
+            AllocatedBytesUnavailable = f.AllocatedBytesUnavailable,
+            HeapCountStart = f.HeapCountStart,
+            HeapCountEnd = f.HeapCountEnd,
+            PeakWorkingSetBytes = f.PeakWorkingSetBytes,
+            GcGen0 = f.GcGen0,
+            GcGen1 = f.GcGen1,
+            GcGen2 = f.GcGen2,
+            GcPauseMs = f.GcPauseMs,
+        };
     }
+
+    public static IEnumerable<Row> Rows(BenchReport report) =>
+        report.Runs.Select(OfRun).Concat(report.Peers.Select(p => OfPeer(p, report.Summary.FirstOrDefault(s => s.Case == p.Peer))));
+
+    private static Row OfRun(CombinationRun r)
+    {
+        var result = r.Result;
+        return new Row
+        {
+            Kind = CaseSummary.Kinds.Combination,
+            Case = r.Case,
+            Profile = r.Profile,
+            Number = r.Number,
+            Fetch = r.Fetch,
+            Insert = r.Insert,
+            Round = r.Round,
+            SourceRows = r.SourceRows,
+            Warmup = r.Warmup,
+            Status = result?.Status ?? "failed",
+            Verified = result?.Verified ?? false,
+            Rows = result?.Rows ?? 0,
+            DurationMs = result?.DurationMs,
+            RowsPerSecond = result?.RowsPerSecond,
+            WallMs = r.WallMs,
+            PageSize = result?.PageSize,
+            BatchSize = result?.BatchSize,
+            SomeService = ServiceColumns.Of(result?.SomeService),
+            SyncDataSource = ServiceColumns.Of(result?.SyncDataSource),
+            Scope = Runner.PeerScopes.TargetStatements,
+            RunId = result?.Id.ToString(),
+            Error = r.Error,
+        };
+    }
+
+    private static Row OfPeer(PeerRun p, CaseSummary? summary) =>
+        new()
+        {
+            Kind = CaseSummary.Kinds.Peer,
+            Case = p.Peer,
+            Profile = summary?.Profile ?? "",
+            Fetch = summary?.Fetch ?? "",
+            Insert = summary?.Insert ?? "",
+            Round = p.Round,
+            SourceRows = p.SourceRows,
+            Warmup = p.Warmup,
+            Status = p.Status,
+            Verified = p.Verified,
+            Rows = p.Rows,
+            DurationMs = p.DurationMs,
+            RowsPerSecond = p is { Ok: true, DurationMs: > 0 } ? Math.Round(p.Rows / (p.DurationMs.Value / 1000)) : null,
+            WallMs = p.WallMs,
+            Scope = p.Scope,
+            Error = p.Error,
+        };
 
     public static async Task WriteAsync(BenchReport report, string path)
     {

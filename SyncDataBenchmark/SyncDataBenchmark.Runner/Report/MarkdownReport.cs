@@ -8,11 +8,9 @@ public static class MarkdownReport
 {
     private static readonly CultureInfo Invariant = CultureInfo.InvariantCulture;
 
-    public static string Render(BenchReport report, bool charts)
+    /// <param name="pictureProblem">Why the pictures could not be drawn, listed with the failures; null when they were (or were not asked for).</param>
+    public static string Render(BenchReport report, bool charts, string? pictureProblem = null)
     {
-        var p = report.Parameters;
-        var e = report.Environment;
-        var n = p.Repeat;
         var md = new StringBuilder();
         md.AppendLine("# SyncDataBenchmark results").AppendLine();
         if (!report.Complete)
@@ -20,12 +18,30 @@ public static class MarkdownReport
             md.AppendLine("> **Incomplete:** the runner was stopped before every run finished.").AppendLine();
         }
 
-        var anyFailure = report.Runs.Any(r => !r.Ok) || report.Peers.Any(r => !r.Ok) || report.Problems.Count > 0;
-        md.AppendLine(report.Passed
+        var anyFailure = report.Runs.Any(r => !r.Ok) || report.Peers.Any(r => !r.Ok) || report.Problems.Count > 0 || pictureProblem is not null;
+        md.AppendLine(report.Passed && pictureProblem is null
             ? "Every run succeeded and was verified (target row count and checksum equal the source's)."
             : anyFailure ? "**Not every run succeeded and verified**: see Failures below."
             : "Every run that finished succeeded and was verified.").AppendLine();
+        RenderParameters(md, report);
+        RenderMainTable(md, report, charts);
+        RenderProfileComparison(md, report, charts);
+        RenderNotes(md, report.Parameters.Repeat, charts);
+        RenderFailures(md, report, pictureProblem);
+        if (charts)
+        {
+            md.AppendLine().AppendLine("![Time and memory across combinations](summary.png)");
+        }
 
+        RenderGrowth(md, report, charts);
+        return md.ToString();
+    }
+
+    private static void RenderParameters(StringBuilder md, BenchReport report)
+    {
+        var p = report.Parameters;
+        var e = report.Environment;
+        var n = p.Repeat;
         md.AppendLine(p.Sizes.Count > 1
             ? $"- Sizes: {string.Join(", ", p.Sizes.Select(x => x.ToString("N0", Invariant)))} rows (a sweep: the source reseeded once per size); this table is at {p.Rows.ToString("N0", Invariant)}; {n} timed run(s) per case and size, interleaved round-robin within a size; {p.WarmupPolicy}"
             : $"- Rows: {p.Rows.ToString("N0", Invariant)}; {n} timed run(s) per case after {p.Warmups} untimed warm-up, interleaved round-robin");
@@ -42,7 +58,11 @@ public static class MarkdownReport
         md.AppendLine(main is null ? "- Runtime profile: not recorded"
             : $"- Runtime profile of this table: **{main.Name}** ({main.Description}){Reported(report, main.Name)}");
         md.AppendLine();
+    }
 
+    private static void RenderMainTable(StringBuilder md, BenchReport report, bool charts)
+    {
+        var n = report.Parameters.Repeat;
         string[] header =
         [
             "TestCase", "Rank", "FetchApproach", "InsertApproach", $"Process Time (best of {n})",
@@ -56,9 +76,10 @@ public static class MarkdownReport
         {
             md.AppendLine("| " + string.Join(" | ", Cells(row, charts).Select(Escape)) + " |");
         }
+    }
 
-        RenderProfileComparison(md, report, charts);
-
+    private static void RenderNotes(StringBuilder md, int n, bool charts)
+    {
         md.AppendLine();
         md.AppendLine("Notes:").AppendLine();
         md.AppendLine($"- Process Time is the best of the {n} timed runs: SomeService's own measure of truncate, fetch, write and commit, "
@@ -89,10 +110,14 @@ public static class MarkdownReport
         {
             md.AppendLine("- Each TestCase number links to its picture: both services' working set, allocation rate and GC collections over the best run.");
         }
+    }
 
+    private static void RenderFailures(StringBuilder md, BenchReport report, string? pictureProblem)
+    {
         var failures = report.Runs.Where(r => !r.Ok).Select(r => $"{r.Case} {(r.Warmup ? "warm-up" : $"run {r.Round}")}: {r.Error}")
             .Concat(report.Peers.Where(r => !r.Ok).Select(r => $"{r.Peer} {(r.Warmup ? "warm-up" : $"run {r.Round}")}: {r.Error}"))
             .Concat(report.Problems)
+            .Concat(pictureProblem is null ? [] : [$"The pictures: {pictureProblem}"])
             .ToList();
         if (failures.Count > 0)
         {
@@ -102,14 +127,6 @@ public static class MarkdownReport
                 md.AppendLine($"- {f}");
             }
         }
-
-        if (charts)
-        {
-            md.AppendLine().AppendLine("![Time and memory across combinations](summary.png)");
-        }
-
-        RenderGrowth(md, report, charts);
-        return md.ToString();
     }
 
     private static IEnumerable<string> Cells(CaseSummary row, bool charts)
@@ -253,19 +270,7 @@ public static class MarkdownReport
             var baseline = report.Summary.FirstOrDefault(r => r is { Kind: CaseSummary.Kinds.Combination, MainProfile: true } && r.Case == group.Key);
             foreach (var row in (baseline is null ? group : group.Prepend(baseline)))
             {
-                var vs = row == baseline ? null : baseline;
-                var testCase = charts ? $"[{row.Number}]({row.Picture}) {row.Fetch} × {row.Insert}" : $"{row.Number} {row.Fetch} × {row.Insert}";
-                string[] cells =
-                [
-                    testCase,
-                    row == baseline ? $"**{row.Profile}**" : row.Profile,
-                    row.BestMs is { } best ? Ms(best) + Change(best, vs?.BestMs) : row.TimedRuns == 0 ? "not run" : "no successful run",
-                    row.MedianMs is { } median ? Ms(median) + Change(median, vs?.MedianMs) : "—",
-                    .. Compared(row.SomeService, vs?.SomeService),
-                    .. Compared(row.SyncDataSource, vs?.SyncDataSource),
-                    $"{row.Succeeded}/{row.TimedRuns}",
-                ];
-                md.AppendLine("| " + string.Join(" | ", cells.Select(Escape)) + " |");
+                md.AppendLine("| " + string.Join(" | ", ProfileCells(row, baseline, charts).Select(Escape)) + " |");
             }
         }
 
@@ -273,6 +278,22 @@ public static class MarkdownReport
         md.AppendLine($"Differences in brackets are against {mainName} for the same case in the same session: percentages for time, memory and "
                       + "pause, collection counts per generation as signed differences. The same notes apply as above (per-run medians; "
                       + "\"n/a (DATAS)\" where DATAS changed the heap count during the runs).");
+    }
+
+    /// <summary>A row of the profile table; a row other than the baseline shows its differences from it.</summary>
+    private static string[] ProfileCells(CaseSummary row, CaseSummary? baseline, bool charts)
+    {
+        var vs = row == baseline ? null : baseline;
+        return
+        [
+            charts ? $"[{row.Number}]({row.Picture}) {row.Fetch} × {row.Insert}" : $"{row.Number} {row.Fetch} × {row.Insert}",
+            row == baseline ? $"**{row.Profile}**" : row.Profile,
+            row.BestMs is { } best ? Ms(best) + Change(best, vs?.BestMs) : row.TimedRuns == 0 ? "not run" : "no successful run",
+            row.MedianMs is { } median ? Ms(median) + Change(median, vs?.MedianMs) : "—",
+            .. Compared(row.SomeService, vs?.SomeService),
+            .. Compared(row.SyncDataSource, vs?.SyncDataSource),
+            $"{row.Succeeded}/{row.TimedRuns}",
+        ];
     }
 
     private static string[] Compared(FigureMedians? f, FigureMedians? vs)

@@ -13,70 +13,76 @@ public static class Summaries
         string mainProfile = SyncData.Harness.RuntimeProfiles.DefaultName,
         IReadOnlyList<(string Profile, IReadOnlyList<Combination> Combinations)>? otherProfiles = null)
     {
-        var rows = new List<CaseSummary>();
         var measured = combinations.Select(c => (Combination: c, Profile: mainProfile, Main: true))
             .Concat((otherProfiles ?? []).SelectMany(p => p.Combinations.Select(c => (Combination: c, p.Profile, Main: false))));
-        foreach (var (c, profile, main) in measured)
-        {
-            var all = runs.Where(r => r.Case == c.Key && r.Profile == profile).ToList();
-            var timed = all.Where(r => !r.Warmup).ToList();
-            var ok = timed.Where(r => r.Ok).ToList();
-            var durations = ok.Select(r => r.Result!.DurationMs!.Value).ToList();
-            var best = ok.MinBy(r => r.Result!.DurationMs);
-            // A failed case still gets a picture of what it did, if it got far enough to sample anything.
-            var pictured = best ?? all.LastOrDefault(r => r.Result?.SomeService?.Samples is { Count: > 0 });
-            rows.Add(new CaseSummary
-            {
-                Kind = CaseSummary.Kinds.Combination,
-                Case = c.Key,
-                Profile = profile,
-                MainProfile = main,
-                Number = c.Number,
-                Title = $"{c.Fetch} × {c.Insert}",
-                Fetch = c.Fetch.ToString(),
-                Insert = c.Insert.ToString(),
-                TimedRuns = timed.Count,
-                Succeeded = ok.Count,
-                Failures = timed.Count - ok.Count,
-                WarmupFailed = all.Any(r => r.Warmup && !r.Ok),
-                BestMs = durations.Count > 0 ? durations.Min() : null,
-                MedianMs = Median(durations),
-                StdDevMs = StdDev(durations),
-                // SomeService's durationMs: first target statement (truncate) to commit.
-                Scope = PeerScopes.TargetStatements,
-                PictureRunId = pictured?.Result?.Id,
-                Picture = main ? c.Picture : $"{c.Number}-{profile}.png",
-                SomeService = Medians(ok.Select(r => r.Result!.SomeService)),
-                SyncDataSource = Medians(ok.Select(r => r.Result!.SyncDataSource)),
-            });
-        }
+        var rows = measured.Select(m => OfCombination(m.Combination, m.Profile, m.Main, runs))
+            .Concat(peers.Select(p => OfPeer(p, mainProfile, peerRuns)))
+            .ToList();
+        return Ranked(rows);
+    }
 
-        foreach (var p in peers)
+    private static CaseSummary OfCombination(Combination c, string profile, bool main, IReadOnlyList<CombinationRun> runs)
+    {
+        var all = runs.Where(r => r.Case == c.Key && r.Profile == profile).ToList();
+        var timed = all.Where(r => !r.Warmup).ToList();
+        var ok = timed.Where(r => r.Ok).ToList();
+        var durations = ok.Select(r => r.Result!.DurationMs!.Value).ToList();
+        var best = ok.MinBy(r => r.Result!.DurationMs);
+        // A failed case still gets a picture of what it did, if it got far enough to sample anything.
+        var pictured = best ?? all.LastOrDefault(r => r.Result?.SomeService?.Samples is { Count: > 0 });
+        return Timed(durations, timed.Count, all.Any(r => r.Warmup && !r.Ok), new CaseSummary
         {
-            var all = peerRuns.Where(r => r.Peer == p.Key).ToList();
-            var timed = all.Where(r => !r.Warmup).ToList();
-            var durations = timed.Where(r => r.Ok).Select(r => r.DurationMs!.Value).ToList();
-            var walls = timed.Where(r => r.Ok && r.WallMs is not null).Select(r => r.WallMs!.Value).ToList();
-            rows.Add(new CaseSummary
-            {
-                Kind = CaseSummary.Kinds.Peer,
-                Case = p.Key,
-                Profile = mainProfile,
-                Title = p.Name,
-                Fetch = p.FetchLabel,
-                Insert = p.InsertLabel,
-                TimedRuns = timed.Count,
-                Succeeded = durations.Count,
-                Failures = timed.Count - durations.Count,
-                WarmupFailed = all.Any(r => r.Warmup && !r.Ok),
-                BestMs = durations.Count > 0 ? durations.Min() : null,
-                MedianMs = Median(durations),
-                StdDevMs = StdDev(durations),
-                Scope = p.Scope,
-                BestWallMs = walls.Count > 0 ? walls.Min() : null,
-            });
-        }
+            Kind = CaseSummary.Kinds.Combination,
+            Case = c.Key,
+            Profile = profile,
+            MainProfile = main,
+            Number = c.Number,
+            Title = $"{c.Fetch} × {c.Insert}",
+            Fetch = c.Fetch.ToString(),
+            Insert = c.Insert.ToString(),
+            // SomeService's durationMs: first target statement (truncate) to commit.
+            Scope = PeerScopes.TargetStatements,
+            PictureRunId = pictured?.Result?.Id,
+            Picture = main ? c.Picture : $"{c.Number}-{profile}.png",
+            SomeService = Medians(ok.Select(r => r.Result!.SomeService)),
+            SyncDataSource = Medians(ok.Select(r => r.Result!.SyncDataSource)),
+        });
+    }
 
+    private static CaseSummary OfPeer(PeerDefinition p, string mainProfile, IReadOnlyList<PeerRun> peerRuns)
+    {
+        var all = peerRuns.Where(r => r.Peer == p.Key).ToList();
+        var timed = all.Where(r => !r.Warmup).ToList();
+        var durations = timed.Where(r => r.Ok).Select(r => r.DurationMs!.Value).ToList();
+        var walls = timed.Where(r => r.Ok && r.WallMs is not null).Select(r => r.WallMs!.Value).ToList();
+        return Timed(durations, timed.Count, all.Any(r => r.Warmup && !r.Ok), new CaseSummary
+        {
+            Kind = CaseSummary.Kinds.Peer,
+            Case = p.Key,
+            Profile = mainProfile,
+            Title = p.Name,
+            Fetch = p.FetchLabel,
+            Insert = p.InsertLabel,
+            Scope = p.Scope,
+            BestWallMs = walls.Count > 0 ? walls.Min() : null,
+        });
+    }
+
+    /// <summary>The figures every row has from its successful timed runs' durations, whatever it measured.</summary>
+    private static CaseSummary Timed(List<double> durations, int timedRuns, bool warmupFailed, CaseSummary row) => row with
+    {
+        TimedRuns = timedRuns,
+        Succeeded = durations.Count,
+        Failures = timedRuns - durations.Count,
+        WarmupFailed = warmupFailed,
+        BestMs = durations.Count > 0 ? durations.Min() : null,
+        MedianMs = Median(durations),
+        StdDevMs = StdDev(durations),
+    };
+
+    /// <summary>In table order, with ranks and the ratios to the fastest combination and to the psql binary pipe.</summary>
+    private static List<CaseSummary> Ranked(List<CaseSummary> rows)
+    {
         // Combinations by TestCase number (the original's table order), then the peers; within a
         // number the main profile's row first (a stable sort keeps the order they were added in).
         rows = rows.Where(r => r.Number is not null).OrderBy(r => r.Number).Concat(rows.Where(r => r.Number is null)).ToList();

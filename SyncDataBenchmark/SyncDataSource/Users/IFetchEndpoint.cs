@@ -28,20 +28,6 @@ public static class FetchEndpoints
         }
     }
 
-    private static Dictionary<FetchApproach, (Type, ApproachInfo)> Find()
-    {
-        var found = new Dictionary<FetchApproach, (Type Type, ApproachInfo Info)>();
-        foreach (var type in typeof(FetchEndpoints).Assembly.GetTypes().Where(t => t is { IsClass: true, IsAbstract: false } && typeof(IFetchEndpoint).IsAssignableFrom(t)))
-        {
-            var info = type.GetCustomAttribute<ApproachAttribute>() is { Kind: ApproachKind.Fetch } attribute
-                ? attribute.ToInfo()
-                : throw new InvalidOperationException($"{type.Name} implements {nameof(IFetchEndpoint)} but declares no [Approach(ApproachKind.Fetch, …)].");
-            if (!found.TryAdd(new FetchApproach(info.Name), (type, info)))
-            {
-                throw new InvalidOperationException($"{found[new FetchApproach(info.Name)].Type.Name} and {type.Name} both serve {info.Name}.");
-            }
-        }
-
-        return found;
-    }
+    private static Dictionary<FetchApproach, (Type, ApproachInfo)> Find() =>
+        Approach.Find(typeof(FetchEndpoints).Assembly, typeof(IFetchEndpoint), ApproachKind.Fetch).ToDictionary(f => new FetchApproach(f.Info.Name), f => (f.Type, f.Info));
 }

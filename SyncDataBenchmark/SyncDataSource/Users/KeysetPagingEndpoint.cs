@@ -27,7 +27,7 @@ public sealed class KeysetPagingEndpoint : IFetchEndpoint
             }
             else
             {
-                errors["after"] = [$"'{UsersApi.Truncate(after)}' is not a uuid; omit 'after' for the first page."];
+                errors["after"] = [$"'{QueryParameter.Truncate(after)}' is not a uuid; omit 'after' for the first page."];
             }
         }
 

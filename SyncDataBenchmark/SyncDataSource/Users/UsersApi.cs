@@ -68,18 +68,8 @@ public static class UsersApi
             return min;
         }
 
-        if (!long.TryParse(value, System.Globalization.NumberStyles.None, System.Globalization.CultureInfo.InvariantCulture, out var number)
-            || number < min || number > max)
-        {
-            errors[name] = [$"'{Truncate(value)}' is not valid for '{name}': a whole number from {min} to {max}."];
-            return min;
-        }
-
-        return number;
+        return QueryParameter.TryParseWholeNumber(value, name, min, max, errors, out var number) ? number : min;
     }
-
-    // Echoing a 100 KB query string back would make the error the attack.
-    internal static string Truncate(string value) => value.Length <= 64 ? value : value[..64] + "…";
 }
 
 internal static class ExceptionRethrow

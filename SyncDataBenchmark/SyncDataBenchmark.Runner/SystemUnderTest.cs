@@ -10,7 +10,7 @@ namespace SyncDataBenchmark.Runner;
 /// The databases and services one benchmark session runs against: a throwaway cluster (or --connection), seeded
 /// source and empty target, and SyncDataSource + SomeService as their own Release processes (or the given URLs).
 /// </summary>
-public sealed class BenchLab : IAsyncDisposable
+public sealed class SystemUnderTest : IAsyncDisposable
 {
     private LocalPostgres? _postgres;
     private ServiceProcess? _source;
@@ -34,15 +34,15 @@ public sealed class BenchLab : IAsyncDisposable
     public RuntimeSettings? SomeServiceSettings { get; private set; }
     public RuntimeSettings? SourceSettings { get; private set; }
 
-    public static async Task<BenchLab> StartAsync(BenchSettings settings, Action<string> say, CancellationToken ct)
+    public static async Task<SystemUnderTest> StartAsync(BenchSettings settings, Action<string> say, CancellationToken ct)
     {
         // What a killed earlier run (or test run) left behind would compete for the same two cores.
         LabSweeper.Sweep();
         LocalPostgres? postgres = null;
-        BenchLab lab;
+        SystemUnderTest system;
         if (settings.Connection is { } baseConnection)
         {
-            lab = new BenchLab { SourceDb = WithDatabase(baseConnection, Lab.SourceDatabase), TargetDb = WithDatabase(baseConnection, Lab.TargetDatabase) };
+            system = new SystemUnderTest { SourceDb = WithDatabase(baseConnection, Lab.SourceDatabase), TargetDb = WithDatabase(baseConnection, Lab.TargetDatabase) };
             say($"Using the PostgreSQL server of --connection ({new NpgsqlConnectionStringBuilder(baseConnection).Host}).");
             await EnsureDatabaseAsync(baseConnection, Lab.SourceDatabase, ct);
             await EnsureDatabaseAsync(baseConnection, Lab.TargetDatabase, ct);
@@ -56,9 +56,9 @@ public sealed class BenchLab : IAsyncDisposable
                 ? $"Starting a throwaway PostgreSQL cluster on {BenchSettings.TmpfsDirectory} ({string.Join(", ", serverSettings.Select(s => $"{s.Key}={s.Value}"))})…"
                 : "Starting a throwaway PostgreSQL cluster…");
             postgres = await LocalPostgres.StartAsync(serverSettings, settings.Tmpfs ? BenchSettings.TmpfsDirectory : null, ct);
-            lab = new BenchLab { SourceDb = postgres.ConnectionString(Lab.SourceDatabase), TargetDb = postgres.ConnectionString(Lab.TargetDatabase) };
-            lab._postgres = postgres;
-            lab.PostgresSettings = serverSettings;
+            system = new SystemUnderTest { SourceDb = postgres.ConnectionString(Lab.SourceDatabase), TargetDb = postgres.ConnectionString(Lab.TargetDatabase) };
+            system._postgres = postgres;
+            system.PostgresSettings = serverSettings;
         }
 
         try
@@ -69,13 +69,13 @@ public sealed class BenchLab : IAsyncDisposable
                 await postgres.CreateDatabaseAsync(Lab.TargetDatabase, ct);
             }
 
-            await lab.PrepareDataAsync(settings.Sizes[0], say, ct);
-            await lab.StartServicesAsync(settings, settings.MainProfile, say, ct);
-            return lab;
+            await system.PrepareDataAsync(settings.Sizes[0], say, ct);
+            await system.StartServicesAsync(settings, settings.MainProfile, say, ct);
+            return system;
         }
         catch
         {
-            await lab.DisposeAsync();
+            await system.DisposeAsync();
             throw;
         }
     }
@@ -224,27 +224,28 @@ public sealed class BenchLab : IAsyncDisposable
     /// </summary>
     public async Task<string?> ReviveAsync(CancellationToken ct)
     {
-        var done = new List<string>();
-        if (_source is { HasExited: true })
+        // Same port: SomeService was told the source's address, the runner SomeService's.
+        var done = new[]
         {
-            var output = _source.RecentOutput;
-            // Same port: SomeService was told this address.
-            var port = _source.BaseAddress.Port;
-            await _source.DisposeAsync();
-            _source = await StartSourceAsync(port, ct);
-            done.Add($"SyncDataSource had exited and was restarted; its last output: {Last(output)}");
-        }
-
-        if (_someService is { HasExited: true })
-        {
-            var output = _someService.RecentOutput;
-            var port = _someService.BaseAddress.Port;
-            await _someService.DisposeAsync();
-            _someService = await StartSomeServiceAsync(port, ct);
-            done.Add($"SomeService had exited and was restarted; its last output: {Last(output)}");
-        }
-
+            await RestartIfExitedAsync("SyncDataSource", _source, StartSourceAsync, s => _source = s, ct),
+            await RestartIfExitedAsync("SomeService", _someService, StartSomeServiceAsync, s => _someService = s, ct),
+        }.OfType<string>().ToList();
         return done.Count == 0 ? null : string.Join(" ", done);
+    }
+
+    private static async Task<string?> RestartIfExitedAsync(string name, ServiceProcess? service, Func<int, CancellationToken, Task<ServiceProcess>> start,
+        Action<ServiceProcess> replace, CancellationToken ct)
+    {
+        if (service is not { HasExited: true })
+        {
+            return null;
+        }
+
+        var output = service.RecentOutput;
+        var port = service.BaseAddress.Port;
+        await service.DisposeAsync();
+        replace(await start(port, ct));
+        return $"{name} had exited and was restarted; its last output: {Last(output)}";
     }
 
     /// <summary>SomeService's last lines, when the runner started it: context for a failed request.</summary>

@@ -1,0 +1,27 @@
+using System.Diagnostics;
+
+namespace SyncDataBenchmark.Runner;
+
+/// <summary>One line per event, nothing redrawn: readable in a log file.</summary>
+public sealed class PlainDisplay(int repeat) : IBenchDisplay
+{
+    public void Say(string text) => Console.WriteLine(text);
+
+    public async Task RunAsync(IReadOnlyList<BenchJob> jobs, Func<BenchJob, CancellationToken, Task<JobOutcome>> execute, CancellationToken ct,
+        Func<string, TimeSpan?>? prior = null)
+    {
+        var estimator = new Estimator(prior);
+        var total = Stopwatch.StartNew();
+        foreach (var job in jobs)
+        {
+            var (known, unknown) = estimator.Remaining(jobs.Skip(job.Index));
+            Console.WriteLine($"[{job.Index + 1}/{jobs.Count}] {job.Title} {job.RunLabel(repeat)} · elapsed {Estimator.Format(total.Elapsed)} · {Estimator.Describe(known, unknown)}");
+            var clock = Stopwatch.StartNew();
+            var outcome = await Heartbeat.RunAsync($"{job.Title} {job.RunLabel(repeat)} still running", () => execute(job, ct), Say);
+            estimator.Record(job.Key, clock.Elapsed);
+            Console.WriteLine($"    {(outcome.Ok ? "ok" : "FAILED")} {job.Title} {job.RunLabel(repeat)}: {outcome.Text}");
+        }
+
+        Console.WriteLine($"All {jobs.Count} runs done in {Estimator.Format(total.Elapsed)}.");
+    }
+}

@@ -1,0 +1,46 @@
+namespace SyncDataBenchmark.Runner;
+
+/// <summary>
+/// A tool outside the lab that moves the same table between the same databases: the yardsticks. Each lives in a
+/// folder of its own under Peers/ (see <see cref="PeerFolder"/>). Scripts read the databases from $SRC and $TGT
+/// (libpq URIs without the password, which travels as PGPASSWORD), the source's parts from $SRC_HOST, $SRC_PORT,
+/// $SRC_DB, $SRC_USER, $SRC_PASSWORD (if any) and $SRC_CONNINFO (for a target that connects to the source itself),
+/// and may use $WORK, where <see cref="Files"/> are written first.
+/// With <see cref="PeerScopes.TargetStatements"/> the script writes two lines to $WORK/clock: the target's epoch
+/// seconds before its first statement and after its commit.
+/// </summary>
+public sealed record PeerDefinition(string Key, string Name, string FetchLabel, string InsertLabel, string Tool, string Script, string Scope)
+{
+    public const string PsqlBinaryKey = "psql-binary";
+    public const string PsqlTextKey = "psql-text";
+    public const string PgcopydbKey = "pgcopydb";
+    public const string PostgresFdwKey = "postgres-fdw";
+    public const string LogicalReplicationKey = "logical-replication";
+    public const string PsqlBinaryTunedKey = "psql-binary-tuned";
+
+    /// <summary>Where the target's clock readings go (see <see cref="PeerScopes.TargetStatements"/>).</summary>
+    public const string ClockFile = "clock";
+
+    /// <summary>Files written into $WORK before the run (untimed): SQL scripts, filters.</summary>
+    public IReadOnlyDictionary<string, string> Files { get; init; } = new Dictionary<string, string>();
+
+    /// <summary>Untimed, after the target was made to differ and before the timed script: the peer's own set-up.</summary>
+    public string? Setup { get; init; }
+
+    /// <summary>Untimed, after the timed script whatever happened (also when it failed): leaves nothing behind.</summary>
+    public string? Teardown { get; init; }
+
+    /// <summary>A file in $WORK holding the tool's log; any line at level ERROR or FATAL fails the run whatever the exit code.</summary>
+    public string? ErrorLog { get; init; }
+
+    /// <summary>In the order of the report's peer rows.</summary>
+    public static IReadOnlyList<PeerDefinition> All { get; } =
+    [
+        PsqlPipePeer.Binary,
+        PsqlPipePeer.Text,
+        PgcopydbPeer.Definition,
+        PostgresFdwPeer.Definition,
+        LogicalReplicationPeer.Definition,
+        PsqlBinaryTunedPeer.Definition,
+    ];
+}

@@ -1,0 +1,51 @@
+using SyncData.Postgres;
+
+namespace SyncDataBenchmark.Runner;
+
+/// <summary>
+/// A peer's scripts, kept as files in Peers/&lt;Folder&gt;/ and embedded in the runner: run.sh (timed), setup.sh and
+/// teardown.sh (untimed, optional); every other file is written into $WORK before the run. {{users}} and {{columns}}
+/// (and the peer's own values, such as {{format}}) are filled in, so the table's column order is stated once, in
+/// <see cref="UsersTable"/>; psql's \copy interpolates no variables, so they cannot be psql variables.
+/// </summary>
+public static class PeerFolder
+{
+    public const string Run = "run.sh";
+    public const string Setup = "setup.sh";
+    public const string Teardown = "teardown.sh";
+
+    private const string Prefix = "Peers/";
+
+    public static PeerDefinition Load(string folder, string key, string name, string fetchLabel, string insertLabel, string tool, string scope,
+        IReadOnlyDictionary<string, string>? values = null)
+    {
+        var files = Files(folder, values ?? new Dictionary<string, string>());
+        return new PeerDefinition(key, name, fetchLabel, insertLabel, tool, files[Run], scope)
+        {
+            Setup = files.GetValueOrDefault(Setup),
+            Teardown = files.GetValueOrDefault(Teardown),
+            Files = files.Where(f => f.Key is not (Run or Setup or Teardown)).ToDictionary(),
+        };
+    }
+
+    /// <summary>Every file of the folder by name, placeholders filled in; an unknown placeholder is an error, not a silent gap.</summary>
+    public static Dictionary<string, string> Files(string folder, IReadOnlyDictionary<string, string> values)
+    {
+        var all = new Dictionary<string, string>(values) { ["users"] = UsersTable.Name, ["columns"] = UsersTable.Columns };
+        var assembly = typeof(PeerFolder).Assembly;
+        var result = new Dictionary<string, string>();
+        foreach (var resource in assembly.GetManifestResourceNames().Where(n => n.StartsWith($"{Prefix}{folder}/", StringComparison.Ordinal)))
+        {
+            using var reader = new StreamReader(assembly.GetManifestResourceStream(resource)!);
+            var text = all.Aggregate(reader.ReadToEnd(), (t, v) => t.Replace("{{" + v.Key + "}}", v.Value, StringComparison.Ordinal));
+            if (text.IndexOf("{{", StringComparison.Ordinal) is >= 0 and var at && text.IndexOf("}}", at, StringComparison.Ordinal) > at)
+            {
+                throw new InvalidOperationException($"{resource} has a placeholder no value fills: {text[at..(text.IndexOf("}}", at, StringComparison.Ordinal) + 2)]}");
+            }
+
+            result[resource[(Prefix.Length + folder.Length + 1)..]] = text;
+        }
+
+        return result.ContainsKey(Run) ? result : throw new InvalidOperationException($"Peers/{folder}/ has no {Run}.");
+    }
+}

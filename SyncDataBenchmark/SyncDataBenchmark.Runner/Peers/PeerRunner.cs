@@ -1,0 +1,193 @@
+using System.Globalization;
+using System.Text.RegularExpressions;
+using Npgsql;
+using SyncData.Harness;
+using SyncData.Shared;
+using SyncDataBenchmark.Runner.Report;
+
+namespace SyncDataBenchmark.Runner;
+
+/// <summary>
+/// Runs one peer once: makes the target differ from the source (untimed), runs the peer's set-up, its timed script
+/// and its tear-down, then checks the target against the source itself, independent of the tool's own report.
+/// </summary>
+public sealed partial class PeerRunner(string sourceConnection, string targetConnection, TableSummary sourceSummary)
+{
+    /// <summary>A peer's run that failed: why, and what is known of it.</summary>
+    private sealed class PeerFailed(string error, int? exitCode = null, double? wallMs = null) : Exception(error)
+    {
+        public int? ExitCode { get; } = exitCode;
+        public double? WallMs { get; } = wallMs;
+    }
+
+    public async Task<PeerRun> RunAsync(PeerDefinition peer, int round, bool warmup, CancellationToken ct)
+    {
+        if (ShellCommand.Which(peer.Tool) is null)
+        {
+            return Failed(peer, round, warmup, new PeerFailed($"{peer.Tool} is not installed (Debian package {(peer.Tool == "psql" ? "postgresql-client" : peer.Tool)}; ./bench.sh installs it when run as root)."));
+        }
+
+        var work = Directory.CreateTempSubdirectory("syncdata-peer-");
+        try
+        {
+            var (ms, wallMs) = await RunScriptsAsync(peer, work.FullName, ct);
+            var target = await Lab.ReadSummaryAsync(targetConnection, ct);
+            var verified = target == sourceSummary;
+            return new PeerRun
+            {
+                Peer = peer.Key, Round = round, Warmup = warmup, Scope = peer.Scope,
+                Status = verified ? RunStatus.Succeeded : RunStatus.Failed,
+                DurationMs = ms, WallMs = wallMs, Rows = target.Rows, Verified = verified, Target = target, ExitCode = 0,
+                Error = verified ? null : $"Verification failed: source has {sourceSummary.Rows:N0} rows (checksum {sourceSummary.Checksum}), target has {target.Rows:N0} (checksum {target.Checksum}).",
+            };
+        }
+        catch (PeerFailed failed)
+        {
+            return Failed(peer, round, warmup, failed);
+        }
+        catch (NpgsqlException ex)
+        {
+            return Failed(peer, round, warmup, new PeerFailed($"Could not prepare or verify the target: {ex.Message}"));
+        }
+        finally
+        {
+            try
+            {
+                work.Delete(recursive: true);
+            }
+            catch (IOException)
+            {
+            }
+        }
+    }
+
+    private static PeerRun Failed(PeerDefinition peer, int round, bool warmup, PeerFailed failed) => new()
+    {
+        Peer = peer.Key, Round = round, Warmup = warmup, Status = RunStatus.Failed, Error = failed.Message, ExitCode = failed.ExitCode,
+        WallMs = failed.WallMs, Scope = peer.Scope,
+    };
+
+    /// <summary>Target made to differ, files written, set-up, the timed script, tear-down; its time by its scope and its wall time.</summary>
+    private async Task<(double Ms, double WallMs)> RunScriptsAsync(PeerDefinition peer, string work, CancellationToken ct)
+    {
+        // Whatever the previous case left, a peer that copies nothing must not verify.
+        await Lab.MakeTargetDifferAsync(targetConnection, sourceSummary, ct);
+        foreach (var (name, content) in peer.Files)
+        {
+            await File.WriteAllTextAsync(Path.Combine(work, name), content, ct);
+        }
+
+        var environment = Environment(work);
+        if (peer.Setup is { } setup && await ShellCommand.RunAsync(setup, environment, work, ct) is { ExitCode: not 0 } prepared)
+        {
+            await TeardownAsync(peer, environment, work);
+            throw new PeerFailed($"{peer.Name}: set-up exited with {prepared.ExitCode}: {Tail(prepared.Output)}", prepared.ExitCode);
+        }
+
+        ShellCommand.Outcome outcome;
+        string? teardownError;
+        try
+        {
+            outcome = await ShellCommand.RunAsync(peer.Script, environment, work, ct);
+        }
+        finally
+        {
+            teardownError = await TeardownAsync(peer, environment, work);
+        }
+
+        var wallMs = Math.Round(outcome.Elapsed.TotalMilliseconds, 1);
+        await CheckOutcomeAsync(peer, outcome, teardownError, work, wallMs, ct);
+        if (peer.Scope != PeerScopes.TargetStatements)
+        {
+            return (wallMs, wallMs);
+        }
+
+        return await ReadClockAsync(Path.Combine(work, PeerDefinition.ClockFile), ct) is { } clockMs
+            ? (clockMs, wallMs)
+            : throw new PeerFailed($"{peer.Name} did not record the target's clock before its first statement and after its commit (expected two epoch lines in $WORK/{PeerDefinition.ClockFile}).", 0, wallMs);
+    }
+
+    /// <summary>A non-zero exit, errors in the tool's log or a failed tear-down fail the run.</summary>
+    private static async Task CheckOutcomeAsync(PeerDefinition peer, ShellCommand.Outcome outcome, string? teardownError, string work, double wallMs, CancellationToken ct)
+    {
+        if (outcome.ExitCode != 0)
+        {
+            throw new PeerFailed($"{peer.Tool} exited with {outcome.ExitCode}: {Tail(outcome.Output)}", outcome.ExitCode, wallMs);
+        }
+
+        if (peer.ErrorLog is { } log && await ErrorLinesAsync(Path.Combine(work, log), ct) is { Count: > 0 } errors)
+        {
+            throw new PeerFailed($"{peer.Tool} exited with 0 but its log reports errors: {string.Join(" | ", errors.Take(6))}", 0, wallMs);
+        }
+
+        if (teardownError is not null)
+        {
+            throw new PeerFailed($"{peer.Name}: tear-down {teardownError}", 0, wallMs);
+        }
+    }
+
+    /// <summary>Runs the peer's tear-down, never cancelled (it removes subscriptions and slots); returns its failure or null.</summary>
+    private static async Task<string?> TeardownAsync(PeerDefinition peer, IReadOnlyDictionary<string, string> environment, string work)
+    {
+        if (peer.Teardown is not { } teardown)
+        {
+            return null;
+        }
+
+        var outcome = await ShellCommand.RunAsync(teardown, environment, work, CancellationToken.None);
+        return outcome.ExitCode == 0 ? null : $"exited with {outcome.ExitCode}: {Tail(outcome.Output)}";
+    }
+
+    private Dictionary<string, string> Environment(string work)
+    {
+        var source = new NpgsqlConnectionStringBuilder(sourceConnection);
+        var environment = new Dictionary<string, string>
+        {
+            ["SRC"] = PostgresUri.From(sourceConnection, out var password),
+            ["TGT"] = PostgresUri.From(targetConnection, out _),
+            ["WORK"] = work,
+            ["SRC_HOST"] = source.Host ?? "localhost",
+            ["SRC_PORT"] = source.Port.ToString(CultureInfo.InvariantCulture),
+            ["SRC_DB"] = source.Database ?? "postgres",
+            ["SRC_USER"] = source.Username ?? System.Environment.UserName,
+            ["SRC_CONNINFO"] = PostgresUri.Conninfo(sourceConnection),
+        };
+        if (password is not null)
+        {
+            environment["PGPASSWORD"] = password;
+            environment["SRC_PASSWORD"] = password;
+        }
+
+        return environment;
+    }
+
+    /// <summary>Milliseconds between the two epoch readings the target printed, or null if they are not there.</summary>
+    internal static async Task<double?> ReadClockAsync(string path, CancellationToken ct)
+    {
+        if (!File.Exists(path))
+        {
+            return null;
+        }
+
+        var readings = (await File.ReadAllLinesAsync(path, ct))
+            .Select(l => double.TryParse(l.Trim(), NumberStyles.Float, CultureInfo.InvariantCulture, out var v) ? v : (double?)null)
+            .OfType<double>()
+            .ToList();
+        return readings.Count == 2 && readings[1] >= readings[0] ? Math.Round((readings[1] - readings[0]) * 1000, 1) : null;
+    }
+
+    /// <summary>Lines of a tool's log at level ERROR or FATAL (pgcopydb: "HH:MM:SS pid ERROR …").</summary>
+    internal static async Task<List<string>> ErrorLinesAsync(string path, CancellationToken ct) =>
+        File.Exists(path)
+            ? (await File.ReadAllLinesAsync(path, ct)).Where(l => ErrorLine().IsMatch(l)).Select(l => l.Trim()).ToList()
+            : [];
+
+    [GeneratedRegex(@"^\S+\s+\d+\s+(ERROR|FATAL)\b")]
+    private static partial Regex ErrorLine();
+
+    private static string Tail(string output)
+    {
+        var lines = output.Split('\n', StringSplitOptions.RemoveEmptyEntries);
+        return string.Join(" | ", lines.TakeLast(6)).Trim();
+    }
+}

@@ -1,0 +1,1 @@
+psql -X -q -v ON_ERROR_STOP=1 -d "$TGT" -f "$WORK/setup.sql"

@@ -1,0 +1,99 @@
+using System.Text.Json;
+
+namespace SyncDataBenchmark.Runner.Report;
+
+/// <summary>
+/// results.json: the one record of a session, built from what the session measured and written once per job (so a
+/// long session stopped midway still leaves its data) and once at the end; every other output derives from it.
+/// </summary>
+public static class ResultsRecord
+{
+    public const string FileName = "results.json";
+
+    public static BenchReport Build(BenchSession session, SystemUnderTest system, BenchSettings settings, BenchEnvironment environment, bool complete)
+    {
+        // The headline table and the per-case pictures describe one size: the largest one measured so far.
+        var measuredSizes = settings.Sizes.Where(s => session.Runs.Any(r => r.SourceRows == s) || session.PeerRuns.Any(r => r.SourceRows == s)).ToList();
+        var headline = measuredSizes.LastOrDefault(settings.Sizes[0]);
+        var summary = SummaryAt(session, system, settings, headline);
+        var anyRun = session.Runs.Count + session.PeerRuns.Count > 0;
+        return new BenchReport
+        {
+            Complete = complete,
+            Passed = complete && anyRun && session.Runs.All(r => r.Ok) && session.PeerRuns.All(r => r.Ok) && session.Problems.Count == 0,
+            Environment = environment,
+            Parameters = Parameters(session, system, settings, headline),
+            Summary = summary,
+            Runs = SampleThinning.KeepPictured(session.Runs, summary),
+            Peers = session.PeerRuns.ToList(),
+            Problems = session.Problems.ToList(),
+            Growth = settings.Sizes.Count > 1 ? Growth.Build(measuredSizes, rows => SummaryAt(session, system, settings, rows), session.Skipped) : [],
+            Skipped = session.Skipped.ToList(),
+        };
+    }
+
+    /// <summary>Write then rename: a reader (or a crash) never sees half a file.</summary>
+    public static async Task WriteAsync(BenchReport report, string path)
+    {
+        var temporary = path + ".tmp";
+        await using (var stream = File.Create(temporary))
+        {
+            await JsonSerializer.SerializeAsync(stream, report, BenchJsonContext.Default.BenchReport);
+        }
+
+        File.Move(temporary, path, overwrite: true);
+    }
+
+    /// <summary>A record as written: every report can be made again from it.</summary>
+    public static async Task<BenchReport> ReadAsync(string path)
+    {
+        await using var stream = File.OpenRead(path);
+        return await JsonSerializer.DeserializeAsync(stream, BenchJsonContext.Default.BenchReport) ?? throw new JsonException($"{path} is empty.");
+    }
+
+    private static List<CaseSummary> SummaryAt(BenchSession session, SystemUnderTest system, BenchSettings settings, long rows)
+    {
+        bool Skipped(string key, string profile) => session.Skipped.Any(s => s.Rows == rows && s.Case == key && s.Profile == profile);
+        var mainProfile = system.ServicesStartedByRunner ? settings.MainProfile.Name : BenchSession.ExternalProfile;
+        var others = settings.Profiles.Skip(1)
+            .Select(p => (p.Name, (IReadOnlyList<Combination>)session.ProfileCombinations.Where(c => !Skipped(c.Key, p.Name)).ToList()))
+            .ToList();
+        return Summaries.Build(
+            session.Combinations.Where(c => !Skipped(c.Key, settings.MainProfile.Name)).ToList(),
+            session.Peers.Where(p => !Skipped(p.Key, settings.MainProfile.Name)).ToList(),
+            session.Runs.Where(r => r.SourceRows == rows).ToList(),
+            session.PeerRuns.Where(r => r.SourceRows == rows).ToList(),
+            mainProfile, others);
+    }
+
+    private static BenchParameters Parameters(BenchSession session, SystemUnderTest system, BenchSettings settings, long headline) => new()
+    {
+        Rows = headline,
+        Sizes = settings.Sizes,
+        MaxRunSeconds = settings.Sizes.Count > 1 ? settings.MaxRunSeconds : null,
+        WarmupPolicy = settings.Sizes.Count == 1 ? null
+            : settings.Profiles.Count > 1 ? "one untimed warm-up round at every size (each profile restarts the services at every size)"
+            : "one untimed warm-up round at the first size only (the services stay up, warm, across sizes)",
+        SeedMsBySize = session.SeedMs,
+        Repeat = settings.Repeat,
+        Warmups = settings.Warmups,
+        PageSize = settings.PageSize,
+        BatchSize = settings.BatchSize,
+        Cases = settings.Cases.Patterns,
+        Tmpfs = settings.Tmpfs,
+        PostgresSettings = system.PostgresSettings,
+        Database = settings.Connection is null ? "local" : "existing",
+        SeedReused = system.SeedReused,
+        SeedMs = system.SeedMs,
+        SourceSummary = system.SourceSummary,
+        Peers = settings.Peers,
+        Charts = settings.Charts,
+        SomeServiceUrl = system.SomeServiceUrl.ToString(),
+        SourceUrl = system.SourceUrl?.ToString(),
+        ServicesStartedByRunner = system.ServicesStartedByRunner,
+        Profiles = system.ServicesStartedByRunner
+            ? settings.Profiles.Select(p => new ProfileReport(p.Name, p.Description, p.Environment, p == settings.MainProfile)).ToList()
+            : [new ProfileReport(BenchSession.ExternalProfile, "services started by someone else: see each run's reported settings", new Dictionary<string, string>(), true)],
+        ProfileCases = settings.Profiles.Count > 1 ? settings.ProfileCases.Patterns : [],
+    };
+}

@@ -102,6 +102,11 @@ public sealed record ServiceFigures(
     /// <summary>How far an imprecise read may trail without meaning anything (allocation contexts, exited threads).</summary>
     public const long SampleSlackBytes = 4L << 20;
 
+    private static string WentBackwards(RuntimeSnapshot start, RuntimeSnapshot end) =>
+        "GC.GetTotalAllocatedBytes went backwards during the run" +
+        (end.Runtime is { Datas: true } || start.Runtime is { Datas: true } ? " (DATAS is on, though no heap count change was seen)" : "") +
+        " (dotnet/runtime#131069)";
+
     public static string? AllocationGuard(RuntimeSnapshot start, RuntimeSnapshot end)
     {
         if (end.Runtime is { Datas: true } || start.Runtime is { Datas: true })
@@ -118,7 +123,8 @@ public sealed record ServiceFigures(
             }
         }
 
-        // Belt and braces: whatever the cause, a counter that went backwards cannot give a true difference. The
+        // Belt and braces: whatever the cause, a counter that went backwards cannot give a true difference (seen under
+        // DATAS with no heap count change observed, so the reason says whether DATAS was on). The
         // samples are imprecise reads (they may trail by an allocation context per thread, and drop by one when a
         // thread exits), so only a drop beyond that slack counts; the start and end reads are precise.
         long highest = 0;
@@ -126,12 +132,12 @@ public sealed record ServiceFigures(
         {
             if (sample.AllocatedBytes < highest - SampleSlackBytes)
             {
-                return "GC.GetTotalAllocatedBytes went backwards during the run (dotnet/runtime#131069)";
+                return WentBackwards(start, end);
             }
 
             highest = Math.Max(highest, sample.AllocatedBytes);
         }
 
-        return end.AllocatedBytes < start.AllocatedBytes ? "GC.GetTotalAllocatedBytes went backwards during the run (dotnet/runtime#131069)" : null;
+        return end.AllocatedBytes < start.AllocatedBytes ? WentBackwards(start, end) : null;
     }
 }

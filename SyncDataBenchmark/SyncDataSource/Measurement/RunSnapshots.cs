@@ -320,11 +320,12 @@ public static class RunSnapshotsApi
                 throw;
             }
 
-            // A refused or abandoned request ends its run: holding the snapshot (a connection and an open transaction)
-            // until the idle timeout would let a series of failing runs exhaust the server's connections.
-            if (RunMeasurementApi.RunOf(http.Request) is { } failed && (http.RequestAborted.IsCancellationRequested || http.Response.StatusCode >= 400))
+            // A refused request ends its run: holding the snapshot (a connection and an open transaction) until the idle
+            // timeout would let a series of failing runs exhaust the server's connections. Not an aborted one that
+            // completed: a consumer may close a stream it has read to the end before the server has finished with it.
+            if (RunMeasurementApi.RunOf(http.Request) is { } failed && http.Response.StatusCode >= 400)
             {
-                await snapshots.EndAsync(failed, http.RequestAborted.IsCancellationRequested ? "a request of the run was aborted" : $"a request of the run was answered {http.Response.StatusCode}");
+                await snapshots.EndAsync(failed, $"a request of the run was answered {http.Response.StatusCode}");
             }
         });
     }

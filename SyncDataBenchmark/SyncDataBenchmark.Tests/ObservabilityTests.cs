@@ -57,9 +57,13 @@ public sealed class ObservabilityTests(ITestOutputHelper output)
         {
             var service = compose.Services[name];
             Assert.Equal(Path.Combine(Root, "SyncDataBenchmark"), service.BuildContext);
-            Assert.Equal($"{project}/Dockerfile", service.Dockerfile);
-            AssertDockerfileCopiesExist(Path.Combine(service.BuildContext!, service.Dockerfile!), service.BuildContext!);
-            AssertDockerfileCopiesEveryReferencedProject(Path.Combine(service.BuildContext!, service.Dockerfile!), service.BuildContext!, project);
+            // One Dockerfile for both services: the service is a build argument.
+            Assert.Equal("Dockerfile", service.Dockerfile);
+            Assert.Equal(project, service.BuildArgs["SERVICE"]);
+            Assert.Equal(port.ToString(System.Globalization.CultureInfo.InvariantCulture), service.BuildArgs["PORT"]);
+            var copies = DockerfileCopies(Path.Combine(service.BuildContext!, service.Dockerfile!), service.BuildArgs);
+            AssertDockerfileCopiesExist(copies, service.BuildContext!);
+            AssertDockerfileCopiesEveryReferencedProject(copies, service.BuildContext!, project);
             Assert.Contains($"127.0.0.1:{port}:{port}/tcp", service.Ports);
             // appsettings.json's Urls (127.0.0.1) outranks ASPNETCORE_URLS; the unprefixed URLS variable does not lose.
             Assert.Equal($"http://0.0.0.0:{port}", service.Environment["URLS"]);
@@ -106,9 +110,8 @@ public sealed class ObservabilityTests(ITestOutputHelper output)
     /// The image restores and builds from the project files it copies: each project the service references, directly
     /// or not, must be copied twice (its project file before the restore, its directory after).
     /// </summary>
-    private static void AssertDockerfileCopiesEveryReferencedProject(string dockerfile, string context, string project)
+    private static void AssertDockerfileCopiesEveryReferencedProject(string[] copies, string context, string project)
     {
-        var copies = File.ReadAllLines(dockerfile).Where(l => l.StartsWith("COPY ", StringComparison.Ordinal)).ToArray();
         var pending = new Stack<string>([project]);
         var seen = new HashSet<string>();
         while (pending.TryPop(out var name))
@@ -130,22 +133,29 @@ public sealed class ObservabilityTests(ITestOutputHelper output)
         Assert.Contains("SyncData.Shared", seen);
     }
 
-    private static void AssertDockerfileCopiesExist(string dockerfile, string context)
+    /// <summary>The Dockerfile's COPY lines from the build context (not from another stage), build arguments filled in.</summary>
+    private static string[] DockerfileCopies(string dockerfile, IReadOnlyDictionary<string, string> args)
     {
         Assert.True(File.Exists(dockerfile), $"{dockerfile} is missing.");
+        return File.ReadAllLines(dockerfile)
+            .Where(l => l.StartsWith("COPY ", StringComparison.Ordinal) && !l.Contains("--from=", StringComparison.Ordinal))
+            .Select(l => args.Aggregate(l, (line, arg) => line.Replace("${" + arg.Key + "}", arg.Value, StringComparison.Ordinal)))
+            .ToArray();
+    }
+
+    private static void AssertDockerfileCopiesExist(string[] copies, string context)
+    {
         var ignored = File.ReadAllLines(Path.Combine(context, ".dockerignore"))
             .Select(l => l.Trim()).Where(l => l.Length > 0 && !l.StartsWith('#')).ToArray();
-        var copies = File.ReadAllLines(dockerfile)
-            .Where(l => l.StartsWith("COPY ", StringComparison.Ordinal) && !l.Contains("--from=", StringComparison.Ordinal))
-            .ToArray();
         Assert.NotEmpty(copies);
         foreach (var copy in copies)
         {
+            Assert.DoesNotContain("${", copy, StringComparison.Ordinal);
             var parts = copy.Split(' ', StringSplitOptions.RemoveEmptyEntries);
             foreach (var source in parts[1..^1])
             {
                 var path = Path.Combine(context, source);
-                Assert.True(File.Exists(path) || Directory.Exists(path), $"{dockerfile}: {copy} — {source} is not in the build context {context}.");
+                Assert.True(File.Exists(path) || Directory.Exists(path), $"Dockerfile: {copy} — {source} is not in the build context {context}.");
                 Assert.DoesNotContain(ignored, i => source.TrimEnd('/').Equals(i.TrimEnd('/'), StringComparison.Ordinal));
             }
         }

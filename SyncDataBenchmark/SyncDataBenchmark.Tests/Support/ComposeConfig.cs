@@ -10,6 +10,7 @@ internal sealed class ComposeConfig
     {
         public string? Context { get; set; }
         public string? Dockerfile { get; set; }
+        public Dictionary<string, string> Args { get; set; } = [];
     }
 
     public sealed class Service
@@ -30,6 +31,9 @@ internal sealed class ComposeConfig
 
         [YamlIgnore]
         public string? Dockerfile => Build?.Dockerfile;
+
+        [YamlIgnore]
+        public IReadOnlyDictionary<string, string> BuildArgs => Build?.Args ?? [];
 
         [YamlIgnore]
         public IReadOnlyList<string> DependsOn => [.. DependsOnMap.Keys];

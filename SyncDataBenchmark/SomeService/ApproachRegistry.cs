@@ -6,30 +6,30 @@ using SyncData.Shared;
 namespace SomeService;
 
 /// <summary>
-/// Finds every fetch consumer (<see cref="IUserSource"/>) and writer (<see cref="IUserWriter"/>) in this assembly by
+/// Finds every fetch consumer (<see cref="IFetchConsumer"/>) and writer (<see cref="IUserWriter"/>) in this assembly by
 /// the name each declares with <see cref="ApproachAttribute"/>, registers it keyed by that name, and builds the
 /// catalogue of names from the same classes: adding an approach adds its class and nothing here.
 /// </summary>
 public static class ApproachRegistry
 {
-    private static readonly List<(ApproachInfo Info, Type Type)> FoundSources = Find<IUserSource>(ApproachKind.Fetch);
+    private static readonly List<(ApproachInfo Info, Type Type)> FoundConsumers = Find<IFetchConsumer>(ApproachKind.Fetch);
     private static readonly List<(ApproachInfo Info, Type Type)> FoundWriters = Find<IUserWriter>(ApproachKind.Insert);
 
-    public static IReadOnlyDictionary<FetchApproach, Type> Sources { get; } =
-        FoundSources.ToDictionary(x => new FetchApproach(x.Info.Name), x => x.Type);
+    public static IReadOnlyDictionary<FetchApproach, Type> Consumers { get; } =
+        FoundConsumers.ToDictionary(x => new FetchApproach(x.Info.Name), x => x.Type);
 
     public static IReadOnlyDictionary<InsertApproach, Type> Writers { get; } =
         FoundWriters.ToDictionary(x => new InsertApproach(x.Info.Name), x => x.Type);
 
     /// <summary>Every name and what each needs; served at GET /approaches.</summary>
-    public static ApproachCatalog Catalog { get; } = new(FoundSources.Concat(FoundWriters).Select(x => x.Info));
+    public static ApproachCatalog Catalog { get; } = new(FoundConsumers.Concat(FoundWriters).Select(x => x.Info));
 
     /// <summary>Consumers are transient (each run gets a fresh typed HttpClient); writers hold no state.</summary>
     public static IServiceCollection AddApproaches(this IServiceCollection services)
     {
-        foreach (var (name, type) in Sources)
+        foreach (var (name, type) in Consumers)
         {
-            services.AddKeyedTransient(typeof(IUserSource), name, type);
+            services.AddKeyedTransient(typeof(IFetchConsumer), name, type);
         }
 
         foreach (var (name, type) in Writers)

@@ -21,9 +21,9 @@ public sealed class ApproachRegistryTests
     [Fact]
     public void Every_fetch_name_has_a_consumer_and_a_server_endpoint_and_every_one_of_them_a_name()
     {
-        Assert.Equal(Approaches.Fetches.Order(), ApproachRegistry.Sources.Keys.Order());
+        Assert.Equal(Approaches.Fetches.Order(), ApproachRegistry.Consumers.Keys.Order());
         Assert.Equal(Approaches.Fetches.Order(), FetchEndpoints.All.Keys.Order());
-        Assert.All(ApproachRegistry.Sources.Values, t => Assert.True(typeof(IUserSource).IsAssignableFrom(t)));
+        Assert.All(ApproachRegistry.Consumers.Values, t => Assert.True(typeof(IFetchConsumer).IsAssignableFrom(t)));
     }
 
     [Fact]
@@ -35,8 +35,8 @@ public sealed class ApproachRegistryTests
             var server = FetchEndpoints.All[fetch].Info;
             Assert.True(consumer.Route == server.Route, $"{fetch}: SomeService calls {consumer.Route}, SyncDataSource serves {server.Route}.");
             Assert.True(consumer.CopyBytes == server.CopyBytes, $"{fetch}: the halves disagree on whether the wire format is binary COPY.");
-            Assert.True(consumer.CopyBytes == typeof(IBinaryCopySource).IsAssignableFrom(ApproachRegistry.Sources[fetch]),
-                $"{fetch}: CopyBytes = {consumer.CopyBytes}, but its consumer {(consumer.CopyBytes ? "does not implement" : "implements")} {nameof(IBinaryCopySource)}.");
+            Assert.True(consumer.CopyBytes == typeof(IBinaryCopyConsumer).IsAssignableFrom(ApproachRegistry.Consumers[fetch]),
+                $"{fetch}: CopyBytes = {consumer.CopyBytes}, but its consumer {(consumer.CopyBytes ? "does not implement" : "implements")} {nameof(IBinaryCopyConsumer)}.");
         }
 
         Assert.Equal(Approaches.Fetches.Count, Approaches.Fetches.Select(f => Approaches[f].Route).Distinct().Count());
@@ -58,12 +58,12 @@ public sealed class ApproachRegistryTests
     [Fact]
     public void The_compatibility_rule_matches_what_writers_consume()
     {
-        foreach (var (fetch, sourceType) in ApproachRegistry.Sources)
+        foreach (var (fetch, consumerType) in ApproachRegistry.Consumers)
         {
             foreach (var (insert, writerType) in ApproachRegistry.Writers)
             {
                 var canRun = typeof(IRowWriter).IsAssignableFrom(writerType)
-                             || (typeof(ICopyBytesWriter).IsAssignableFrom(writerType) && typeof(IBinaryCopySource).IsAssignableFrom(sourceType));
+                             || (typeof(ICopyBytesWriter).IsAssignableFrom(writerType) && typeof(IBinaryCopyConsumer).IsAssignableFrom(consumerType));
                 Assert.True(canRun == (Approaches.Incompatibility(fetch, insert) is null), $"{fetch} × {insert}: writer/source types say {canRun}, the catalogue disagrees.");
             }
         }
@@ -88,7 +88,7 @@ public sealed class ApproachRegistryTests
     [Fact]
     public void Each_approach_class_is_named_in_no_other_non_test_file()
     {
-        var classes = ApproachRegistry.Sources.Values.Concat(ApproachRegistry.Writers.Values).Concat(FetchEndpoints.All.Values.Select(e => e.Type)).ToList();
+        var classes = ApproachRegistry.Consumers.Values.Concat(ApproachRegistry.Writers.Values).Concat(FetchEndpoints.All.Values.Select(e => e.Type)).ToList();
         var sources = Directory.EnumerateFiles(Path.Combine(Lab.RepositoryRoot, "SyncDataBenchmark"), "*.cs", SearchOption.AllDirectories)
             .Where(f => !f.Contains($"{Path.DirectorySeparatorChar}bin{Path.DirectorySeparatorChar}", StringComparison.Ordinal)
                         && !f.Contains($"{Path.DirectorySeparatorChar}obj{Path.DirectorySeparatorChar}", StringComparison.Ordinal)

@@ -34,12 +34,12 @@ public static class Consumers
         return data;
     }
 
-    public static IUserSource For(string fetch, HttpClient source)
+    public static IFetchConsumer For(string fetch, HttpClient source)
     {
         var services = new ServiceCollection()
             .AddSingleton(new SourceClient(source, Options.Create(new SyncOptions())))
             .BuildServiceProvider();
-        return (IUserSource)ActivatorUtilities.CreateInstance(services, ApproachRegistry.Sources[new FetchApproach(fetch)]);
+        return (IFetchConsumer)ActivatorUtilities.CreateInstance(services, ApproachRegistry.Consumers[new FetchApproach(fetch)]);
     }
 
     /// <summary>A run's request for <paramref name="fetch"/> (the insert does not matter to a consumer).</summary>

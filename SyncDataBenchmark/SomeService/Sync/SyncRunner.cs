@@ -238,15 +238,15 @@ public sealed class SyncRunner(
     /// </summary>
     private async Task<long?> TransferAsync(SyncRequest request, IUserWriter writer, WriteTarget writeTarget, CancellationToken ct)
     {
-        var source = services.GetRequiredKeyedService<IUserSource>(request.Fetch);
+        var consumer = services.GetRequiredKeyedService<IFetchConsumer>(request.Fetch);
         try
         {
             switch (writer)
             {
                 case IRowWriter rows:
-                    return await rows.WriteAsync(metrics.CountWritten(SourceReads.Attributed(source.ReadAsync(request, ct), ct), request), writeTarget, ct);
-                case ICopyBytesWriter bytes when source is IBinaryCopySource copySource:
-                    await using (var body = metrics.CountWritten(await copySource.OpenCopyStreamAsync(ct), request))
+                    return await rows.WriteAsync(metrics.CountWritten(SourceReads.Attributed(consumer.ReadAsync(request, ct), ct), request), writeTarget, ct);
+                case ICopyBytesWriter bytes when consumer is IBinaryCopyConsumer copyConsumer:
+                    await using (var body = metrics.CountWritten(await copyConsumer.OpenCopyStreamAsync(ct), request))
                     {
                         return await bytes.WriteAsync(body, writeTarget, ct);
                     }

@@ -7,9 +7,9 @@ namespace SomeService.Fetch;
 /// <summary>EFKeysetPaging: page after page by "rows after this id" until a short page.</summary>
 // The route is the one the original URLs used; SyncDataSource's endpoint declares the same.
 [Approach(ApproachKind.Fetch, "EFKeysetPaging", Pages = true, Route = "users/keyset")]
-public sealed class EFKeysetPagingSource(SourceClient client) : IUserSource
+public sealed class EFKeysetPagingConsumer(SourceClient client) : IFetchConsumer
 {
-    private static readonly string Route = Approach.Of(typeof(EFKeysetPagingSource)).Route;
+    private static readonly string Route = Approach.Of(typeof(EFKeysetPagingConsumer)).Route;
 
     public async IAsyncEnumerable<User> ReadAsync(SyncRequest request, [EnumeratorCancellation] CancellationToken ct)
     {

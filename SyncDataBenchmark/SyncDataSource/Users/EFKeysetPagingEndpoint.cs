@@ -9,7 +9,7 @@ namespace SyncDataSource.Users;
 
 // The route is the one the original URLs used; SomeService's consumer declares the same.
 [Approach(ApproachKind.Fetch, "EFKeysetPaging", Pages = true, Route = "users/keyset")]
-public sealed class KeysetPagingEndpoint : IFetchEndpoint
+public sealed class EFKeysetPagingEndpoint : IFetchEndpoint
 {
     public Delegate Handler => GetPageAfter;
 

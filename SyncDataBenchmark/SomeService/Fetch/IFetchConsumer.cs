@@ -7,13 +7,13 @@ namespace SomeService.Fetch;
 /// The consumer half of a fetch approach: pulls every source row over HTTP, incrementally. Each approach is one
 /// class that declares its own name (its server half is in SyncDataSource/Users).
 /// </summary>
-public interface IUserSource
+public interface IFetchConsumer
 {
     IAsyncEnumerable<User> ReadAsync(SyncRequest request, CancellationToken ct);
 }
 
-/// <summary>A source whose wire format is already PostgreSQL binary COPY, so its bytes can be relayed unparsed.</summary>
-public interface IBinaryCopySource : IUserSource
+/// <summary>A consumer whose fetch already speaks PostgreSQL binary COPY on the wire, so its bytes can be relayed unparsed.</summary>
+public interface IBinaryCopyConsumer : IFetchConsumer
 {
     Task<Stream> OpenCopyStreamAsync(CancellationToken ct);
 }

@@ -7,9 +7,9 @@ namespace SomeService.Fetch;
 /// <summary>EFOffsetPaging: page after page by offset/limit until a short page.</summary>
 // The route is the one the original URLs used; SyncDataSource's endpoint declares the same.
 [Approach(ApproachKind.Fetch, "EFOffsetPaging", Pages = true, Route = "users/offset")]
-public sealed class EFOffsetPagingSource(SourceClient client) : IUserSource
+public sealed class EFOffsetPagingConsumer(SourceClient client) : IFetchConsumer
 {
-    private static readonly string Route = Approach.Of(typeof(EFOffsetPagingSource)).Route;
+    private static readonly string Route = Approach.Of(typeof(EFOffsetPagingConsumer)).Route;
 
     public async IAsyncEnumerable<User> ReadAsync(SyncRequest request, [EnumeratorCancellation] CancellationToken ct)
     {

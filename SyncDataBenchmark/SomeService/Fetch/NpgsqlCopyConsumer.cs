@@ -7,9 +7,9 @@ namespace SomeService.Fetch;
 /// <summary>NpgsqlCopy: one request whose body is PostgreSQL binary COPY, parsed row by row as it arrives.</summary>
 // The route is the one the original URLs used; SyncDataSource's endpoint declares the same.
 [Approach(ApproachKind.Fetch, "NpgsqlCopy", CopyBytes = true, Route = "users/copy")]
-public sealed class NpgsqlCopySource(SourceClient client) : IBinaryCopySource
+public sealed class NpgsqlCopyConsumer(SourceClient client) : IBinaryCopyConsumer
 {
-    private static readonly string Route = Approach.Of(typeof(NpgsqlCopySource)).Route;
+    private static readonly string Route = Approach.Of(typeof(NpgsqlCopyConsumer)).Route;
 
     public async IAsyncEnumerable<User> ReadAsync(SyncRequest request, [EnumeratorCancellation] CancellationToken ct)
     {

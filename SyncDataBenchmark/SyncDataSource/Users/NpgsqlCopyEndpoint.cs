@@ -10,7 +10,7 @@ namespace SyncDataSource.Users;
 
 // The route is the one the original URLs used; SomeService's consumer declares the same.
 [Approach(ApproachKind.Fetch, "NpgsqlCopy", CopyBytes = true, Route = "users/copy")]
-public sealed class CopyEndpoint : IFetchEndpoint
+public sealed class NpgsqlCopyEndpoint : IFetchEndpoint
 {
     public Delegate Handler => Copy;
 

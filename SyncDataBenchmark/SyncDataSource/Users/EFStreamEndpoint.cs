@@ -9,7 +9,7 @@ namespace SyncDataSource.Users;
 
 // The route is the one the original URLs used; SomeService's consumer declares the same.
 [Approach(ApproachKind.Fetch, "EFStream", Route = "users/stream")]
-public sealed class StreamEndpoint : IFetchEndpoint
+public sealed class EFStreamEndpoint : IFetchEndpoint
 {
     public Delegate Handler => Stream;
 

@@ -9,7 +9,7 @@ namespace SyncDataSource.Users;
 
 // The route is the one the original URLs used; SomeService's consumer declares the same.
 [Approach(ApproachKind.Fetch, "EFOffsetPaging", Pages = true, Route = "users/offset")]
-public sealed class OffsetPagingEndpoint : IFetchEndpoint
+public sealed class EFOffsetPagingEndpoint : IFetchEndpoint
 {
     public Delegate Handler => GetPageByOffset;
 

@@ -43,16 +43,6 @@ public sealed class EFKeysetPagingEndpoint : IFetchEndpoint
             query = query.Where(u => u.Id.CompareTo(id) > 0);
         }
 
-        // Each page of a run reads the run's snapshot: rows cannot shift between pages while the source takes writes.
-        await using var lease = await snapshots.AcquireAsync(request, ct);
-        await using var transaction = lease is null ? null : await lease.BeginAsync(db.Database, ct);
-        try
-        {
-            return TypedResults.Ok(await query.OrderBy(u => u.Id).Take(take).ToListAsync(ct));
-        }
-        catch (Exception ex) when (ex is not OperationCanceledException)
-        {
-            return UsersApi.Unsendable(SendableUsersDbContext.Unsendable(ex) ?? throw ex.Rethrown());
-        }
+        return await UsersApi.ReadPageAsync(query.OrderBy(u => u.Id).Take(take), db, snapshots, request, ct);
     }
 }

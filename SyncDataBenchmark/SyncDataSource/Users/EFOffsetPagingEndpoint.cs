@@ -25,16 +25,6 @@ public sealed class EFOffsetPagingEndpoint : IFetchEndpoint
             return TypedResults.ValidationProblem(errors);
         }
 
-        // Each page of a run reads the run's snapshot: rows cannot shift between pages while the source takes writes.
-        await using var lease = await snapshots.AcquireAsync(request, ct);
-        await using var transaction = lease is null ? null : await lease.BeginAsync(db.Database, ct);
-        try
-        {
-            return TypedResults.Ok(await db.Users.AsNoTracking().OrderBy(u => u.Id).Skip((int)Math.Min(skip, int.MaxValue)).Take(take).ToListAsync(ct));
-        }
-        catch (Exception ex) when (ex is not OperationCanceledException)
-        {
-            return UsersApi.Unsendable(SendableUsersDbContext.Unsendable(ex) ?? throw ex.Rethrown());
-        }
+        return await UsersApi.ReadPageAsync(db.Users.AsNoTracking().OrderBy(u => u.Id).Skip((int)Math.Min(skip, int.MaxValue)).Take(take), db, snapshots, request, ct);
     }
 }

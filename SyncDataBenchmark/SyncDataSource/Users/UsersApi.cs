@@ -53,6 +53,25 @@ public static class UsersApi
         return TypedResults.Ok(new SourceSummary(table.Rows, table.Checksum, figures, missing, snapshot));
     }
 
+    /// <summary>
+    /// Reads one page. Each page of a run reads the run's snapshot, so rows cannot shift between pages while the
+    /// source takes writes; a value the wire cannot carry becomes a named 422.
+    /// </summary>
+    internal static async Task<Results<Ok<List<User>>, ValidationProblem, ProblemHttpResult>> ReadPageAsync(
+        IQueryable<User> page, SendableUsersDbContext db, RunSnapshots snapshots, HttpRequest request, CancellationToken ct)
+    {
+        await using var lease = await snapshots.AcquireAsync(request, ct);
+        await using var transaction = lease is null ? null : await lease.BeginAsync(db.Database, ct);
+        try
+        {
+            return TypedResults.Ok(await page.ToListAsync(ct));
+        }
+        catch (Exception ex) when (ex is not OperationCanceledException)
+        {
+            return Unsendable(SendableUsersDbContext.Unsendable(ex) ?? throw ex.Rethrown());
+        }
+    }
+
     internal static int ParseLimit(string? limit, UsersApiOptions options, Dictionary<string, string[]> errors) =>
         (int)ParseNumber(limit, "limit", 1, options.MaxPageSize, errors, required: true);
 

@@ -1,4 +1,3 @@
-using System.IO.Pipelines;
 using Npgsql;
 using SomeService;
 using SomeService.Insert;
@@ -27,18 +26,17 @@ public sealed class RawRelayFailureTests(MatrixLab lab)
     {
         // The header and one whole row, without the trailer: completed, PostgreSQL would take it as a COPY of one row.
         var oneRow = await OneSourceRowWithoutTrailerAsync();
-        var pipe = new Pipe();
-        await pipe.Writer.WriteAsync(oneRow);
-        await pipe.Writer.CompleteAsync(new IOException("the source went away mid-COPY"));
 
-        await WriteAndRollBackAsync(insert, pipe.Reader.AsStream(), async (write, connection, transaction) =>
+        await WriteAndRollBackAsync(insert, new BreakingStream(oneRow), async (write, connection, transaction) =>
         {
             var error = await Assert.ThrowsAsync<IOException>(write);
             Assert.Contains("the source went away", error.Message);
             // Cancelled: the transaction is aborted. Completed, the one row would be counted here.
             await using var count = new NpgsqlCommand("select count(*) from users", connection, transaction);
-            var aborted = await Assert.ThrowsAsync<PostgresException>(() => count.ExecuteScalarAsync());
-            Assert.Equal(PostgresErrorCodes.InFailedSqlTransaction, aborted.SqlState);
+            object? rows = null;
+            var counting = await Record.ExceptionAsync(async () => rows = await count.ExecuteScalarAsync());
+            Assert.True(counting is PostgresException { SqlState: PostgresErrorCodes.InFailedSqlTransaction },
+                $"the COPY was not cancelled: {counting?.Message ?? $"completed, {rows} row(s) in the transaction"}");
         });
     }
 
@@ -94,5 +92,42 @@ public sealed class RawRelayFailureTests(MatrixLab lab)
         var all = bytes.ToArray();
         Assert.Equal([0xFF, 0xFF], all[^2..]);
         return all[..^2];
+    }
+
+    /// <summary>
+    /// A source body that delivers its bytes, then breaks as a dropped connection does. (A Pipe completed with an
+    /// exception throws before its buffered bytes are read, so it cannot stand for this.)
+    /// </summary>
+    private sealed class BreakingStream(byte[] bytes) : Stream
+    {
+        private int _position;
+
+        public override bool CanRead => true;
+        public override bool CanSeek => false;
+        public override bool CanWrite => false;
+        public override long Length => throw new NotSupportedException();
+        public override long Position { get => throw new NotSupportedException(); set => throw new NotSupportedException(); }
+
+        public override int Read(byte[] buffer, int offset, int count) => Read(buffer.AsSpan(offset, count));
+
+        public override int Read(Span<byte> buffer)
+        {
+            if (_position == bytes.Length)
+            {
+                throw new IOException("the source went away mid-COPY");
+            }
+
+            var n = Math.Min(buffer.Length, bytes.Length - _position);
+            bytes.AsSpan(_position, n).CopyTo(buffer);
+            _position += n;
+            return n;
+        }
+
+        public override ValueTask<int> ReadAsync(Memory<byte> buffer, CancellationToken ct = default) => ValueTask.FromResult(Read(buffer.Span));
+
+        public override void Flush() => throw new NotSupportedException();
+        public override long Seek(long offset, SeekOrigin origin) => throw new NotSupportedException();
+        public override void SetLength(long value) => throw new NotSupportedException();
+        public override void Write(byte[] buffer, int offset, int count) => throw new NotSupportedException();
     }
 }

@@ -38,6 +38,20 @@ public sealed class TunedWriterTests(MatrixLab lab)
         Assert.True(run.Verified, run.Error);
         Assert.Equal(await Lab.ReadSummaryAsync(lab.SourceDb), await Lab.ReadSummaryAsync(lab.TargetDb));
         Assert.Equal(PrimaryKeys.Expected, await PrimaryKeys.OfUsersAsync(lab.TargetDb));
+        // Written by COPY … FREEZE (PostgreSQL 14+ sets the pages' all-frozen bits): the tuned path, not a plain COPY.
+        Assert.Equal((0L, true), await PagesNotFrozenAsync(lab.TargetDb));
+    }
+
+    /// <summary>How many of the target's users pages are not all-frozen, and whether it has any (pg_visibility).</summary>
+    private static async Task<(long NotFrozen, bool AnyPages)> PagesNotFrozenAsync(string connectionString)
+    {
+        await using var connection = new NpgsqlConnection(connectionString + ";Pooling=false");
+        await connection.OpenAsync();
+        await using var command = new NpgsqlCommand(
+            "create extension if not exists pg_visibility; select count(*) filter (where not all_frozen), count(*) > 0 from pg_visibility_map('users')", connection);
+        await using var reader = await command.ExecuteReaderAsync();
+        await reader.ReadAsync();
+        return (reader.GetInt64(0), reader.GetBoolean(1));
     }
 }
 

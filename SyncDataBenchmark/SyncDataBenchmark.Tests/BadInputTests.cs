@@ -66,6 +66,7 @@ public sealed class BadInputTests(InProcessLab lab) : IAsyncLifetime
             { "some", "GET", $"sync?f={LongValue}&i=NpgsqlCopy", 400, fetches },
             { "some", "GET", "sync?f=EFStream&i=NpgsqlCopyRaw", 400, "needs f=NpgsqlCopy" },
             { "some", "GET", "sync?f=EFOffsetPaging&i=NpgsqlCopyRaw", 400, "needs f=NpgsqlCopy" },
+            { "some", "GET", "sync?f=EFKeysetPaging&i=NpgsqlCopyRawTuned", 400, "needs f=NpgsqlCopy" },
             // SomeService: numbers
             { "some", "GET", "sync?f=EFKeysetPaging&i=NpgsqlCopy&pageSize=0", 400, "pageSize" },
             { "some", "GET", "sync?f=EFKeysetPaging&i=NpgsqlCopy&pageSize=-1", 400, "pageSize" },

@@ -41,6 +41,7 @@ public sealed class LogicTests
     [InlineData("EFStreem:*", "'EFStreem' in 'EFStreem:*' is not a fetch approach. Valid values:")]
     [InlineData("*:Copy", "'Copy' in '*:Copy' is not an insert approach")]
     [InlineData("EFStream:NpgsqlCopyRaw", "EFStream:NpgsqlCopyRaw cannot run")]
+    [InlineData("EFStream:NpgsqlCopyRawTuned", "EFStream:NpgsqlCopyRawTuned cannot run")]
     [InlineData(":", "'' in ':' is not a fetch approach")]
     public void Case_selection_errors_name_the_pattern(string value, string message)
     {

@@ -190,7 +190,7 @@ public static class BinaryCopyReader
         > MinMicros and <= MaxMicros => new DateTime(PostgresEpochTicks + micros * TimeSpan.TicksPerMicrosecond, DateTimeKind.Unspecified),
         _ => throw new SourceStreamException(
             $"row {id}: created_at = {PostgresTimestamp.Format(micros)} cannot be carried by a parsed COPY row: .NET's DateTime holds years 1–9999, " +
-            "and 0001-01-01 00:00:00 is DateTime.MinValue, which Npgsql writes as -infinity. Only NpgsqlCopy × NpgsqlCopyRaw carries it unchanged."),
+            "and 0001-01-01 00:00:00 is DateTime.MinValue, which Npgsql writes as -infinity. Only the raw relays (NpgsqlCopy × NpgsqlCopyRaw or NpgsqlCopyRawTuned) carry it unchanged."),
     };
 
     /// <summary>Reads a field's length word; false when more bytes are needed. Fixed-width fields must match their size.</summary>

@@ -11,7 +11,7 @@ public static class TestCases
     /// <summary>
     /// The original write-up's ten measured cases in the order of its TestCase numbers (1..10), so our table and its
     /// table can be read side by side; then the cases this lab added, 11..21, as first published (results of
-    /// 2026-11-22), and 22..25 (Linq2DBCopy, first published 2026-11-23). Names as data: a case's number, and its picture's file name, never move when approaches are added.
+    /// 2026-11-22), and 22..25 (Linq2DBCopy, first published 2026-11-23), and 26 (NpgsqlCopyRawTuned, first published 2026-11-24). Names as data: a case's number, and its picture's file name, never move when approaches are added.
     /// </summary>
     public static IReadOnlyList<(string Fetch, string Insert)> Published { get; } =
     [
@@ -40,6 +40,7 @@ public static class TestCases
         ("EFOffsetPaging", "Linq2DBCopy"),
         ("EFStream", "Linq2DBCopy"),
         ("NpgsqlCopy", "Linq2DBCopy"),
+        ("NpgsqlCopy", "NpgsqlCopyRawTuned"),
     ];
 
     /// <summary>How many of <see cref="Published"/> are the original's (numbered 1..10).</summary>

@@ -17,7 +17,7 @@ namespace SyncDataSource.Users;
 /// </summary>
 public sealed class SendableUsersDbContext(DbContextOptions<SendableUsersDbContext> options) : DbContext(options)
 {
-    private const string Refusal = "cannot be read into a .NET DateTime unambiguously (years 1-9999; 0001-01-01 00:00:00 is DateTime.MinValue, which means -infinity); only NpgsqlCopy × NpgsqlCopyRaw carries it unchanged";
+    private const string Refusal = "cannot be read into a .NET DateTime unambiguously (years 1-9999; 0001-01-01 00:00:00 is DateTime.MinValue, which means -infinity); only the raw relays (NpgsqlCopy × NpgsqlCopyRaw or NpgsqlCopyRawTuned) carry it unchanged";
 
     /// <summary>The users table with created_at checked row by row: cheap comparisons on the way that works.</summary>
     private const string GuardedUsers = $"""

@@ -13,6 +13,8 @@ for side in "$src_ns $src_dev $src_addr" "$tgt_ns $tgt_dev $tgt_addr"; do
   read -r ns dev addr <<<"$side"
   ip -n "$ns" link set lo up
   ip -n "$ns" addr add "$addr/$prefix" dev "$dev"
+  # No IPv6 link-local address either: the /30 is the only address on the link.
+  ip -n "$ns" link set dev "$dev" addrgenmode none
   tc -n "$ns" qdisc add dev "$dev" root tbf rate "$rate" burst "$burst" latency "$latency"
   ip -n "$ns" link set "$dev" up
 done

@@ -204,6 +204,11 @@ public sealed class BenchOptions
     private static void ValidateLinks(OptionResult r)
     {
         var names = SplitList(r.GetValueOrDefault<string[]>() ?? []);
+        if (names.Count == 0)
+        {
+            r.AddError(OptionParsing.Invalid("--link", string.Join(' ', r.Tokens.Select(t => t.Value)), $"one or more of {NetworkLink.Names}, comma-separated"));
+        }
+
         foreach (var name in names.Where(n => NetworkLink.Find(n) is null))
         {
             r.AddError(OptionParsing.Invalid("--link", name, $"one or more of {NetworkLink.Names}, comma-separated"));

@@ -376,6 +376,7 @@ def draw_links(report, path):
     import math
 
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
 
     links = report["links"]
     shaped = [link for link in links if link.get("rateBitsPerSecond")]
@@ -412,6 +413,10 @@ def draw_links(report, path):
         ax.set_title(title, fontsize=9)
         ax.set_xscale("log")
         ax.set_yscale("log")
+        # Labels at 1, 2 and 5 of each decade: the time and its floor are often within a decade or two.
+        ax.yaxis.set_major_locator(LogLocator(base=10, subs=(1, 2, 5)))
+        ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+        ax.yaxis.set_minor_formatter(NullFormatter())
         if rates:
             ax.set_xticks([r / 1e6 for r in rates], [f"{r / 1e6:g}" for r in rates], fontsize=8)
             ax.minorticks_off()

@@ -129,5 +129,5 @@ public static class Growth
 public sealed record SkippedCase(string Case, string Title, string Profile, long Rows, double PredictedMs, string Reason)
 {
     /// <summary>The link the case was skipped across (--link).</summary>
-    public string Link { get; init; } = NetworkLink.LoopbackName;
+    public string Link { get; init => field = value ?? NetworkLink.LoopbackName; } = NetworkLink.LoopbackName;
 }

@@ -18,7 +18,9 @@ public static class LinkTables
         md.AppendLine().AppendLine("## Across a link").AppendLine();
         md.AppendLine($"Each link at {report.Parameters.Rows.ToString("N0", Invariant)} rows. A shaped link is two network namespaces (source host, target host) " +
                       "joined by one veth pair shaped with tc tbf at its rate, no delay added; bytes are the veth's counters around each run (best run shown), " +
-                      "and the link's floor is those bytes ÷ its rate. The headline table above is the first link's.");
+                      "and the link's floor is the busier direction's bytes ÷ its rate. Best and Median are at each case's scope (target statements, " +
+                      "as in the headline table) while the bytes are counted around the whole request or command, so a time a little under the floor " +
+                      "means part of the transfer happened before the target's clock started (into socket and pipe buffers). The headline table above is the first link's.");
         foreach (var link in report.Links)
         {
             md.AppendLine().AppendLine($"### {link.Link}" + (link.RateBitsPerSecond is { } rate ? $" ({Rate(rate)})" : " (one host)")).AppendLine();

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Draws the benchmark's pictures from results.json with matplotlib (Debian: python3-matplotlib).
 
-    plot.py RESULTS_JSON [OUT_DIR | --out DIR]   writes N.png per combination, summary.png, and for a sweep growth.png
+    plot.py RESULTS_JSON [OUT_DIR | --out DIR]   writes N.png per combination, summary.png, for a sweep growth.png,
+                                                and with a shaped --link links.png (time against link rate per case)
     plot.py --version                            prints matplotlib's version (the runner's pre-flight check)
 
 Redraws from any results.json without running anything (older files without per-run sizes use their top-level rows).
@@ -60,6 +61,8 @@ def main():
         draw_growth(report, os.path.join(out, "growth.png"))
     if any(r["kind"] == "combination" and not r.get("mainProfile", True) for r in report["summary"]):
         draw_profiles(report, os.path.join(out, "profiles.png"))
+    if any(link.get("rateBitsPerSecond") for link in report.get("links") or []):
+        draw_links(report, os.path.join(out, "links.png"))
     return 0
 
 
@@ -365,6 +368,66 @@ def draw_profiles(report, path):
         ax.legend(fontsize=8, loc="lower right")
     fig.tight_layout(rect=(0, 0, 1, 0.97))
     fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+def draw_links(report, path):
+    """Per case, best time against the link's rate (log–log), with the link's own limit (bytes crossed ÷ rate) as the floor."""
+    import math
+
+    import matplotlib.pyplot as plt
+    from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
+
+    links = report["links"]
+    shaped = [link for link in links if link.get("rateBitsPerSecond")]
+    cases = [key for key in case_order(report)
+             if any(r["case"] == key and r.get("mainProfile", True) for link in links for r in link["cases"])]
+    columns = min(3, max(1, len(cases)))
+    rows_n = math.ceil(len(cases) / columns)
+    fig, axes = plt.subplots(rows_n, columns, figsize=(6 * columns, 4 * rows_n), squeeze=False)
+    fig.suptitle(f"Time against link rate — {report['parameters']['rows']:,} rows, best of {report['parameters']['repeat']}; "
+                 "dashed: the link's floor (bytes crossed ÷ rate); dotted: loopback", fontsize=12)
+    rates = sorted(link["rateBitsPerSecond"] for link in shaped)
+    for ax, key in zip(axes.flat, cases):
+        points, floors, title = [], [], key
+        for link in shaped:
+            row = next((r for r in link["cases"] if r["case"] == key and r.get("mainProfile", True)), None)
+            if not row:
+                continue
+            title = label_of(row)
+            rate = link["rateBitsPerSecond"]
+            if row.get("bestMs"):
+                points.append((rate / 1e6, row["bestMs"] / 1000))
+            traffic = row.get("traffic")
+            if traffic:
+                busier = max(traffic["sourceToTargetBytes"], traffic["targetToSourceBytes"])
+                floors.append((rate / 1e6, busier * 8 / rate))
+        if points:
+            ax.plot([x for x, _ in points], [y for _, y in points], marker="o", label="best time")
+        if floors:
+            ax.plot([x for x, _ in floors], [y for _, y in floors], linestyle="--", color="grey", marker=".", label="link floor")
+        loopback = next((r for link in links if not link.get("rateBitsPerSecond") for r in link["cases"]
+                         if r["case"] == key and r.get("mainProfile", True) and r.get("bestMs")), None)
+        if loopback:
+            ax.axhline(loopback["bestMs"] / 1000, color="black", linestyle=":", label="loopback")
+        ax.set_title(title, fontsize=9)
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        # Labels at 1, 2 and 5 of each decade: the time and its floor are often within a decade or two.
+        ax.yaxis.set_major_locator(LogLocator(base=10, subs=(1, 2, 5)))
+        ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+        ax.yaxis.set_minor_formatter(NullFormatter())
+        if rates:
+            ax.set_xticks([r / 1e6 for r in rates], [f"{r / 1e6:g}" for r in rates], fontsize=8)
+            ax.minorticks_off()
+        ax.set_xlabel("link rate (Mbit/s, log scale)")
+        ax.set_ylabel("seconds (log scale)")
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend(fontsize=7)
+    for ax in list(axes.flat)[len(cases):]:
+        ax.axis("off")
+    fig.tight_layout(rect=(0, 0, 1, 0.94))
+    fig.savefig(path, dpi=DPI)
     plt.close(fig)
 
 

@@ -8,6 +8,8 @@ if [[ -z "${PG_BIN:-}" ]] && ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>
 command -v psql >/dev/null 2>&1 || need+=(postgresql-client)
 command -v pgcopydb >/dev/null 2>&1 || need+=(pgcopydb)
 command -v docker-compose >/dev/null 2>&1 || need+=(docker-compose)
+# ip and tc build the two-host network lab (bench.sh --link).
+{ command -v ip && command -v tc; } >/dev/null 2>&1 || need+=(iproute2)
 { command -v prometheus && command -v promtool; } >/dev/null 2>&1 || need+=(prometheus)
 # Debian's matplotlib lives in /usr/bin/python3, whatever python3 comes first on PATH (pyenv, venv).
 /usr/bin/python3 -c 'import matplotlib' >/dev/null 2>&1 || need+=(python3-matplotlib)

@@ -2,6 +2,8 @@
 # Stops what a killed test run or benchmark left behind: throwaway clusters (syncdata-pg-* in the temp directory or
 # /dev/shm) and lab service processes whose owner process is gone. The owner is recorded by SyncData.Harness
 # (LabSweeper) as "pid starttime": in the cluster's `owner` file and in each service's SYNCDATA_LAB_OWNER variable.
+# Two-host network labs (SyncData.Harness/Network/TwoHostLab) are named after their owner too: namespaces
+# syncdata-PID-STARTTIME-N-src|tgt, and veth ends sdPID-N[st] while still in the root namespace.
 # Labs of live owners (e.g. another user's test run) are left alone, and so are clusters without an owner file.
 set -uo pipefail
 
@@ -29,4 +31,18 @@ for environ in /proc/[0-9]*/environ; do
   pid=${environ#/proc/}; pid=${pid%/environ}
   kill -KILL "$pid" 2>/dev/null && echo "swept leftover lab service (pid $pid)"
 done
+
+# After the processes: a namespace goes once nothing of its dead owner runs in it (its veth end goes with it).
+if command -v ip >/dev/null 2>&1; then
+  for ns in $(ip netns list 2>/dev/null | awk '{print $1}' | grep -E '^syncdata-[0-9]+-[0-9]+-[0-9]+-(src|tgt)$'); do
+    IFS=- read -r _ pid start _ _ <<<"$ns"
+    alive "$pid $start" && continue
+    ip netns del "$ns" && echo "swept leftover network namespace $ns"
+  done
+  for dev in $(ip -o link show type veth 2>/dev/null | awk -F': ' '{print $2}' | sed 's/@.*//' | grep -E '^sd[0-9]+-[0-9]+[st]$'); do
+    pid=${dev#sd}; pid=${pid%%-*}
+    [[ -d /proc/$pid ]] && continue
+    ip link del "$dev" && echo "swept leftover veth $dev"
+  done
+fi
 exit 0

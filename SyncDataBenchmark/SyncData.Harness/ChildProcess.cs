@@ -16,6 +16,12 @@ public sealed record ChildProcessOptions
     /// <summary>Runs the program as this system user (through `runuser -u USER --`), e.g. PostgreSQL's tools as root.</summary>
     public string? AsUser { get; init; }
 
+    /// <summary>
+    /// Runs the program inside this network namespace (through `ip netns exec NS`, which execs: the process keeps its
+    /// pid, so killing and measuring it by pid still work).
+    /// </summary>
+    public string? Namespace { get; init; }
+
     /// <summary>Called with each line of standard output and standard error as it arrives (on a thread-pool thread).</summary>
     public Action<string>? OnLine { get; init; }
 
@@ -118,10 +124,21 @@ public sealed class ChildProcess : IAsyncDisposable
         return child;
     }
 
-    /// <summary>The program (as <see cref="ChildProcessOptions.AsUser"/> through runuser, if given), its arguments, directory and environment.</summary>
+    /// <summary>The program (in <see cref="ChildProcessOptions.Namespace"/>, as <see cref="ChildProcessOptions.AsUser"/>, if given), its arguments, directory and environment.</summary>
     private static ProcessStartInfo StartInfo(string program, IEnumerable<string> arguments, ChildProcessOptions options)
     {
-        var start = new ProcessStartInfo(options.AsUser is null ? program : "runuser")
+        var prefix = new List<string>();
+        if (options.Namespace is { } ns)
+        {
+            prefix.AddRange(["ip", "netns", "exec", ns]);
+        }
+
+        if (options.AsUser is { } user)
+        {
+            prefix.AddRange(["runuser", "-u", user, "--"]);
+        }
+
+        var start = new ProcessStartInfo(prefix.Count == 0 ? program : prefix[0])
         {
             RedirectStandardOutput = true,
             RedirectStandardError = true,
@@ -132,12 +149,9 @@ public sealed class ChildProcess : IAsyncDisposable
             start.WorkingDirectory = directory;
         }
 
-        if (options.AsUser is { } user)
+        foreach (var a in prefix.Skip(1).Concat(prefix.Count == 0 ? [] : [program]))
         {
-            foreach (var a in new[] { "-u", user, "--", program })
-            {
-                start.ArgumentList.Add(a);
-            }
+            start.ArgumentList.Add(a);
         }
 
         foreach (var a in arguments)

@@ -1,11 +1,12 @@
 using System.Diagnostics;
 using System.Globalization;
+using SyncData.Harness.Network;
 
 namespace SyncData.Harness;
 
 /// <summary>
 /// A killed test host or runner leaves its throwaway clusters (daemons started by pg_ctl) and its service
-/// processes running. Each lab therefore marks what it starts with its owner (pid and start time, so a reused pid
+/// processes running, and its two-host labs' network namespaces (TwoHostLab). Each lab therefore marks what it starts with its owner (pid and start time, so a reused pid
 /// is not mistaken for it), and the next lab stops whatever belongs to an owner that is gone. Labs of live
 /// processes, e.g. another user's test run, are never touched. scripts/sweep-lab-leftovers.sh does the same for test.sh.
 /// </summary>
@@ -21,7 +22,7 @@ public static class LabSweeper
     /// <summary>This process as an owner: "pid starttime" (starttime from /proc/pid/stat, in clock ticks since boot).</summary>
     public static string Me { get; } = $"{Environment.ProcessId} {StartTime(Environment.ProcessId)}";
 
-    /// <summary>Stops clusters and kills service processes whose owner is no longer running. Best effort, never throws.</summary>
+    /// <summary>Stops clusters, kills service processes and removes network labs whose owner is no longer running. Best effort, never throws.</summary>
     public static void Sweep()
     {
         foreach (var parent in new[] { Path.GetTempPath(), "/dev/shm" }.Where(Directory.Exists))
@@ -48,7 +49,33 @@ public static class LabSweeper
                 }
             }
         }
+
+        // Last: a namespace goes once nothing the dead owner started still runs in it.
+        SweepNetworkLabs();
     }
+
+    /// <summary>Deletes the namespaces of dead owners (their veth ends go with them) and veth ends a dead owner left in the root namespace.</summary>
+    private static void SweepNetworkLabs()
+    {
+        try
+        {
+            foreach (var (name, _) in NetworkScripts.LabNamespaces(Ip("netns", "list")).Where(n => !IsAlive(n.Owner)))
+            {
+                Ip("netns", "del", name);
+            }
+
+            foreach (var (name, _) in NetworkScripts.LabDevices(Ip("-j", "link", "show", "type", "veth")).Where(d => !Directory.Exists($"/proc/{d.Pid}")))
+            {
+                Ip("link", "del", name);
+            }
+        }
+        catch (Exception ex) when (ex is InvalidOperationException or TimeoutException or System.Text.Json.JsonException or System.ComponentModel.Win32Exception)
+        {
+            // No iproute2, or a lab removed meanwhile: the next sweep tries again.
+        }
+    }
+
+    private static string Ip(params string[] arguments) => NetworkScripts.IpAsync(arguments, CancellationToken.None).GetAwaiter().GetResult();
 
     private static void TryStopCluster(string directory)
     {

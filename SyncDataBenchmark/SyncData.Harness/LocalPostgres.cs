@@ -5,6 +5,12 @@ using Npgsql;
 namespace SyncData.Harness;
 
 /// <summary>
+/// Where a cluster runs when it is one host of a two-host lab: inside <paramref name="Namespace"/>, listening also on
+/// <paramref name="LinkAddress"/> (null: loopback only) and trusting <paramref name="TrustedNetwork"/> there.
+/// </summary>
+public sealed record PostgresHost(string Namespace, string? LinkAddress = null, string? TrustedNetwork = null);
+
+/// <summary>
 /// A throwaway PostgreSQL cluster: initdb into a temp directory, started on a free loopback port, removed on dispose.
 /// As root it runs as the `postgres` system user (PostgreSQL refuses to run as root).
 /// </summary>
@@ -13,6 +19,7 @@ public sealed class LocalPostgres : IAsyncDisposable
     private readonly string _binDirectory;
     private readonly string _dataDirectory;
     private string _serverOptions = "";
+    private PostgresHost? _host;
 
     public string Directory { get; }
     public int Port { get; }
@@ -26,12 +33,32 @@ public sealed class LocalPostgres : IAsyncDisposable
         Port = port;
     }
 
-    public string ConnectionString(string database) =>
-        new NpgsqlConnectionStringBuilder { Host = "127.0.0.1", Port = Port, Username = "postgres", Database = database }.ConnectionString;
+    /// <summary>Over TCP 127.0.0.1: what a process on the cluster's own host (its namespace, if any) uses.</summary>
+    public string ConnectionString(string database) => WithHost("127.0.0.1", database);
+
+    /// <summary>
+    /// What a process in the root namespace uses: the unix socket in <see cref="Directory"/> when the cluster runs in
+    /// a namespace (a pathname socket works across network namespaces; its loopback does not), else TCP loopback.
+    /// </summary>
+    public string ControlConnectionString(string database) => _host is null ? ConnectionString(database) : WithHost(Directory, database);
+
+    /// <summary>Over the link: what the other host of a two-host lab uses.</summary>
+    public string LinkConnectionString(string database) =>
+        WithHost(_host?.LinkAddress ?? throw new InvalidOperationException("This cluster listens on no link address."), database);
+
+    private string WithHost(string host, string database) =>
+        new NpgsqlConnectionStringBuilder { Host = host, Port = Port, Username = "postgres", Database = database }.ConnectionString;
+
+    /// <summary>A cluster as one host of a two-host lab: started inside <paramref name="host"/>'s namespace.</summary>
+    public static Task<LocalPostgres> StartAsync(PostgresHost host, IReadOnlyDictionary<string, string>? settings = null, string? parentDirectory = null, CancellationToken ct = default) =>
+        StartAsync(settings, parentDirectory, host, ct);
 
     /// <param name="settings">Extra server settings (-c name=value), e.g. fsync=off.</param>
     /// <param name="parentDirectory">Where the cluster lives (default: the system temp directory); a tmpfs path puts it in memory.</param>
-    public static async Task<LocalPostgres> StartAsync(IReadOnlyDictionary<string, string>? settings = null, string? parentDirectory = null, CancellationToken ct = default)
+    public static Task<LocalPostgres> StartAsync(IReadOnlyDictionary<string, string>? settings = null, string? parentDirectory = null, CancellationToken ct = default) =>
+        StartAsync(settings, parentDirectory, null, ct);
+
+    private static async Task<LocalPostgres> StartAsync(IReadOnlyDictionary<string, string>? settings, string? parentDirectory, PostgresHost? host, CancellationToken ct)
     {
         var bin = FindBinDirectory();
         var parent = parentDirectory ?? Path.GetTempPath();
@@ -40,20 +67,22 @@ public sealed class LocalPostgres : IAsyncDisposable
         // Whose cluster this is: if this process dies without disposing it, the next lab's sweep stops it.
         await File.WriteAllTextAsync(Path.Combine(directory, LabSweeper.OwnerFile), LabSweeper.Me, ct);
 
-        var server = new LocalPostgres(bin, directory, FreePort());
+        var server = new LocalPostgres(bin, directory, FreePort()) { _host = host };
         try
         {
             if (IsRoot)
             {
-                await Run("chown", ["-R", "postgres:postgres", directory], asPostgres: false, ct);
+                await Run("chown", ["-R", "postgres:postgres", directory], asPostgres: false, inNamespace: null, ct);
             }
 
             await server.RunTool("initdb", ["-D", server._dataDirectory, "-U", "postgres", "-A", "trust", "-E", "UTF8", "--locale=C", "--no-sync"], ct);
-            var options = new List<string> { $"-p {server.Port}", $"-k {directory}", "-c listen_addresses=127.0.0.1" };
+            await server.TrustLinkAsync(ct);
+            var listen = host?.LinkAddress is { } link ? $"127.0.0.1,{link}" : "127.0.0.1";
+            var options = new List<string> { $"-p {server.Port}", $"-k {directory}", $"-c listen_addresses={listen}" };
             options.AddRange((settings ?? new Dictionary<string, string>()).Select(s => $"-c {s.Key}={s.Value}"));
             server._serverOptions = string.Join(' ', options);
             await server.RestartAsync(ct);
-            await using var connection = new NpgsqlConnection(server.ConnectionString("postgres"));
+            await using var connection = new NpgsqlConnection(server.ControlConnectionString("postgres"));
             await connection.OpenAsync(ct);
             server.Version = connection.PostgreSqlVersion.ToString();
             return server;
@@ -65,9 +94,18 @@ public sealed class LocalPostgres : IAsyncDisposable
         }
     }
 
+    /// <summary>initdb -A trust trusts loopback only: the other host of a lab is trusted from its /30 alone.</summary>
+    private async Task TrustLinkAsync(CancellationToken ct)
+    {
+        if (_host?.TrustedNetwork is { } network)
+        {
+            await File.AppendAllTextAsync(Path.Combine(_dataDirectory, "pg_hba.conf"), $"\nhost all all {network} trust\n", ct);
+        }
+    }
+
     public async Task CreateDatabaseAsync(string name, CancellationToken ct = default)
     {
-        await using var connection = new NpgsqlConnection(ConnectionString("postgres"));
+        await using var connection = new NpgsqlConnection(ControlConnectionString("postgres"));
         await connection.OpenAsync(ct);
         await using var command = new NpgsqlCommand($"create database \"{name}\"", connection);
         await command.ExecuteNonQueryAsync(ct);
@@ -104,14 +142,15 @@ public sealed class LocalPostgres : IAsyncDisposable
         }
     }
 
+    // In the host's namespace: the server pg_ctl starts stays in it.
     private Task RunTool(string tool, IReadOnlyList<string> arguments, CancellationToken ct) =>
-        Run(Path.Combine(_binDirectory, tool), arguments, asPostgres: IsRoot, ct);
+        Run(Path.Combine(_binDirectory, tool), arguments, asPostgres: IsRoot, _host?.Namespace, ct);
 
     private static bool IsRoot => Environment.UserName == "root";
 
-    private static async Task Run(string file, IReadOnlyList<string> arguments, bool asPostgres, CancellationToken ct)
+    private static async Task Run(string file, IReadOnlyList<string> arguments, bool asPostgres, string? inNamespace, CancellationToken ct)
     {
-        var options = new ChildProcessOptions { AsUser = asPostgres ? "postgres" : null, KeepAllOutput = true };
+        var options = new ChildProcessOptions { AsUser = asPostgres ? "postgres" : null, Namespace = inNamespace, KeepAllOutput = true };
         var result = await ChildProcess.RunAsync(file, arguments, options, ct: ct);
         if (result.ExitCode != 0)
         {

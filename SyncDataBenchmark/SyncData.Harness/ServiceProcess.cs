@@ -1,6 +1,14 @@
 using System.Diagnostics;
+using SyncData.Harness.Network;
 
 namespace SyncData.Harness;
+
+/// <summary>
+/// Where a service runs in a two-host lab: inside <paramref name="Namespace"/>, listening on
+/// <paramref name="ListenAddress"/> (its link address, for the other host) and on the unix socket
+/// <paramref name="ControlSocket"/> (for the runner in the root namespace).
+/// </summary>
+public sealed record ServiceHost(string Namespace, string ListenAddress, string ControlSocket);
 
 /// <summary>One of the lab's ASP.NET Core services running as its own process, on its own loopback port.</summary>
 public sealed class ServiceProcess : IAsyncDisposable
@@ -10,7 +18,14 @@ public sealed class ServiceProcess : IAsyncDisposable
     private readonly ChildProcess _process;
 
     public string Name { get; }
+    /// <summary>The TCP address it listens on: what the other service uses.</summary>
     public Uri BaseAddress { get; }
+
+    /// <summary>Null: a loopback service, reached at <see cref="BaseAddress"/>.</summary>
+    public ServiceHost? Host { get; private init; }
+
+    /// <summary>Where the runner reaches it: its unix socket in a lab, else its TCP address.</summary>
+    public string ControlAddress => Host is { } host ? "http://unix:" + host.ControlSocket : BaseAddress.ToString();
     public int ProcessId => _process.Id;
     public bool HasExited => _process.HasExited;
 
@@ -25,14 +40,29 @@ public sealed class ServiceProcess : IAsyncDisposable
     public string RecentOutput => _process.RecentOutput;
 
     /// <summary>Starts `dotnet {assembly}` listening on 127.0.0.1:{port} and waits for /health.</summary>
-    public static async Task<ServiceProcess> StartAsync(string name, string assemblyPath, int port, IReadOnlyDictionary<string, string> environment, CancellationToken ct = default)
+    public static Task<ServiceProcess> StartAsync(string name, string assemblyPath, int port, IReadOnlyDictionary<string, string> environment, CancellationToken ct = default) =>
+        StartAsync(name, assemblyPath, port, null, environment, ct);
+
+    /// <summary>
+    /// Starts `dotnet {assembly}` in <paramref name="host"/>'s namespace (null: here), listening on its address and
+    /// control socket (null: 127.0.0.1:{port}), and waits for /health.
+    /// </summary>
+    public static async Task<ServiceProcess> StartAsync(string name, string assemblyPath, int port, ServiceHost? host, IReadOnlyDictionary<string, string> environment, CancellationToken ct = default)
     {
         if (!File.Exists(assemblyPath))
         {
             throw new FileNotFoundException($"{name} is not built: {assemblyPath}. Build the solution first.", assemblyPath);
         }
 
-        var baseAddress = new Uri($"http://127.0.0.1:{port}/");
+        var baseAddress = new Uri($"http://{host?.ListenAddress ?? "127.0.0.1"}:{port}/");
+        var urls = baseAddress.ToString().TrimEnd('/');
+        if (host is not null)
+        {
+            // A socket file left by an earlier start of the same service would make Kestrel's bind fail.
+            File.Delete(host.ControlSocket);
+            urls += ";http://unix:" + host.ControlSocket;
+        }
+
         var variables = new Dictionary<string, string?>
         {
             ["DOTNET_ENVIRONMENT"] = "Production",
@@ -53,13 +83,14 @@ public sealed class ServiceProcess : IAsyncDisposable
         variables[LabSweeper.OwnerVariable] = LabSweeper.Me;
 
         // Command-line arguments outrank appsettings.json's Urls (ASPNETCORE_URLS does not).
-        var process = ChildProcess.Start("dotnet", [assemblyPath, "--urls", baseAddress.ToString().TrimEnd('/')], new ChildProcessOptions
+        var process = ChildProcess.Start("dotnet", [assemblyPath, "--urls", urls], new ChildProcessOptions
         {
+            Namespace = host?.Namespace,
             WorkingDirectory = Path.GetDirectoryName(assemblyPath)!,
             Environment = variables,
             TailLines = RecentLines,
         });
-        var service = new ServiceProcess(name, process, baseAddress);
+        var service = new ServiceProcess(name, process, baseAddress) { Host = host };
         try
         {
             await service.WaitHealthyAsync(TimeSpan.FromSeconds(60), ct);
@@ -74,7 +105,7 @@ public sealed class ServiceProcess : IAsyncDisposable
 
     public async Task WaitHealthyAsync(TimeSpan timeout, CancellationToken ct = default)
     {
-        using var http = new HttpClient { BaseAddress = BaseAddress, Timeout = TimeSpan.FromSeconds(5) };
+        using var http = CreateClient(TimeSpan.FromSeconds(5));
         var deadline = Stopwatch.StartNew();
         while (deadline.Elapsed < timeout)
         {
@@ -100,6 +131,11 @@ public sealed class ServiceProcess : IAsyncDisposable
 
         throw new TimeoutException($"{Name} was not healthy within {timeout.TotalSeconds} s:\n{RecentOutput}");
     }
+
+    /// <summary>An HttpClient for the runner's calls: over the control socket in a lab, else to <see cref="BaseAddress"/>.</summary>
+    public HttpClient CreateClient(TimeSpan timeout) => Host is { } host
+        ? UnixSocketHttp.CreateClient(host.ControlSocket, timeout)
+        : new HttpClient { BaseAddress = BaseAddress, Timeout = timeout };
 
     /// <summary>Kills the process abruptly (SIGKILL), as a crash would.</summary>
     public Task KillAsync() => _process.KillAsync();

@@ -54,18 +54,54 @@ public static class BenchCommand
         var complete = true;
         try
         {
-            await session.RunAsync(ct);
+            await RunLinksAsync(settings, session, display, ct);
         }
         catch (OperationCanceledException)
         {
             complete = false;
             display.Say("Stopped: writing what was measured so far.");
         }
+        finally
+        {
+            // The first link's system is the caller's to stop; a later link's is stopped here, on failure and Ctrl-C too.
+            if (session.CurrentSystem != system)
+            {
+                await session.CurrentSystem.DisposeAsync();
+            }
+        }
 
         var finished = environment with { FinishedAt = DateTimeOffset.UtcNow, WallTimeMs = Math.Round(wall.Elapsed.TotalMilliseconds) };
         var report = ResultsRecord.Build(session, system, settings, finished, complete);
         await ResultsRecord.WriteAsync(report, jsonPath);
         return (report, complete);
+    }
+
+    /// <summary>
+    /// The whole schedule across each link in turn (--link): the first on the system already up, each further one on
+    /// its own, set up after the previous one is stopped (its own hosts, clusters and services).
+    /// </summary>
+    private static async Task RunLinksAsync(BenchSettings settings, BenchSession session, IBenchDisplay display, CancellationToken ct)
+    {
+        await session.RunAsync(ct);
+        foreach (var link in settings.Links.Skip(1))
+        {
+            await session.CurrentSystem.DisposeAsync();
+            SystemUnderTest next;
+            try
+            {
+                next = await Heartbeat.RunAsync($"setting up the {link.Name} lab (hosts, clusters, seed, services)",
+                    () => SystemUnderTest.StartAsync(settings, link, display.Say, ct), display.Say);
+            }
+            catch (Exception ex) when (ex is not OperationCanceledException)
+            {
+                session.Problems.Add($"Could not set up the {link.Name} link's lab: {ex.Message}");
+                display.Say(session.Problems[^1]);
+                return;
+            }
+
+            session.UseSystem(next);
+            await session.RunAsync(ct);
+        }
     }
 
     /// <summary>The external tools' versions, checked before an hour of runs; null (and said why) when the pictures cannot be drawn.</summary>

@@ -27,16 +27,34 @@ public sealed record JobOutcome(bool Ok, string Text);
 /// rounds over the profile cases (a service's runtime settings are fixed for its lifetime, so profiles cannot be
 /// interleaved run by run).
 /// </summary>
-public sealed class BenchSession(BenchSettings settings, SystemUnderTest system, IBenchDisplay display, Func<BenchSession, Task> checkpoint) : IDisposable
+public sealed class BenchSession(BenchSettings settings, SystemUnderTest firstSystem, IBenchDisplay display, Func<BenchSession, Task> checkpoint) : IDisposable
 {
+    // Replaced for each link (UseSystem): each link has its own hosts, clusters and services.
+    private SystemUnderTest _system = firstSystem;
+
     /// <summary>Another run in progress (someone else's, on a shared SomeService) is waited out this long.</summary>
     private static readonly TimeSpan BusyPatience = TimeSpan.FromMinutes(10);
 
     // A million rows through EFOffsetPaging × EFTypical takes minutes; HttpClient's 100 s default would cut it.
-    private readonly HttpClient _http = new() { BaseAddress = system.SomeServiceUrl, Timeout = TimeSpan.FromHours(2) };
+    private HttpClient _http = firstSystem.CreateSomeServiceClient(TimeSpan.FromHours(2));
     private SomeServiceClient Api => new(_http);
     // Rebuilt after each reseed: it verifies against the source summary of its size.
-    private PeerRunner _peers = new(system.SourceDb, system.TargetDb, system.SourceSummary);
+    private PeerRunner _peers = NewPeerRunner(firstSystem);
+
+    /// <summary>The _system of the link measured now.</summary>
+    public SystemUnderTest CurrentSystem => _system;
+
+    /// <summary>Measures the next link against its own _system (the previous one is the caller's to stop).</summary>
+    public void UseSystem(SystemUnderTest next)
+    {
+        _system = next;
+        _http.Dispose();
+        _http = next.CreateSomeServiceClient(TimeSpan.FromHours(2));
+        _peers = NewPeerRunner(next);
+    }
+
+    private static PeerRunner NewPeerRunner(SystemUnderTest of) =>
+        new(of.SourceDb, of.TargetDb, of.SourceSummary, of.PeerPlacement, of.ReadLinkCountersAsync);
 
     public IReadOnlyList<Combination> Combinations { get; } = TestCases.Runnable.Where(c => settings.Cases.Matches(c.Fetch, c.Insert)).ToArray();
     public IReadOnlyList<PeerDefinition> Peers { get; } = settings.Peers ? PeerDefinition.All : [];
@@ -95,12 +113,17 @@ public sealed class BenchSession(BenchSettings settings, SystemUnderTest system,
     }
 
     /// <summary>
-    /// Every size in turn, smallest first: reseed (the services stay up: they hold no data, and restarting them
-    /// would only add cold starts), decide which cases the cap skips, then that size's round-robin.
+    /// Every size in turn across the current link, smallest first: reseed (the services stay up: they hold no data,
+    /// and restarting them would only add cold starts), decide which cases the cap skips, then that size's round-robin.
     /// </summary>
     public async Task RunAsync(CancellationToken ct)
     {
-        SeedMs[settings.Sizes[0]] = system.SeedReused ? null : system.SeedMs;
+        if (settings.Links.Count > 1)
+        {
+            display.Say($"Link {_system.Link.Name}.");
+        }
+
+        SeedMs.TryAdd(settings.Sizes[0], _system.SeedReused ? null : _system.SeedMs);
         for (var i = 0; i < settings.Sizes.Count; i++)
         {
             var rows = settings.Sizes[i];
@@ -111,9 +134,9 @@ public sealed class BenchSession(BenchSettings settings, SystemUnderTest system,
 
             if (i > 0)
             {
-                await Heartbeat.RunAsync($"seeding {rows:N0} rows", () => system.PrepareDataAsync(rows, display.Say, ct), display.Say);
-                SeedMs[rows] = system.SeedReused ? null : system.SeedMs;
-                _peers = new PeerRunner(system.SourceDb, system.TargetDb, system.SourceSummary);
+                await Heartbeat.RunAsync($"seeding {rows:N0} rows", () => _system.PrepareDataAsync(rows, display.Say, ct), display.Say);
+                SeedMs.TryAdd(rows, _system.SeedReused ? null : _system.SeedMs);
+                _peers = NewPeerRunner(_system);
             }
 
             var skipped = DecideSkips(rows);
@@ -123,7 +146,7 @@ public sealed class BenchSession(BenchSettings settings, SystemUnderTest system,
             }
 
             Skipped.AddRange(skipped);
-            var keys = Skipped.Select(s => s.Case + (s.Profile == settings.MainProfile.Name ? "" : "@" + s.Profile)).ToHashSet();
+            var keys = Skipped.Where(s => s.Link == _system.Link.Name).Select(s => s.Case + (s.Profile == settings.MainProfile.Name ? "" : "@" + s.Profile)).ToHashSet();
             var jobs = Schedule(i, keys.Contains);
             // The time left at a new size: each case's run predicted from the smaller ones until it has run here.
             var predicted = jobs.GroupBy(j => j.Key).ToDictionary(g => g.Key, g => Growth.PredictMs(BestTimesBySize(g.First()), rows));
@@ -146,7 +169,7 @@ public sealed class BenchSession(BenchSettings settings, SystemUnderTest system,
             var profile = job.Profile.Name;
             var key = job.Combination?.Key ?? job.Peer!.Key;
             // Once skipped, skipped at every larger size too: its prediction only grows (scaled on from the first skip).
-            var already = Skipped.LastOrDefault(s => s.Case == key && s.Profile == profile);
+            var already = Skipped.LastOrDefault(s => s.Case == key && s.Profile == profile && s.Link == _system.Link.Name);
             var predicted = already is not null
                 ? Growth.PredictMs([(already.Rows, already.PredictedMs)], rows)
                 : Growth.PredictMs(BestTimesBySize(job), rows);
@@ -154,7 +177,7 @@ public sealed class BenchSession(BenchSettings settings, SystemUnderTest system,
             {
                 result.Add(new SkippedCase(key, job.Title, profile, rows, Math.Round(ms),
                     string.Create(System.Globalization.CultureInfo.InvariantCulture,
-                        $"predicted {Estimator.Format(TimeSpan.FromMilliseconds(ms))} per run, past --max-run-seconds {cap:0}")));
+                        $"predicted {Estimator.Format(TimeSpan.FromMilliseconds(ms))} per run, past --max-run-seconds {cap:0}")) { Link = _system.Link.Name });
             }
         }
 
@@ -164,8 +187,8 @@ public sealed class BenchSession(BenchSettings settings, SystemUnderTest system,
     private List<(long Rows, double Ms)> BestTimesBySize(BenchJob job)
     {
         IEnumerable<(long? Rows, double? Ms)> times = job.Combination is { } c
-            ? Runs.Where(r => r.Case == c.Key && r.Profile == job.Profile.Name && r.Ok && !r.Warmup).Select(r => (r.SourceRows, r.Result!.DurationMs))
-            : PeerRuns.Where(r => r.Peer == job.Peer!.Key && r.Ok && !r.Warmup).Select(r => (r.SourceRows, r.DurationMs));
+            ? Runs.Where(r => r.Case == c.Key && r.Profile == job.Profile.Name && r.Link == _system.Link.Name && r.Ok && !r.Warmup).Select(r => (r.SourceRows, r.Result!.DurationMs))
+            : PeerRuns.Where(r => r.Peer == job.Peer!.Key && r.Link == _system.Link.Name && r.Ok && !r.Warmup).Select(r => (r.SourceRows, r.DurationMs));
         return times.Where(t => t.Rows is not null && t.Ms is not null)
             .GroupBy(t => t.Rows!.Value)
             .Select(g => (g.Key, g.Min(t => t.Ms!.Value)))
@@ -174,12 +197,12 @@ public sealed class BenchSession(BenchSettings settings, SystemUnderTest system,
 
     private async Task<JobOutcome> ExecuteAsync(BenchJob job, CancellationToken ct)
     {
-        if (system.ServicesStartedByRunner && system.Profile != job.Profile)
+        if (_system.ServicesStartedByRunner && _system.Profile != job.Profile)
         {
-            await system.UseProfileAsync(job.Profile, display.Say, ct);
+            await _system.UseProfileAsync(job.Profile, display.Say, ct);
         }
 
-        if (await system.ReviveAsync(ct) is { } revived)
+        if (await _system.ReviveAsync(ct) is { } revived)
         {
             Problems.Add($"Before {job.Title} {job.RunLabel(settings.Repeat)}: {revived}");
             display.Say(revived);
@@ -188,7 +211,7 @@ public sealed class BenchSession(BenchSettings settings, SystemUnderTest system,
         JobOutcome outcome;
         if (job.Combination is { } combination)
         {
-            var run = await RunCombinationAsync(combination, job, ct) with { SourceRows = system.SourceSummary.Rows };
+            var run = await RunCombinationAsync(combination, job, ct) with { SourceRows = _system.SourceSummary.Rows, Link = _system.Link.Name };
             Runs.Add(run);
             outcome = run.Ok
                 ? new JobOutcome(true, $"{run.Result!.DurationMs:N0} ms, {run.Result.Rows:N0} rows, verified")
@@ -196,7 +219,7 @@ public sealed class BenchSession(BenchSettings settings, SystemUnderTest system,
         }
         else
         {
-            var run = await _peers.RunAsync(job.Peer!, job.Round, job.Warmup, ct) with { SourceRows = system.SourceSummary.Rows };
+            var run = await _peers.RunAsync(job.Peer!, job.Round, job.Warmup, ct) with { SourceRows = _system.SourceSummary.Rows, Link = _system.Link.Name };
             PeerRuns.Add(run);
             outcome = run.Ok
                 ? new JobOutcome(true, $"{run.DurationMs:N0} ms, {run.Rows:N0} rows, verified")
@@ -218,7 +241,7 @@ public sealed class BenchSession(BenchSettings settings, SystemUnderTest system,
             Round = job.Round,
             Warmup = job.Warmup,
             // Services someone else started run whatever they run: recorded as reported, not as a profile name.
-            Profile = system.ServicesStartedByRunner ? job.Profile.Name : ExternalProfile,
+            Profile = _system.ServicesStartedByRunner ? job.Profile.Name : ExternalProfile,
             WallMs = Math.Round(wall.TotalMilliseconds, 1),
             HttpStatus = status,
             Error = error,
@@ -226,24 +249,26 @@ public sealed class BenchSession(BenchSettings settings, SystemUnderTest system,
         };
 
         // Untimed: the target must differ from the source, so a run that writes nothing cannot verify.
-        await Lab.MakeTargetDifferAsync(system.TargetDb, system.SourceSummary, ct);
+        await Lab.MakeTargetDifferAsync(_system.TargetDb, _system.SourceSummary, ct);
         var clock = Stopwatch.StartNew();
         try
         {
+            var before = await _system.ReadLinkCountersAsync(ct);
             var (status, body, wall) = await TriggerAsync(combination, ct);
+            var traffic = PeerRunner.LinkTrafficOf(before, await _system.ReadLinkCountersAsync(ct), _system.SourceSummary.Rows);
             if (status != HttpStatusCode.OK)
             {
-                return Make(wall, (int)status, $"HTTP {(int)status}: {Shorten(body)}", null);
+                return Make(wall, (int)status, $"HTTP {(int)status}: {Shorten(body)}", null) with { Traffic = traffic };
             }
 
             var result = JsonSerializer.Deserialize(body, SyncJsonContext.Default.RunResult) ?? throw new JsonException("empty body");
             // The runner's own verdict, whatever the service says: read the target directly.
-            var target = await Lab.ReadSummaryAsync(system.TargetDb, ct);
-            return Make(wall, 200, Verdict(job, result, target), result) with { RunnerVerified = target == system.SourceSummary, RunnerTarget = target };
+            var target = await Lab.ReadSummaryAsync(_system.TargetDb, ct);
+            return Make(wall, 200, Verdict(job, result, target), result) with { RunnerVerified = target == _system.SourceSummary, RunnerTarget = target, Traffic = traffic };
         }
         catch (Exception ex) when (ex is HttpRequestException or JsonException || (ex is TaskCanceledException && !ct.IsCancellationRequested))
         {
-            var context = system.SomeServiceOutput is { } output ? $" SomeService's last output: {output}" : "";
+            var context = _system.SomeServiceOutput is { } output ? $" SomeService's last output: {output}" : "";
             return Make(clock.Elapsed, null, $"Request failed: {ex.Message}{context}", null);
         }
     }
@@ -270,13 +295,13 @@ public sealed class BenchSession(BenchSettings settings, SystemUnderTest system,
     /// <summary>Null when SomeService's verdict and the runner's both hold (and the services ran the job's profile); else why not.</summary>
     private string? Verdict(BenchJob job, RunResult result, TableSummary target)
     {
-        var profileError = system.ServicesStartedByRunner ? ProfileMismatch(job.Profile, result) : null;
+        var profileError = _system.ServicesStartedByRunner ? ProfileMismatch(job.Profile, result) : null;
         return profileError ?? result switch
         {
-            { Status: RunStatus.Succeeded, Verified: true } when target == system.SourceSummary => null,
+            { Status: RunStatus.Succeeded, Verified: true } when target == _system.SourceSummary => null,
             { Status: RunStatus.Succeeded, Verified: true } =>
-                $"SomeService reported success, but the runner finds the target different from the source: source {system.SourceSummary.Rows:N0} rows " +
-                $"(checksum {system.SourceSummary.Checksum}), target {target.Rows:N0} (checksum {target.Checksum}).",
+                $"SomeService reported success, but the runner finds the target different from the source: source {_system.SourceSummary.Rows:N0} rows " +
+                $"(checksum {_system.SourceSummary.Checksum}), target {target.Rows:N0} (checksum {target.Checksum}).",
             { Status: RunStatus.Succeeded } => "The run succeeded but was not verified.",
             _ => $"{result.Status}: {result.Error}",
         };

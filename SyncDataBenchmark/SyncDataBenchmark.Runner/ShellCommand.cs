@@ -9,10 +9,15 @@ public static class ShellCommand
     public sealed record Outcome(int ExitCode, TimeSpan Elapsed, string Output);
 
     /// <summary>Cancelling kills the script with everything it started.</summary>
-    public static async Task<Outcome> RunAsync(string script, IReadOnlyDictionary<string, string> environment, string workingDirectory, CancellationToken ct)
+    public static Task<Outcome> RunAsync(string script, IReadOnlyDictionary<string, string> environment, string workingDirectory, CancellationToken ct) =>
+        RunAsync(script, environment, workingDirectory, null, ct);
+
+    /// <summary>The script inside the network namespace <paramref name="inNamespace"/> (null: here).</summary>
+    public static async Task<Outcome> RunAsync(string script, IReadOnlyDictionary<string, string> environment, string workingDirectory, string? inNamespace, CancellationToken ct)
     {
         var options = new ChildProcessOptions
         {
+            Namespace = inNamespace,
             WorkingDirectory = workingDirectory,
             Environment = environment.ToDictionary(e => e.Key, string? (e) => e.Value),
             // Enough of the end for a failure message.

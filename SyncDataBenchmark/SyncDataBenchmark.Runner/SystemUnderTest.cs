@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using Npgsql;
 using SyncData.Harness;
+using SyncData.Harness.Network;
 using SyncData.Postgres;
 using SyncData.Shared;
 
@@ -9,23 +10,47 @@ namespace SyncDataBenchmark.Runner;
 /// <summary>
 /// The databases and services one benchmark session runs against: a throwaway cluster (or --connection), seeded
 /// source and empty target, and SyncDataSource + SomeService as their own Release processes (or the given URLs).
+/// Across a shaped link (--link) it is two hosts instead: the source's cluster and SyncDataSource in one network
+/// namespace, the target's cluster and SomeService in another, joined by the link (TwoHostLab); the runner reaches
+/// both clusters and both services through unix sockets, never over the link.
 /// </summary>
-public sealed class SystemUnderTest : IAsyncDisposable
+public sealed partial class SystemUnderTest : IAsyncDisposable
 {
     private LocalPostgres? _postgres;
+    private LocalPostgres? _targetPostgres;
+    private TwoHostLab? _lab;
     private ServiceProcess? _source;
     private ServiceProcess? _someService;
+    private ServiceHost? _sourceHost;
+    private ServiceHost? _someServiceHost;
 
+    /// <summary>The databases as the runner reaches them (seeding, planting, verifying).</summary>
     public required string SourceDb { get; init; }
     public required string TargetDb { get; init; }
+
+    /// <summary>The databases as each service reaches its own (over TCP on its host); the runner's strings on loopback.</summary>
+    public string SourceServiceDb { get; private init; } = "";
+    public string TargetServiceDb { get; private init; } = "";
+
+    /// <summary>The link the two hosts are joined by; loopback is one host.</summary>
+    public NetworkLink Link { get; private init; } = NetworkLink.Loopback;
+
+    /// <summary>The two-host lab of a shaped link (its counters, its fault); null on loopback.</summary>
+    public TwoHostLab? NetworkLab => _lab;
+
+    /// <summary>Where the peers run and what they connect to: from the target host, the source across the link.</summary>
+    public PeerPlacement PeerPlacement { get; private init; } = null!;
     public string PostgresVersion { get; private set; } = "";
     public IReadOnlyDictionary<string, string> PostgresSettings { get; private set; } = new Dictionary<string, string>();
     public bool SeedReused { get; private set; }
     public double? SeedMs { get; private set; }
     public TableSummary SourceSummary { get; private set; } = null!;
-    public Uri SomeServiceUrl { get; private set; } = null!;
+    /// <summary>Where the runner reaches SomeService: a URL, or http://unix:/path on a shaped link.</summary>
+    public string SomeServiceAddress { get; private set; } = "";
+    private Uri? _externalSomeService;
     public Uri? SourceUrl { get; private set; }
-    public bool ServicesStartedByRunner => _someService is not null;
+    /// <summary>Set once the runner started the services (and kept after they are stopped, for the record).</summary>
+    public bool ServicesStartedByRunner { get; private set; }
 
     /// <summary>The profile the runner started the services with; null for services someone else started.</summary>
     public RuntimeProfile? Profile { get; private set; }
@@ -34,29 +59,35 @@ public sealed class SystemUnderTest : IAsyncDisposable
     public RuntimeSettings? SomeServiceSettings { get; private set; }
     public RuntimeSettings? SourceSettings { get; private set; }
 
-    public static async Task<SystemUnderTest> StartAsync(BenchSettings settings, Action<string> say, CancellationToken ct)
+    public static Task<SystemUnderTest> StartAsync(BenchSettings settings, Action<string> say, CancellationToken ct) =>
+        StartAsync(settings, settings.Links[0], say, ct);
+
+    public static async Task<SystemUnderTest> StartAsync(BenchSettings settings, NetworkLink link, Action<string> say, CancellationToken ct)
     {
         // What a killed earlier run (or test run) left behind would compete for the same two cores.
         LabSweeper.Sweep();
+        if (link.Shaped)
+        {
+            return await StartTwoHostsAsync(settings, link, say, ct);
+        }
+
         LocalPostgres? postgres = null;
         SystemUnderTest system;
         if (settings.Connection is { } baseConnection)
         {
-            system = new SystemUnderTest { SourceDb = WithDatabase(baseConnection, Lab.SourceDatabase), TargetDb = WithDatabase(baseConnection, Lab.TargetDatabase) };
+            system = Loopback(WithDatabase(baseConnection, Lab.SourceDatabase), WithDatabase(baseConnection, Lab.TargetDatabase));
             say($"Using the PostgreSQL server of --connection ({new NpgsqlConnectionStringBuilder(baseConnection).Host}).");
             await EnsureDatabaseAsync(baseConnection, Lab.SourceDatabase, ct);
             await EnsureDatabaseAsync(baseConnection, Lab.TargetDatabase, ct);
         }
         else
         {
-            var serverSettings = BenchSettings.LabPostgresSettings
-                .Concat(settings.Tmpfs ? BenchSettings.TmpfsPostgresSettings : [])
-                .ToDictionary(s => s.Key, s => s.Value);
+            var serverSettings = ServerSettings(settings);
             say(settings.Tmpfs
                 ? $"Starting a throwaway PostgreSQL cluster on {BenchSettings.TmpfsDirectory} ({string.Join(", ", serverSettings.Select(s => $"{s.Key}={s.Value}"))})…"
                 : "Starting a throwaway PostgreSQL cluster…");
             postgres = await LocalPostgres.StartAsync(serverSettings, settings.Tmpfs ? BenchSettings.TmpfsDirectory : null, ct);
-            system = new SystemUnderTest { SourceDb = postgres.ConnectionString(Lab.SourceDatabase), TargetDb = postgres.ConnectionString(Lab.TargetDatabase) };
+            system = Loopback(postgres.ConnectionString(Lab.SourceDatabase), postgres.ConnectionString(Lab.TargetDatabase));
             system._postgres = postgres;
             system.PostgresSettings = serverSettings;
         }
@@ -79,6 +110,18 @@ public sealed class SystemUnderTest : IAsyncDisposable
             throw;
         }
     }
+
+    /// <summary>One host: the runner, the services and the peers all use the same connection strings.</summary>
+    private static SystemUnderTest Loopback(string source, string target) => new()
+    {
+        SourceDb = source, TargetDb = target, SourceServiceDb = source, TargetServiceDb = target,
+        PeerPlacement = new PeerPlacement(null, source, target),
+    };
+
+    private static Dictionary<string, string> ServerSettings(BenchSettings settings) =>
+        BenchSettings.LabPostgresSettings
+            .Concat(settings.Tmpfs ? BenchSettings.TmpfsPostgresSettings : [])
+            .ToDictionary(s => s.Key, s => s.Value);
 
     /// <summary>Schema on both sides, and the source seeded with <paramref name="rows"/> rows unless it holds exactly that many.</summary>
     public async Task PrepareDataAsync(long rows, Action<string> say, CancellationToken ct)
@@ -119,17 +162,19 @@ public sealed class SystemUnderTest : IAsyncDisposable
         if (settings.SomeServiceUrl is { } someService)
         {
             // Someone else's SomeService reads from whatever source it was configured with; --source-url is only recorded.
-            SomeServiceUrl = someService;
+            _externalSomeService = someService;
+            SomeServiceAddress = someService.ToString();
             SourceUrl = settings.SourceUrl;
             say($"Using SomeService at {someService}.");
             using var http = new HttpClient { BaseAddress = someService, Timeout = TimeSpan.FromSeconds(10) };
             using var health = await http.GetAsync("health", ct);
             health.EnsureSuccessStatusCode();
-            SomeServiceSettings = await ReadSettingsAsync(someService, ct);
+            SomeServiceSettings = await ReadSettingsAsync(CreateSomeServiceClient(TimeSpan.FromSeconds(10)), ct);
             return;
         }
 
         Profile = profile;
+        ServicesStartedByRunner = true;
 
         if (settings.SourceUrl is { } source)
         {
@@ -145,7 +190,7 @@ public sealed class SystemUnderTest : IAsyncDisposable
 
         say($"Starting SomeService ({Lab.BuildConfiguration}, profile {profile.Name})…");
         _someService = await StartSomeServiceAsync(LocalPostgres.FreePort(), ct);
-        SomeServiceUrl = _someService.BaseAddress;
+        SomeServiceAddress = _someService.ControlAddress;
         await CheckProfileAsync(ct);
     }
 
@@ -176,12 +221,17 @@ public sealed class SystemUnderTest : IAsyncDisposable
     }
 
     private Task<ServiceProcess> StartSourceAsync(int port, CancellationToken ct) =>
-        ServiceProcess.StartAsync("SyncDataSource", Lab.BuiltAssembly("SyncDataSource"), port,
-            WithProfile(Lab.SourceEnvironment(SourceDb)), ct);
+        ServiceProcess.StartAsync("SyncDataSource", Lab.BuiltAssembly("SyncDataSource"), port, _sourceHost,
+            WithProfile(Lab.SourceEnvironment(SourceServiceDb)), ct);
 
     private Task<ServiceProcess> StartSomeServiceAsync(int port, CancellationToken ct) =>
-        ServiceProcess.StartAsync("SomeService", Lab.BuiltAssembly("SomeService"), port,
-            WithProfile(Lab.SomeServiceEnvironment(TargetDb, SourceUrl!)), ct);
+        ServiceProcess.StartAsync("SomeService", Lab.BuiltAssembly("SomeService"), port, _someServiceHost,
+            WithProfile(Lab.SomeServiceEnvironment(TargetServiceDb, SourceUrl!)), ct);
+
+    /// <summary>An HttpClient to SomeService for the runner: over its control socket on a shaped link, else to its URL.</summary>
+    public HttpClient CreateSomeServiceClient(TimeSpan timeout) => _someService is { } started
+        ? started.CreateClient(timeout)
+        : new HttpClient { BaseAddress = _externalSomeService, Timeout = timeout };
 
     private Dictionary<string, string> WithProfile(Dictionary<string, string> environment)
     {
@@ -196,8 +246,8 @@ public sealed class SystemUnderTest : IAsyncDisposable
     /// <summary>Both services must report the settings their profile stands for: a knob the runtime ignored is a setup error.</summary>
     private async Task CheckProfileAsync(CancellationToken ct)
     {
-        SomeServiceSettings = await ReadSettingsAsync(SomeServiceUrl, ct);
-        SourceSettings = _source is null ? null : await ReadSettingsAsync(_source.BaseAddress, ct);
+        SomeServiceSettings = await ReadSettingsAsync(CreateSomeServiceClient(TimeSpan.FromSeconds(10)), ct);
+        SourceSettings = _source is null ? null : await ReadSettingsAsync(_source.CreateClient(TimeSpan.FromSeconds(10)), ct);
         var wrong = new[] { ("SomeService", SomeServiceSettings), ("SyncDataSource", SourceSettings) }
             .Where(x => x.Item2 is not null && Profile!.Check(x.Item2) is not null)
             .Select(x => $"{x.Item1}: {Profile!.Check(x.Item2!)}")
@@ -208,9 +258,9 @@ public sealed class SystemUnderTest : IAsyncDisposable
         }
     }
 
-    private static async Task<RuntimeSettings?> ReadSettingsAsync(Uri service, CancellationToken ct)
+    private static async Task<RuntimeSettings?> ReadSettingsAsync(HttpClient client, CancellationToken ct)
     {
-        using var http = new HttpClient { BaseAddress = service, Timeout = TimeSpan.FromSeconds(10) };
+        using var http = client;
         using var response = await http.GetAsync("runtime/settings", ct);
         // A service from before runtime profiles existed has no such endpoint: its settings are simply unknown.
         return response.IsSuccessStatusCode
@@ -272,21 +322,12 @@ public sealed class SystemUnderTest : IAsyncDisposable
         }
     }
 
+    /// <summary>Stops everything this system started, each part once (a second call finds nothing left).</summary>
     public async ValueTask DisposeAsync()
     {
-        if (_someService is not null)
-        {
-            await _someService.DisposeAsync();
-        }
-
-        if (_source is not null)
-        {
-            await _source.DisposeAsync();
-        }
-
-        if (_postgres is not null)
-        {
-            await _postgres.DisposeAsync();
-        }
+        IAsyncDisposable?[] parts = [_someService, _source, _postgres, _targetPostgres, _lab];
+        (_someService, _source, _postgres, _targetPostgres, _lab) = (null, null, null, null, null);
+        // In this order: the services, the clusters, and last the lab, since nothing may still run inside its namespaces.
+        await DisposeAllAsync(parts);
     }
 }

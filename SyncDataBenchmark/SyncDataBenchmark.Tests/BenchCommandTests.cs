@@ -236,6 +236,8 @@ public sealed class BenchCommandTests
         { "--source-url", "not a url", "an absolute http(s) URL" },
         { "--someservice-url", "ftp://127.0.0.1/", "an absolute http(s) URL" },
         { "--no-peers", "maybe", "maybe" },
+        { "--link", "2mbit", "one or more of loopback, 10gbit, 1gbit, 100mbit" },
+        { "--link", "", "one or more of loopback, 10gbit, 1gbit, 100mbit" },
     };
 
     /// <summary>

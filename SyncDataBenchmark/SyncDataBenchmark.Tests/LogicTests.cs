@@ -88,7 +88,8 @@ public sealed class LogicTests
             string[] header =
             [
                 "Kind", "Case", "Profile", "Number", "Fetch", "Insert", "Round", "Warmup", "SourceRows", "Status", "Verified", "Rows", "DurationMs", "RowsPerSecond",
-                "WallMs", "PageSize", "BatchSize", .. service.Select(c => "SomeService" + c), .. service.Select(c => "SyncDataSource" + c), "Scope", "RunId", "Error",
+                "WallMs", "PageSize", "BatchSize", .. service.Select(c => "SomeService" + c), .. service.Select(c => "SyncDataSource" + c), "Scope",
+                "Link", "LinkSourceToTargetBytes", "LinkTargetToSourceBytes", "LinkBytesPerRow", "RunId", "Error",
             ];
             Assert.Equal(string.Join(',', header), lines[0]);
             // A line without quoted fields (an error text may hold commas), and the run it was written from.
@@ -97,6 +98,10 @@ public sealed class LogicTests
             var run = report.Runs[at - 1].Result!;
             Assert.Equal(run.SomeService!.AllocatedBytes?.ToString(System.Globalization.CultureInfo.InvariantCulture) ?? "", first[Array.IndexOf(header, "SomeServiceAllocatedBytes")]);
             Assert.Equal(run.SyncDataSource!.PeakWorkingSetBytes.ToString(System.Globalization.CultureInfo.InvariantCulture), first[Array.IndexOf(header, "SyncDataSourcePeakWorkingSetBytes")]);
+            // A record from before --link: every run on loopback, no bytes counted.
+            Assert.Equal("loopback", first[Array.IndexOf(header, "Link")]);
+            Assert.Equal("", first[Array.IndexOf(header, "LinkBytesPerRow")]);
+            Assert.DoesNotContain("## Across a link", MarkdownReport.Render(report, charts: true));
             Assert.Equal(1 + report.Runs.Count + report.Peers.Count, lines.Length);
         }
         finally

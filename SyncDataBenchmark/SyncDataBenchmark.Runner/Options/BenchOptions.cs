@@ -85,6 +85,14 @@ public sealed class BenchOptions
         AllowMultipleArgumentsPerToken = true,
     };
 
+    private readonly Option<string[]> _link = new("--link")
+    {
+        Description = $"Links between the source's host and the target's, comma-separated, measured in turn ({NetworkLink.Names}); loopback is one host (today's setup), " +
+                      "the others two network namespaces, each with its own PostgreSQL, joined by one veth pair shaped with tc tbf at that rate (docs/running.md). Default: loopback.",
+        AllowMultipleArgumentsPerToken = true,
+        DefaultValueFactory = _ => [NetworkLink.LoopbackName],
+    };
+
     /// <summary>The root command with every option and check; its action runs <paramref name="run"/> with the settings.</summary>
     public RootCommand Command(Func<BenchSettings, CancellationToken, Task<int>> run)
     {
@@ -92,11 +100,12 @@ public sealed class BenchOptions
             "Runs every runnable fetch × insert combination of SyncDataBenchmark (and the peers: psql pipes, pgcopydb, postgres_fdw, logical replication) against the same seeded table, " +
             "verifies every run, and writes results.json, results.csv, results.md and pictures. Exits 1 if any run failed or was not verified.")
         {
-            _rows, _maxRunSeconds, _noMaxRun, _repeat, _cases, _pageSize, _batchSize, _out, _connection, _sourceUrl, _someServiceUrl, _tmpfs, _noPeers, _noCharts, _profile, _profileCases,
+            _rows, _maxRunSeconds, _noMaxRun, _repeat, _cases, _pageSize, _batchSize, _out, _connection, _sourceUrl, _someServiceUrl, _tmpfs, _noPeers, _noCharts, _profile, _profileCases, _link,
         };
         _cases.Validators.Add(ValidateCases);
         _connection.Validators.Add(ValidateConnection);
         _profile.Validators.Add(ValidateProfiles);
+        _link.Validators.Add(ValidateLinks);
         _profileCases.Validators.Add(ValidateProfileCases);
         root.Validators.Add(ValidateTogether);
         root.SetAction((parse, ct) => run(Settings(parse), ct));
@@ -119,6 +128,7 @@ public sealed class BenchOptions
         Peers = !parse.GetValue(_noPeers),
         Charts = !parse.GetValue(_noCharts),
         Profiles = SplitList(parse.GetValue(_profile) ?? []).Select(n => RuntimeProfiles.Find(n)!).DefaultIfEmpty(RuntimeProfiles.Default).ToList(),
+        Links = SplitList(parse.GetValue(_link) ?? []).Select(n => NetworkLink.Find(n)!).DefaultIfEmpty(NetworkLink.Loopback).ToList(),
         ProfileCases = parse.GetValue(_profileCases) is { Length: > 0 } given ? CaseSelection.Parse(given, out _) : CaseSelection.DefaultProfileCases,
     };
 
@@ -191,6 +201,25 @@ public sealed class BenchOptions
         }
     }
 
+    private static void ValidateLinks(OptionResult r)
+    {
+        var names = SplitList(r.GetValueOrDefault<string[]>() ?? []);
+        if (names.Count == 0)
+        {
+            r.AddError(OptionParsing.Invalid("--link", string.Join(' ', r.Tokens.Select(t => t.Value)), $"one or more of {NetworkLink.Names}, comma-separated"));
+        }
+
+        foreach (var name in names.Where(n => NetworkLink.Find(n) is null))
+        {
+            r.AddError(OptionParsing.Invalid("--link", name, $"one or more of {NetworkLink.Names}, comma-separated"));
+        }
+
+        if (names.Distinct(StringComparer.OrdinalIgnoreCase).Count() != names.Count)
+        {
+            r.AddError($"--link: '{string.Join(',', names)}' names a link twice.");
+        }
+    }
+
     private static void ValidateProfileCases(OptionResult r)
     {
         CaseSelection.Parse(r.GetValueOrDefault<string[]>() ?? [], out var error);
@@ -244,6 +273,12 @@ public sealed class BenchOptions
         if (r.GetValue(_noMaxRun) && r.GetValue(_maxRunSeconds) is not null)
         {
             yield return "--max-run-seconds and --no-max-run contradict each other: give one.";
+        }
+
+        if (SplitList(r.GetValue(_link) ?? []).Any(n => NetworkLink.Find(n) is { Shaped: true })
+            && (hasConnection || urls.Count > 0))
+        {
+            yield return "--link with a shaped link builds its own two hosts (each with its own cluster and service): it cannot use --connection, --source-url or --someservice-url.";
         }
 
         if (hasConnection && r.GetValue(_tmpfs))

@@ -30,6 +30,9 @@ public sealed record BenchSettings
     public bool Peers { get; init; } = true;
     public bool Charts { get; init; } = true;
 
+    /// <summary>The links to measure across, in order (--link); the first is the headline table's. Default: loopback only.</summary>
+    public IReadOnlyList<NetworkLink> Links { get; init; } = [NetworkLink.Loopback];
+
     /// <summary>Runtime profiles to measure under, in order; the first is the headline's (README, "Measuring honestly").</summary>
     public IReadOnlyList<RuntimeProfile> Profiles { get; init; } = [RuntimeProfiles.Default];
 

@@ -2,6 +2,7 @@ using System.Globalization;
 using System.Text.RegularExpressions;
 using Npgsql;
 using SyncData.Harness;
+using SyncData.Harness.Network;
 using SyncData.Shared;
 using SyncDataBenchmark.Runner.Report;
 
@@ -10,9 +11,14 @@ namespace SyncDataBenchmark.Runner;
 /// <summary>
 /// Runs one peer once: makes the target differ from the source (untimed), runs the peer's set-up, its timed script
 /// and its tear-down, then checks the target against the source itself, independent of the tool's own report.
+/// <paramref name="placement"/> says where the scripts run and what they connect to (default: here, the runner's own
+/// connection strings); <paramref name="readCounters"/>, on a shaped link, reads the link's counters around the timed script.
 /// </summary>
-public sealed partial class PeerRunner(string sourceConnection, string targetConnection, TableSummary sourceSummary)
+public sealed partial class PeerRunner(string sourceConnection, string targetConnection, TableSummary sourceSummary,
+    PeerPlacement? placement = null, Func<CancellationToken, Task<LinkCounters?>>? readCounters = null)
 {
+    private readonly PeerPlacement _placement = placement ?? new PeerPlacement(null, sourceConnection, targetConnection);
+
     /// <summary>A peer's run that failed: why, and what is known of it.</summary>
     private sealed class PeerFailed(string error, int? exitCode = null, double? wallMs = null) : Exception(error)
     {
@@ -30,14 +36,14 @@ public sealed partial class PeerRunner(string sourceConnection, string targetCon
         var work = Directory.CreateTempSubdirectory("syncdata-peer-");
         try
         {
-            var (ms, wallMs) = await RunScriptsAsync(peer, work.FullName, ct);
+            var (ms, wallMs, traffic) = await RunScriptsAsync(peer, work.FullName, ct);
             var target = await Lab.ReadSummaryAsync(targetConnection, ct);
             var verified = target == sourceSummary;
             return new PeerRun
             {
                 Peer = peer.Key, Round = round, Warmup = warmup, Scope = peer.Scope,
                 Status = verified ? RunStatus.Succeeded : RunStatus.Failed,
-                DurationMs = ms, WallMs = wallMs, Rows = target.Rows, Verified = verified, Target = target, ExitCode = 0,
+                DurationMs = ms, WallMs = wallMs, Rows = target.Rows, Verified = verified, Target = target, ExitCode = 0, Traffic = traffic,
                 Error = verified ? null : $"Verification failed: source has {sourceSummary.Rows:N0} rows (checksum {sourceSummary.Checksum}), target has {target.Rows:N0} (checksum {target.Checksum}).",
             };
         }
@@ -67,8 +73,8 @@ public sealed partial class PeerRunner(string sourceConnection, string targetCon
         WallMs = failed.WallMs, Scope = peer.Scope,
     };
 
-    /// <summary>Target made to differ, files written, set-up, the timed script, tear-down; its time by its scope and its wall time.</summary>
-    private async Task<(double Ms, double WallMs)> RunScriptsAsync(PeerDefinition peer, string work, CancellationToken ct)
+    /// <summary>Target made to differ, files written, set-up, the timed script, tear-down; its time by its scope, its wall time and what crossed the link.</summary>
+    private async Task<(double Ms, double WallMs, LinkTraffic? Traffic)> RunScriptsAsync(PeerDefinition peer, string work, CancellationToken ct)
     {
         // Whatever the previous case left, a peer that copies nothing must not verify.
         await Lab.MakeTargetDifferAsync(targetConnection, sourceSummary, ct);
@@ -78,7 +84,7 @@ public sealed partial class PeerRunner(string sourceConnection, string targetCon
         }
 
         var environment = Environment(work);
-        if (peer.Setup is { } setup && await ShellCommand.RunAsync(setup, environment, work, ct) is { ExitCode: not 0 } prepared)
+        if (peer.Setup is { } setup && await ShellCommand.RunAsync(setup, environment, work, _placement.Namespace, ct) is { ExitCode: not 0 } prepared)
         {
             await TeardownAsync(peer, environment, work);
             throw new PeerFailed($"{peer.Name}: set-up exited with {prepared.ExitCode}: {Tail(prepared.Output)}", prepared.ExitCode);
@@ -86,9 +92,12 @@ public sealed partial class PeerRunner(string sourceConnection, string targetCon
 
         ShellCommand.Outcome outcome;
         string? teardownError;
+        LinkTraffic? traffic;
         try
         {
-            outcome = await ShellCommand.RunAsync(peer.Script, environment, work, ct);
+            var before = await ReadCountersAsync(ct);
+            outcome = await ShellCommand.RunAsync(peer.Script, environment, work, _placement.Namespace, ct);
+            traffic = LinkTrafficOf(before, await ReadCountersAsync(ct), sourceSummary.Rows);
         }
         finally
         {
@@ -99,11 +108,11 @@ public sealed partial class PeerRunner(string sourceConnection, string targetCon
         await CheckOutcomeAsync(peer, outcome, teardownError, work, wallMs, ct);
         if (peer.Scope != PeerScopes.TargetStatements)
         {
-            return (wallMs, wallMs);
+            return (wallMs, wallMs, traffic);
         }
 
         return await ReadClockAsync(Path.Combine(work, PeerDefinition.ClockFile), ct) is { } clockMs
-            ? (clockMs, wallMs)
+            ? (clockMs, wallMs, traffic)
             : throw new PeerFailed($"{peer.Name} did not record the target's clock before its first statement and after its commit (expected two epoch lines in $WORK/{PeerDefinition.ClockFile}).", 0, wallMs);
     }
 
@@ -126,31 +135,46 @@ public sealed partial class PeerRunner(string sourceConnection, string targetCon
         }
     }
 
+    private async Task<LinkCounters?> ReadCountersAsync(CancellationToken ct) => readCounters is null ? null : await readCounters(ct);
+
+    /// <summary>What crossed the link between two readings of its counters, and per source row; null on loopback.</summary>
+    public static LinkTraffic? LinkTrafficOf(LinkCounters? before, LinkCounters? after, long rows)
+    {
+        if (before is null || after is null)
+        {
+            return null;
+        }
+
+        var crossed = after.Since(before);
+        return new LinkTraffic(crossed.SourceToTargetBytes, crossed.TargetToSourceBytes, rows > 0 ? Math.Round((double)crossed.TotalBytes / rows, 1) : null);
+    }
+
     /// <summary>Runs the peer's tear-down, never cancelled (it removes subscriptions and slots); returns its failure or null.</summary>
-    private static async Task<string?> TeardownAsync(PeerDefinition peer, IReadOnlyDictionary<string, string> environment, string work)
+    private async Task<string?> TeardownAsync(PeerDefinition peer, IReadOnlyDictionary<string, string> environment, string work)
     {
         if (peer.Teardown is not { } teardown)
         {
             return null;
         }
 
-        var outcome = await ShellCommand.RunAsync(teardown, environment, work, CancellationToken.None);
+        var outcome = await ShellCommand.RunAsync(teardown, environment, work, _placement.Namespace, CancellationToken.None);
         return outcome.ExitCode == 0 ? null : $"exited with {outcome.ExitCode}: {Tail(outcome.Output)}";
     }
 
     private Dictionary<string, string> Environment(string work)
     {
-        var source = new NpgsqlConnectionStringBuilder(sourceConnection);
+        var linked = _placement.SourceConnection;
+        var source = new NpgsqlConnectionStringBuilder(linked);
         var environment = new Dictionary<string, string>
         {
-            ["SRC"] = PostgresUri.From(sourceConnection, out var password),
-            ["TGT"] = PostgresUri.From(targetConnection, out _),
+            ["SRC"] = PostgresUri.From(linked, out var password),
+            ["TGT"] = PostgresUri.From(_placement.TargetConnection, out _),
             ["WORK"] = work,
             ["SRC_HOST"] = source.Host ?? "localhost",
             ["SRC_PORT"] = source.Port.ToString(CultureInfo.InvariantCulture),
             ["SRC_DB"] = source.Database ?? "postgres",
             ["SRC_USER"] = source.Username ?? System.Environment.UserName,
-            ["SRC_CONNINFO"] = PostgresUri.Conninfo(sourceConnection),
+            ["SRC_CONNINFO"] = PostgresUri.Conninfo(linked),
         };
         if (password is not null)
         {

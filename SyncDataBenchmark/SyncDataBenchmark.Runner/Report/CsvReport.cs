@@ -34,6 +34,11 @@ public static partial class CsvReport
         public ServiceColumns SyncDataSource { get; set; } = ServiceColumns.None;
         /// <summary>What DurationMs measures: target-statements (runs, most peers) or whole-command.</summary>
         public string? Scope { get; set; }
+        /// <summary>The link crossed (--link) and, on a shaped one, the bytes that crossed it each way and per source row.</summary>
+        public string Link { get; set; } = NetworkLink.LoopbackName;
+        public long? LinkSourceToTargetBytes { get; set; }
+        public long? LinkTargetToSourceBytes { get; set; }
+        public double? LinkBytesPerRow { get; set; }
         public string? RunId { get; set; }
         public string? Error { get; set; }
     }
@@ -96,6 +101,10 @@ public static partial class CsvReport
             SomeService = ServiceColumns.Of(result?.SomeService),
             SyncDataSource = ServiceColumns.Of(result?.SyncDataSource),
             Scope = Runner.PeerScopes.TargetStatements,
+            Link = r.Link,
+            LinkSourceToTargetBytes = r.Traffic?.SourceToTargetBytes,
+            LinkTargetToSourceBytes = r.Traffic?.TargetToSourceBytes,
+            LinkBytesPerRow = r.Traffic?.BytesPerRow,
             RunId = result?.Id.ToString(),
             Error = r.Error,
         };
@@ -119,6 +128,10 @@ public static partial class CsvReport
             RowsPerSecond = p is { Ok: true, DurationMs: > 0 } ? Math.Round(p.Rows / (p.DurationMs.Value / 1000)) : null,
             WallMs = p.WallMs,
             Scope = p.Scope,
+            Link = p.Link,
+            LinkSourceToTargetBytes = p.Traffic?.SourceToTargetBytes,
+            LinkTargetToSourceBytes = p.Traffic?.TargetToSourceBytes,
+            LinkBytesPerRow = p.Traffic?.BytesPerRow,
             Error = p.Error,
         };
 

@@ -34,6 +34,7 @@ public static class MarkdownReport
         }
 
         RenderGrowth(md, report, charts);
+        LinkTables.Render(md, report, charts);
         return md.ToString();
     }
 

@@ -22,6 +22,20 @@ public sealed record BenchReport
     public IReadOnlyList<CaseGrowth> Growth { get; init; } = [];
     /// <summary>Cases a sweep did not run at some size: predicted past --max-run-seconds.</summary>
     public IReadOnlyList<SkippedCase> Skipped { get; init; } = [];
+    /// <summary>Per link measured (--link; empty when only loopback was, and in a record from before --link), its cases at the headline size.</summary>
+    public IReadOnlyList<LinkSummary> Links { get; init => field = value ?? []; } = [];
+}
+
+/// <summary>One link's table: its rate (null: loopback) and every case's row measured across it.</summary>
+public sealed record LinkSummary(string Link, long? RateBitsPerSecond, IReadOnlyList<CaseSummary> Cases);
+
+/// <summary>
+/// The bytes that crossed a shaped link during one run or peer, each way (the source host's veth counters read before
+/// and after), and per source row. Loopback runs have none.
+/// </summary>
+public sealed record LinkTraffic(long SourceToTargetBytes, long TargetToSourceBytes, double? BytesPerRow)
+{
+    public long TotalBytes => SourceToTargetBytes + TargetToSourceBytes;
 }
 
 public sealed record BenchEnvironment
@@ -81,6 +95,8 @@ public sealed record BenchParameters
     public IReadOnlyList<ProfileReport> Profiles { get; init; } = [];
     /// <summary>The cases measured under every profile after the first (--profile-cases).</summary>
     public IReadOnlyList<string> ProfileCases { get; init; } = [];
+    /// <summary>The links measured across, in order (--link); the headline table is the first's. Loopback in a record from before --link.</summary>
+    public IReadOnlyList<NetworkLink> Links { get; init => field = value ?? [NetworkLink.Loopback]; } = [NetworkLink.Loopback];
 }
 
 /// <summary>A runtime profile as asked (its environment variables) and as the services reported it.</summary>
@@ -100,6 +116,10 @@ public sealed record CombinationRun
     public long? SourceRows { get; init; }
     /// <summary>The runtime profile the runner started both services with ("external" for services it did not start).</summary>
     public string Profile { get; init; } = SyncData.Harness.RuntimeProfiles.DefaultName;
+    /// <summary>The link between the two hosts this run crossed (--link); a record from before --link reads as loopback.</summary>
+    public string Link { get; init => field = value ?? NetworkLink.LoopbackName; } = NetworkLink.LoopbackName;
+    /// <summary>What crossed a shaped link during the run; null on loopback.</summary>
+    public LinkTraffic? Traffic { get; init; }
     /// <summary>Seen from the runner: the HTTP request's whole duration (includes the in-transaction verification).</summary>
     public required double WallMs { get; init; }
     public int? HttpStatus { get; init; }
@@ -127,6 +147,10 @@ public sealed record PeerRun
     public required bool Warmup { get; init; }
     /// <summary>Rows in the source when this run ran (the sweep's size).</summary>
     public long? SourceRows { get; init; }
+    /// <summary>The link between the two hosts this peer crossed (--link); a record from before --link reads as loopback.</summary>
+    public string Link { get; init => field = value ?? NetworkLink.LoopbackName; } = NetworkLink.LoopbackName;
+    /// <summary>What crossed a shaped link during the peer's timed script; null on loopback.</summary>
+    public LinkTraffic? Traffic { get; init; }
     public required string Status { get; init; }
     /// <summary>
     /// The peer's time at <see cref="Scope"/>: "target-statements" is the target's own clock from right before its
@@ -207,6 +231,8 @@ public sealed record CaseSummary
     public string? Picture { get; init; }
     public FigureMedians? SomeService { get; init; }
     public FigureMedians? SyncDataSource { get; init; }
+    /// <summary>What crossed the link during the best successful timed run (shaped links only).</summary>
+    public LinkTraffic? Traffic { get; init; }
 }
 
 // Not indented: results.json is committed after every full run, and indentation tripled its size.

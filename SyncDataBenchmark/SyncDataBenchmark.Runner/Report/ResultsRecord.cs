@@ -29,6 +29,9 @@ public static class ResultsRecord
             Problems = session.Problems.ToList(),
             Growth = settings.Sizes.Count > 1 ? Growth.Build(measuredSizes, rows => SummaryAt(session, system, settings, rows), session.Skipped) : [],
             Skipped = session.Skipped.ToList(),
+            Links = settings.Links.Count > 1 || settings.Links[0].Shaped
+                ? settings.Links.Select(l => new LinkSummary(l.Name, l.RateBitsPerSecond, SummaryAt(session, system, settings, headline, l.Name))).ToList()
+                : [],
         };
     }
 
@@ -51,9 +54,11 @@ public static class ResultsRecord
         return await JsonSerializer.DeserializeAsync(stream, BenchJsonContext.Default.BenchReport) ?? throw new JsonException($"{path} is empty.");
     }
 
-    private static List<CaseSummary> SummaryAt(BenchSession session, SystemUnderTest system, BenchSettings settings, long rows)
+    /// <summary>The rows at one size across one link (default: the first, the headline's).</summary>
+    private static List<CaseSummary> SummaryAt(BenchSession session, SystemUnderTest system, BenchSettings settings, long rows, string? link = null)
     {
-        bool Skipped(string key, string profile) => session.Skipped.Any(s => s.Rows == rows && s.Case == key && s.Profile == profile);
+        link ??= settings.Links[0].Name;
+        bool Skipped(string key, string profile) => session.Skipped.Any(s => s.Rows == rows && s.Case == key && s.Profile == profile && s.Link == link);
         var mainProfile = system.ServicesStartedByRunner ? settings.MainProfile.Name : BenchSession.ExternalProfile;
         var others = settings.Profiles.Skip(1)
             .Select(p => (p.Name, (IReadOnlyList<Combination>)session.ProfileCombinations.Where(c => !Skipped(c.Key, p.Name)).ToList()))
@@ -61,8 +66,8 @@ public static class ResultsRecord
         return Summaries.Build(
             session.Combinations.Where(c => !Skipped(c.Key, settings.MainProfile.Name)).ToList(),
             session.Peers.Where(p => !Skipped(p.Key, settings.MainProfile.Name)).ToList(),
-            session.Runs.Where(r => r.SourceRows == rows).ToList(),
-            session.PeerRuns.Where(r => r.SourceRows == rows).ToList(),
+            session.Runs.Where(r => r.SourceRows == rows && r.Link == link).ToList(),
+            session.PeerRuns.Where(r => r.SourceRows == rows && r.Link == link).ToList(),
             mainProfile, others);
     }
 
@@ -88,12 +93,13 @@ public static class ResultsRecord
         SourceSummary = system.SourceSummary,
         Peers = settings.Peers,
         Charts = settings.Charts,
-        SomeServiceUrl = system.SomeServiceUrl.ToString(),
+        SomeServiceUrl = system.SomeServiceAddress,
         SourceUrl = system.SourceUrl?.ToString(),
         ServicesStartedByRunner = system.ServicesStartedByRunner,
         Profiles = system.ServicesStartedByRunner
             ? settings.Profiles.Select(p => new ProfileReport(p.Name, p.Description, p.Environment, p == settings.MainProfile)).ToList()
             : [new ProfileReport(BenchSession.ExternalProfile, "services started by someone else: see each run's reported settings", new Dictionary<string, string>(), true)],
         ProfileCases = settings.Profiles.Count > 1 ? settings.ProfileCases.Patterns : [],
+        Links = settings.Links,
     };
 }

@@ -46,6 +46,7 @@ public static class Summaries
             Picture = main ? c.Picture : $"{c.Number}-{profile}.png",
             SomeService = Medians(ok.Select(r => r.Result!.SomeService)),
             SyncDataSource = Medians(ok.Select(r => r.Result!.SyncDataSource)),
+            Traffic = best?.Traffic,
         });
     }
 
@@ -65,6 +66,7 @@ public static class Summaries
             Insert = p.InsertLabel,
             Scope = p.Scope,
             BestWallMs = walls.Count > 0 ? walls.Min() : null,
+            Traffic = timed.Where(r => r.Ok).MinBy(r => r.DurationMs)?.Traffic,
         });
     }
 

@@ -210,3 +210,54 @@ public sealed class CompressionMismatchTests(InProcessLab lab)
         }
     }
 }
+
+/// <summary>The runner's --compression: parsed, validated, and each case × coding a case of its own.</summary>
+[Trait("Tier", "Fast")]
+public sealed class CompressionOptionTests
+{
+    private static readonly string Out = Path.Combine(Path.GetTempPath(), "syncdata-compression-option-test");
+
+    private static System.CommandLine.ParseResult Parse(params string[] args) => Parse(new SyncDataBenchmark.Runner.BenchOptions(), args);
+
+    private static System.CommandLine.ParseResult Parse(SyncDataBenchmark.Runner.BenchOptions options, string[] args) =>
+        options.Command((_, _) => Task.FromResult(0)).Parse([.. args, "--out", Out]);
+
+    [Theory]
+    [InlineData(new string[0], new[] { "none" })]
+    [InlineData(new[] { "--compression", "none,gzip,brotli" }, new[] { "none", "gzip", "brotli" })]
+    [InlineData(new[] { "--compression", "GZIP", "--compression", "Brotli" }, new[] { "gzip", "brotli" })]
+    public void Compression_lists_parse_to_the_names_in_order(string[] args, string[] expected)
+    {
+        var options = new SyncDataBenchmark.Runner.BenchOptions();
+        var parse = Parse(options, args);
+        Assert.Empty(parse.Errors);
+        Assert.Equal(expected, options.Settings(parse).Compressions);
+    }
+
+    [Theory]
+    [InlineData("deflate", "'deflate' is not valid: none, gzip, brotli")]
+    [InlineData("br", "'br' is not valid: none, gzip, brotli")]
+    [InlineData("gzip,GZIP", "names a compression twice")]
+    [InlineData(",", "'' is not valid")]
+    public void A_bad_compression_is_one_line_naming_it(string value, string mentions)
+    {
+        var errors = Parse("--compression", value).Errors.Select(e => e.Message).ToList();
+        Assert.Contains(errors, e => e.StartsWith("--compression: ", StringComparison.Ordinal) && e.Contains(mentions, StringComparison.Ordinal));
+    }
+
+    [Fact]
+    public void A_compressed_case_has_its_own_key_title_and_picture_and_none_keeps_todays()
+    {
+        var plain = new SyncDataBenchmark.Runner.Combination(9, new FetchApproach("NpgsqlCopy"), new InsertApproach("NpgsqlCopy"));
+        var gzip = plain with { Compression = BodyCompression.Gzip };
+        Assert.Equal(("NpgsqlCopy:NpgsqlCopy", "9.png", "NpgsqlCopy × NpgsqlCopy"), (plain.Key, plain.Picture, plain.Label));
+        Assert.Equal(("NpgsqlCopy:NpgsqlCopy[gzip]", "9-gzip.png", "NpgsqlCopy × NpgsqlCopy [gzip]"), (gzip.Key, gzip.Picture, gzip.Label));
+    }
+
+    [Fact]
+    public void The_trigger_sends_c_only_when_asked()
+    {
+        Assert.Equal("sync?f=EFStream&i=NpgsqlCopy&wait=true", SyncRoutes.Trigger("EFStream", "NpgsqlCopy", wait: true));
+        Assert.Equal("sync?f=EFStream&i=NpgsqlCopy&wait=true&c=brotli", SyncRoutes.Trigger("EFStream", "NpgsqlCopy", wait: true, compression: "brotli"));
+    }
+}

@@ -29,6 +29,8 @@ public sealed record BenchSettings
     public bool Tmpfs { get; init; }
     public bool Peers { get; init; } = true;
     public bool Charts { get; init; } = true;
+    /// <summary>The content codings every selected case runs under (--compression); each is its own row. Peers are not multiplied.</summary>
+    public IReadOnlyList<string> Compressions { get; init; } = [SyncData.Shared.BodyCompression.None];
 
     /// <summary>Runtime profiles to measure under, in order; the first is the headline's (README, "Measuring honestly").</summary>
     public IReadOnlyList<RuntimeProfile> Profiles { get; init; } = [RuntimeProfiles.Default];

@@ -95,5 +95,6 @@ public static class ResultsRecord
             ? settings.Profiles.Select(p => new ProfileReport(p.Name, p.Description, p.Environment, p == settings.MainProfile)).ToList()
             : [new ProfileReport(BenchSession.ExternalProfile, "services started by someone else: see each run's reported settings", new Dictionary<string, string>(), true)],
         ProfileCases = settings.Profiles.Count > 1 ? settings.ProfileCases.Patterns : [],
+        Compressions = settings.Compressions,
     };
 }

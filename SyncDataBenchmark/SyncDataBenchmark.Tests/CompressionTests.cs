@@ -97,6 +97,8 @@ public sealed class CompressionFailureTests(UnrepresentableLab lab)
             Assert.StartsWith("[{", body);
             Assert.Contains(SourceFailure.Marker, body);
             Assert.Contains($"row {id}: created_at = 0001-01-01 00:00:00 ", body);
+            // …and ends the body: no row still buffered in a writer comes out after it.
+            Assert.True(body.LastIndexOf(SourceFailure.Marker, StringComparison.Ordinal) > body.LastIndexOf('}'), "rows after the marker");
         }
         finally
         {

@@ -83,11 +83,11 @@ public sealed class LogicTests
             await CsvReport.WriteAsync(report, written);
 
             var lines = await File.ReadAllLinesAsync(written);
-            string[] service = ["AllocatedBytes", "AllocatedBytesUnavailable", "HeapCountStart", "HeapCountEnd", "PeakWorkingSetBytes", "GcGen0", "GcGen1", "GcGen2", "GcPauseMs"];
+            string[] service = ["AllocatedBytes", "AllocatedBytesUnavailable", "HeapCountStart", "HeapCountEnd", "PeakWorkingSetBytes", "GcGen0", "GcGen1", "GcGen2", "GcPauseMs", "CpuTimeMs"];
             string[] header =
             [
-                "Kind", "Case", "Profile", "Number", "Fetch", "Insert", "Round", "Warmup", "SourceRows", "Status", "Verified", "Rows", "DurationMs", "RowsPerSecond",
-                "WallMs", "PageSize", "BatchSize", .. service.Select(c => "SomeService" + c), .. service.Select(c => "SyncDataSource" + c), "Scope", "RunId", "Error",
+                "Kind", "Case", "Profile", "Number", "Fetch", "Insert", "Compression", "Round", "Warmup", "SourceRows", "Status", "Verified", "Rows", "DurationMs", "RowsPerSecond",
+                "WallMs", "PageSize", "BatchSize", "WireBytes", "BodyBytes", .. service.Select(c => "SomeService" + c), .. service.Select(c => "SyncDataSource" + c), "Scope", "RunId", "Error",
             ];
             Assert.Equal(string.Join(',', header), lines[0]);
             // A line without quoted fields (an error text may hold commas), and the run it was written from.
@@ -96,6 +96,9 @@ public sealed class LogicTests
             var run = report.Runs[at - 1].Result!;
             Assert.Equal(run.SomeService!.AllocatedBytes?.ToString(System.Globalization.CultureInfo.InvariantCulture) ?? "", first[Array.IndexOf(header, "SomeServiceAllocatedBytes")]);
             Assert.Equal(run.SyncDataSource!.PeakWorkingSetBytes.ToString(System.Globalization.CultureInfo.InvariantCulture), first[Array.IndexOf(header, "SyncDataSourcePeakWorkingSetBytes")]);
+            Assert.Equal(run.SyncDataSource!.CpuTimeMs.ToString(System.Globalization.CultureInfo.InvariantCulture), first[Array.IndexOf(header, "SyncDataSourceCpuTimeMs")]);
+            // A record from before --compression reads as uncompressed.
+            Assert.Equal("none", first[Array.IndexOf(header, "Compression")]);
             Assert.Equal(1 + report.Runs.Count + report.Peers.Count, lines.Length);
         }
         finally

@@ -95,8 +95,11 @@ public sealed record CombinationRun
     public required string Case { get; init; }
     public required string Fetch { get; init; }
     public required string Insert { get; init; }
-    /// <summary>The content coding the run asked for (--compression); the result's WireBytes and BodyBytes show what it did.</summary>
-    public string Compression { get; init; } = SyncData.Shared.BodyCompression.None;
+    /// <summary>
+    /// The content coding the run asked for (--compression); the result's WireBytes and BodyBytes show what it did.
+    /// Records from before it read as none (RunResult.Compression says why the getter does it).
+    /// </summary>
+    public string Compression { get => field ?? SyncData.Shared.BodyCompression.None; init; } = SyncData.Shared.BodyCompression.None;
     /// <summary>0 is the warm-up round; 1..repeat are timed.</summary>
     public required int Round { get; init; }
     public required bool Warmup { get; init; }
@@ -212,8 +215,8 @@ public sealed record CaseSummary
     public string? Picture { get; init; }
     public FigureMedians? SomeService { get; init; }
     public FigureMedians? SyncDataSource { get; init; }
-    /// <summary>Combinations: the content coding of the row's runs (--compression); peers: none.</summary>
-    public string Compression { get; init; } = SyncData.Shared.BodyCompression.None;
+    /// <summary>Combinations: the content coding of the row's runs (--compression); peers and older records: none.</summary>
+    public string Compression { get => field ?? SyncData.Shared.BodyCompression.None; init; } = SyncData.Shared.BodyCompression.None;
     /// <summary>Median over the successful timed runs of the fetch bodies' bytes on the wire per row moved.</summary>
     public double? WireBytesPerRow { get; init; }
     /// <summary>The same decoded: what the consumer parsed or relayed per row.</summary>

@@ -37,10 +37,8 @@ public sealed class EFStreamEndpoint : IFetchEndpoint
             }
 
             // Ended, not aborted: an abort can overtake the bytes just written, and the marker already makes the body
-            // invalid JSON, so no consumer can take it for a complete array. Written through the BodyWriter the rows
-            // went through: under response compression Body is another writer, which could put the marker before rows
-            // still buffered in this one.
-            await http.Response.BodyWriter.WriteAsync(System.Text.Encoding.UTF8.GetBytes("\n" + SourceFailure.Marker + why + "\n"), ct);
+            // invalid JSON, so no consumer can take it for a complete array.
+            await http.Response.Body.WriteAsync(System.Text.Encoding.UTF8.GetBytes("\n" + SourceFailure.Marker + why + "\n"), ct);
         }
     }
 }

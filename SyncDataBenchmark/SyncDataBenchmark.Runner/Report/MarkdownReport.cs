@@ -316,7 +316,7 @@ public static class MarkdownReport
         md.AppendLine();
         md.AppendLine("Bytes are the fetch responses' bodies (headers excluded) as SomeService received them, counted under its decoder, "
                       + "and decoded; per row moved, medians over the successful timed runs. CPU is each process's processor time (user + "
-                      + "kernel, all threads) over the run, compressing and decoding included (docs/measuring.md).");
+                      + "kernel, all threads) over the run, compressing and decoding included (cpuTimeMs, docs/endpoints.md).");
     }
 
     /// <summary>A row of the profile table; a row other than the baseline shows its differences from it.</summary>

@@ -122,7 +122,7 @@ def draw_case(row, run, repeat, path):
     import matplotlib.pyplot as plt
 
     fig, axes = plt.subplots(3, 1, figsize=(11, 9), sharex=True)
-    title = f"#{row['number']} {row['fetch']} × {row['insert']} [{row.get('profile', 'default')}]"
+    title = f"#{row['number']} {row['fetch']} × {row['insert']}{compressed(row)} [{row.get('profile', 'default')}]"
     result = (run or {}).get("result")
     if result is None:
         fig.suptitle(f"{title}: no run with samples", fontsize=13)
@@ -197,8 +197,14 @@ def draw_case(row, run, repeat, path):
     plt.close(fig)
 
 
+def compressed(r):
+    """' [gzip]' for a row run under --compression gzip; nothing for none (and for records from before it)."""
+    c = r.get("compression") or "none"
+    return "" if c == "none" else f" [{c}]"
+
+
 def label_of(r):
-    return f"#{r['number']} {r['fetch']} × {r['insert']}" if r["kind"] == "combination" else f"peer: {r['title']}"
+    return f"#{r['number']} {r['fetch']} × {r['insert']}{compressed(r)}" if r["kind"] == "combination" else f"peer: {r['title']}"
 
 
 def draw_summary(report, path):

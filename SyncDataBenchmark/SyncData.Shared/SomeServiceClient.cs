@@ -12,14 +12,16 @@ public static class SyncRoutes
     public static string Run(Guid id) => $"{Runs}/{id}";
 
     /// <summary>
-    /// The one place the trigger's query string is written: GET /sync?f=&amp;i=[&amp;pageSize=&amp;batchSize=][&amp;wait=true].
-    /// Names go as given (the service matches them case-insensitively), escaped.
+    /// The one place the trigger's query string is written: GET /sync?f=&amp;i=[&amp;pageSize=&amp;batchSize=][&amp;wait=true][&amp;c=].
+    /// Names go as given (the service matches them case-insensitively), escaped; no <paramref name="compression"/>
+    /// leaves c= out (the service's default, none).
     /// </summary>
-    public static string Trigger(string fetch, string insert, int? pageSize = null, int? batchSize = null, bool wait = false) =>
+    public static string Trigger(string fetch, string insert, int? pageSize = null, int? batchSize = null, bool wait = false, string? compression = null) =>
         $"{Sync}?f={Uri.EscapeDataString(fetch)}&i={Uri.EscapeDataString(insert)}"
         + (pageSize is { } p ? "&pageSize=" + p.ToString(CultureInfo.InvariantCulture) : "")
         + (batchSize is { } b ? "&batchSize=" + b.ToString(CultureInfo.InvariantCulture) : "")
-        + (wait ? "&wait=true" : "");
+        + (wait ? "&wait=true" : "")
+        + (compression is { } c ? "&c=" + Uri.EscapeDataString(c) : "");
 }
 
 /// <summary>
@@ -32,8 +34,8 @@ public sealed class SomeServiceClient(HttpClient http)
     public HttpClient Http => http;
 
     /// <summary>GET /sync: 202 with the started run, or with <paramref name="wait"/> 200 with the finished one.</summary>
-    public Task<HttpResponseMessage> TriggerAsync(string fetch, string insert, int? pageSize = null, int? batchSize = null, bool wait = false, CancellationToken ct = default) =>
-        http.GetAsync(SyncRoutes.Trigger(fetch, insert, pageSize, batchSize, wait), ct);
+    public Task<HttpResponseMessage> TriggerAsync(string fetch, string insert, int? pageSize = null, int? batchSize = null, bool wait = false, CancellationToken ct = default, string? compression = null) =>
+        http.GetAsync(SyncRoutes.Trigger(fetch, insert, pageSize, batchSize, wait, compression), ct);
 
     /// <summary>GET /sync/runs/{id}; null when no such run is known.</summary>
     public async Task<RunResult?> GetRunAsync(Guid id, CancellationToken ct = default)

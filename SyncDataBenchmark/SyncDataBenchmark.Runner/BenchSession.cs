@@ -13,7 +13,7 @@ public sealed record BenchJob(int Index, int Round, bool Warmup, Combination? Co
 {
     public string Key => (Combination?.Key ?? Peer!.Key) + (MainProfile ? "" : "@" + Profile.Name);
     public string Title => Combination is { } c
-        ? $"#{c.Number} {c.Fetch} × {c.Insert}{(MainProfile ? "" : $" [{Profile.Name}]")}"
+        ? $"#{c.Number} {c.Label}{(MainProfile ? "" : $" [{Profile.Name}]")}"
         : $"peer: {Peer!.Name}";
     public string RunLabel(int repeat) => Warmup ? "warm-up" : $"run {Round}/{repeat}";
 }
@@ -56,12 +56,16 @@ public sealed class BenchSession(BenchSettings settings, SystemUnderTest firstSy
     private static PeerRunner NewPeerRunner(SystemUnderTest of) =>
         new(of.SourceDb, of.TargetDb, of.SourceSummary, of.PeerPlacement, of.ReadLinkCountersAsync);
 
-    public IReadOnlyList<Combination> Combinations { get; } = TestCases.Runnable.Where(c => settings.Cases.Matches(c.Fetch, c.Insert)).ToArray();
+    public IReadOnlyList<Combination> Combinations { get; } = Compressed(TestCases.Runnable.Where(c => settings.Cases.Matches(c.Fetch, c.Insert)), settings);
     public IReadOnlyList<PeerDefinition> Peers { get; } = settings.Peers ? PeerDefinition.All : [];
 
     /// <summary>The combinations each further profile runs: the selected ones that --profile-cases names.</summary>
     public IReadOnlyList<Combination> ProfileCombinations { get; } =
-        TestCases.Runnable.Where(c => settings.Cases.Matches(c.Fetch, c.Insert) && settings.ProfileCases.Matches(c.Fetch, c.Insert)).ToArray();
+        Compressed(TestCases.Runnable.Where(c => settings.Cases.Matches(c.Fetch, c.Insert) && settings.ProfileCases.Matches(c.Fetch, c.Insert)), settings);
+
+    /// <summary>Each case once per --compression, in case order (a case's compressions side by side).</summary>
+    private static Combination[] Compressed(IEnumerable<Combination> cases, BenchSettings settings) =>
+        cases.SelectMany(c => settings.Compressions.Select(compression => c with { Compression = compression })).ToArray();
 
     public List<CombinationRun> Runs { get; } = [];
     public List<PeerRun> PeerRuns { get; } = [];
@@ -238,6 +242,7 @@ public sealed class BenchSession(BenchSettings settings, SystemUnderTest firstSy
             Case = combination.Key,
             Fetch = combination.Fetch.ToString(),
             Insert = combination.Insert.ToString(),
+            Compression = combination.Compression,
             Round = job.Round,
             Warmup = job.Warmup,
             // Services someone else started run whatever they run: recorded as reported, not as a profile name.
@@ -280,7 +285,9 @@ public sealed class BenchSession(BenchSettings settings, SystemUnderTest firstSy
         while (true)
         {
             var clock = Stopwatch.StartNew();
-            using var response = await Api.TriggerAsync($"{combination.Fetch}", $"{combination.Insert}", settings.PageSize, settings.BatchSize, wait: true, ct: ct);
+            // none is sent as no c= at all: the same request as before compression existed.
+            var compression = combination.Compression == BodyCompression.None ? null : combination.Compression;
+            using var response = await Api.TriggerAsync($"{combination.Fetch}", $"{combination.Insert}", settings.PageSize, settings.BatchSize, wait: true, ct: ct, compression: compression);
             var body = await response.Content.ReadAsStringAsync(ct);
             if (response.StatusCode == HttpStatusCode.Conflict && busy.Elapsed < BusyPatience)
             {

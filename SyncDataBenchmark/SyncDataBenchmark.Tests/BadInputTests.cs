@@ -67,6 +67,10 @@ public sealed class BadInputTests(InProcessLab lab) : IAsyncLifetime
             { "some", "GET", "sync?f=EFStream&i=NpgsqlCopyRaw", 400, "needs f=NpgsqlCopy" },
             { "some", "GET", "sync?f=EFOffsetPaging&i=NpgsqlCopyRaw", 400, "needs f=NpgsqlCopy" },
             { "some", "GET", "sync?f=EFKeysetPaging&i=NpgsqlCopyRawTuned", 400, "needs f=NpgsqlCopy" },
+            // SomeService: compression
+            { "some", "GET", "sync?f=NpgsqlCopy&i=NpgsqlCopy&c=deflate", 400, "none, gzip, brotli" },
+            { "some", "GET", "sync?f=NpgsqlCopy&i=NpgsqlCopy&c=br", 400, "none, gzip, brotli" },
+            { "some", "GET", "sync?f=NpgsqlCopy&i=NpgsqlCopy&c=", 400, "none, gzip, brotli" },
             // SomeService: numbers
             { "some", "GET", "sync?f=EFKeysetPaging&i=NpgsqlCopy&pageSize=0", 400, "pageSize" },
             { "some", "GET", "sync?f=EFKeysetPaging&i=NpgsqlCopy&pageSize=-1", 400, "pageSize" },

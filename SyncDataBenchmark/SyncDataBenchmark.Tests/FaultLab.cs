@@ -104,10 +104,10 @@ public sealed class FaultLab : LabFixture
     /// in the run's transaction writing rows. Held, the run cannot finish before the fault is injected, so there is
     /// nothing to retry; the test releases the hold (<see cref="ThrottleProxy.Holding"/>) once the fault is in.
     /// </summary>
-    public async Task<RunResult> StartAndWaitMidStreamAsync(string fetch, string insert)
+    public async Task<RunResult> StartAndWaitMidStreamAsync(string fetch, string insert, string? compression = null)
     {
         Proxy.Holding = true;
-        var run = await StartSyncAsync(fetch, insert);
+        var run = await StartSyncAsync(fetch, insert, compression);
         await WaitMidStreamAsync(run.Id);
         return run;
     }

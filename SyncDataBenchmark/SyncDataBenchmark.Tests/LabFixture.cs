@@ -100,18 +100,18 @@ public abstract class LabFixture : IAsyncLifetime
     }
 
     /// <summary>Triggers a run and waits for its result; fails the test on anything but 200.</summary>
-    public async Task<RunResult> SyncAsync(string fetch, string insert, int? pageSize = null, int? batchSize = null)
+    public async Task<RunResult> SyncAsync(string fetch, string insert, int? pageSize = null, int? batchSize = null, string? compression = null)
     {
-        using var response = await Api.TriggerAsync(fetch, insert, pageSize, batchSize, wait: true);
+        using var response = await Api.TriggerAsync(fetch, insert, pageSize, batchSize, wait: true, compression: compression);
         var body = await response.Content.ReadAsStringAsync();
         Assert.True(response.IsSuccessStatusCode, $"{fetch} × {insert} answered {(int)response.StatusCode}: {body}\n{SomeService.RecentOutput}");
         return System.Text.Json.JsonSerializer.Deserialize(body, SyncJsonContext.Default.RunResult)!;
     }
 
     /// <summary>Triggers a run in the background and returns its initial (running) record.</summary>
-    public async Task<RunResult> StartSyncAsync(string fetch, string insert)
+    public async Task<RunResult> StartSyncAsync(string fetch, string insert, string? compression = null)
     {
-        using var response = await Api.TriggerAsync(fetch, insert);
+        using var response = await Api.TriggerAsync(fetch, insert, compression: compression);
         var body = await response.Content.ReadAsStringAsync();
         Assert.True(response.StatusCode == System.Net.HttpStatusCode.Accepted, $"{fetch} × {insert} answered {(int)response.StatusCode}: {body}");
         return System.Text.Json.JsonSerializer.Deserialize(body, SyncJsonContext.Default.RunResult)!;

@@ -84,11 +84,11 @@ public sealed class LogicTests
             await CsvReport.WriteAsync(report, written);
 
             var lines = await File.ReadAllLinesAsync(written);
-            string[] service = ["AllocatedBytes", "AllocatedBytesUnavailable", "HeapCountStart", "HeapCountEnd", "PeakWorkingSetBytes", "GcGen0", "GcGen1", "GcGen2", "GcPauseMs"];
+            string[] service = ["AllocatedBytes", "AllocatedBytesUnavailable", "HeapCountStart", "HeapCountEnd", "PeakWorkingSetBytes", "GcGen0", "GcGen1", "GcGen2", "GcPauseMs", "CpuTimeMs"];
             string[] header =
             [
-                "Kind", "Case", "Profile", "Number", "Fetch", "Insert", "Round", "Warmup", "SourceRows", "Status", "Verified", "Rows", "DurationMs", "RowsPerSecond",
-                "WallMs", "PageSize", "BatchSize", .. service.Select(c => "SomeService" + c), .. service.Select(c => "SyncDataSource" + c), "Scope",
+                "Kind", "Case", "Profile", "Number", "Fetch", "Insert", "Compression", "Round", "Warmup", "SourceRows", "Status", "Verified", "Rows", "DurationMs", "RowsPerSecond",
+                "WallMs", "PageSize", "BatchSize", "WireBytes", "BodyBytes", .. service.Select(c => "SomeService" + c), .. service.Select(c => "SyncDataSource" + c), "Scope",
                 "Link", "LinkSourceToTargetBytes", "LinkTargetToSourceBytes", "LinkBytesPerRow", "RunId", "Error",
             ];
             Assert.Equal(string.Join(',', header), lines[0]);
@@ -102,6 +102,9 @@ public sealed class LogicTests
             Assert.Equal("loopback", first[Array.IndexOf(header, "Link")]);
             Assert.Equal("", first[Array.IndexOf(header, "LinkBytesPerRow")]);
             Assert.DoesNotContain("## Across a link", MarkdownReport.Render(report, charts: true));
+            Assert.Equal(run.SyncDataSource!.CpuTimeMs.ToString(System.Globalization.CultureInfo.InvariantCulture), first[Array.IndexOf(header, "SyncDataSourceCpuTimeMs")]);
+            // A record from before --compression reads as uncompressed.
+            Assert.Equal("none", first[Array.IndexOf(header, "Compression")]);
             Assert.Equal(1 + report.Runs.Count + report.Peers.Count, lines.Length);
         }
         finally

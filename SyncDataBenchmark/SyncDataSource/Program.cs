@@ -1,5 +1,6 @@
 using Microsoft.EntityFrameworkCore;
 using SyncData.ServiceDefaults;
+using SyncDataSource;
 using SyncDataSource.Measurement;
 using SyncDataSource.Users;
 
@@ -9,6 +10,7 @@ builder.AddPostgresDataSource("Source");
 builder.Services.AddDbContextPool<SendableUsersDbContext>((sp, o) => o.UseNpgsql(sp.GetRequiredService<Npgsql.NpgsqlDataSource>()));
 builder.Services.AddRunMeasurement();
 builder.Services.AddRunSnapshots();
+builder.Services.AddBodyCompression();
 builder.Services.AddOptions<UsersApiOptions>().BindConfiguration(UsersApiOptions.Section).ValidateDataAnnotations().ValidateOnStart();
 // A consumer that pauses to commit a batch must not have its stream cut by Kestrel's 240 B/s rule;
 // dead consumers are still noticed through the closed connection.
@@ -18,6 +20,8 @@ var app = builder.Build();
 app.MapDefaultEndpoints();
 app.UseRunMeasurement();
 app.UseRunSnapshots();
+// Inside the measurement: the compressing, the last block included, is part of the request the run measures.
+app.UseResponseCompression();
 app.MapUsersApi();
 app.Run();
 

@@ -18,16 +18,27 @@ public sealed class SourceClient(HttpClient http, IOptions<SyncOptions> options)
         SendForJsonAsync(HttpMethod.Get, SourceRoutes.Summary, SyncJsonContext.Default.SourceSummary,
             TimeSpan.FromSeconds(options.Value.DatabaseCommandTimeoutSeconds), ct);
 
-    /// <summary>Sends a GET and returns the body as a stream that fails after <see cref="IdleTimeout"/> of silence.</summary>
+    /// <summary>
+    /// Sends a GET and returns the body as a stream that fails after <see cref="IdleTimeout"/> of silence. Within a run
+    /// (<see cref="RunWire"/>) the request asks for the run's content coding, the body comes back decoded and its
+    /// bytes are counted; an answer in another coding than asked is refused, so a compressed run really was one.
+    /// </summary>
     public async Task<Stream> OpenStreamAsync(string relativeUri, CancellationToken ct)
     {
         using var headersTimeout = CancellationTokenSource.CreateLinkedTokenSource(ct);
         headersTimeout.CancelAfter(IdleTimeout);
+        var wire = RunWire.OfThisRun;
         HttpResponseMessage response;
         try
         {
+            var request = new HttpRequestMessage(HttpMethod.Get, relativeUri);
+            if (wire?.ContentCoding is { } asked)
+            {
+                request.Headers.AcceptEncoding.Add(new(asked));
+            }
+
             // ResponseHeadersRead: without it HttpClient buffers the whole body before returning.
-            response = await http.GetAsync(relativeUri, HttpCompletionOption.ResponseHeadersRead, headersTimeout.Token);
+            response = await http.SendAsync(request, HttpCompletionOption.ResponseHeadersRead, headersTimeout.Token);
         }
         catch (Exception ex) when (ex is OperationCanceledException && !ct.IsCancellationRequested)
         {
@@ -41,14 +52,30 @@ public sealed class SourceClient(HttpClient http, IOptions<SyncOptions> options)
         try
         {
             await EnsureSuccessAsync(response, relativeUri, ct);
-            var body = await response.Content.ReadAsStreamAsync(ct);
-            return new IdleTimeoutStream(body, response, IdleTimeout, ct);
+            var coding = wire is null ? null : CodingOf(response, relativeUri, wire);
+            var body = new IdleTimeoutStream(await response.Content.ReadAsStreamAsync(ct), response, IdleTimeout, ct);
+            return wire is null ? body : DecodedBodyStream.Open(body, coding, wire);
         }
         catch
         {
             response.Dispose();
             throw;
         }
+    }
+
+    /// <summary>The response's content coding (null: none), which must be the one the run asked for.</summary>
+    private static string? CodingOf(HttpResponseMessage response, string relativeUri, RunWire wire)
+    {
+        var codings = response.Content.Headers.ContentEncoding;
+        var received = codings.Count == 0 ? null : string.Join(", ", codings);
+        if (!string.Equals(received, wire.ContentCoding, StringComparison.OrdinalIgnoreCase))
+        {
+            throw new SourceStreamException(
+                $"SyncDataSource answered GET /{relativeUri} with Content-Encoding {received ?? "(none)"}, but the run asked for {wire.Compression} " +
+                $"(Accept-Encoding {wire.ContentCoding ?? "(none)"}): the response came back in another encoding than asked.");
+        }
+
+        return received?.ToLowerInvariant();
     }
 
     private async Task<T> SendForJsonAsync<T>(HttpMethod method, string relativeUri, System.Text.Json.Serialization.Metadata.JsonTypeInfo<T> type, TimeSpan limit, CancellationToken ct)

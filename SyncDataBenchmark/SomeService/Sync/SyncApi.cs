@@ -18,15 +18,15 @@ public static class SyncApi
     }
 
     /// <summary>
-    /// GET /sync?f=&amp;i=[&amp;pageSize=&amp;batchSize=&amp;wait=true]: 202 with the run's location, or 200 with the finished
+    /// GET /sync?f=&amp;i=[&amp;pageSize=&amp;batchSize=&amp;wait=true&amp;c=none|gzip|brotli]: 202 with the run's location, or 200 with the finished
     /// run when wait=true. 400 names the valid values; 409 while another run is in progress.
     /// </summary>
     private static async Task<Results<Accepted<RunResult>, Ok<RunResult>, ValidationProblem, ProblemHttpResult>> Trigger(
-        string? f, string? i, string? pageSize, string? batchSize, string? wait,
+        string? f, string? i, string? pageSize, string? batchSize, string? wait, string? c,
         SyncRunner runner, IOptions<SyncOptions> options, CancellationToken ct)
     {
         var errors = new Dictionary<string, string[]>();
-        var (request, waitForResult) = ParseTrigger(f, i, pageSize, batchSize, wait, options.Value, errors);
+        var (request, waitForResult) = ParseTrigger(f, i, pageSize, batchSize, wait, c, options.Value, errors);
         if (errors.Count > 0)
         {
             return TypedResults.ValidationProblem(errors, title: "Invalid sync request");
@@ -48,7 +48,7 @@ public static class SyncApi
     }
 
     /// <summary>The request the query asks for; every invalid parameter is added to <paramref name="errors"/> with the valid values.</summary>
-    private static (SyncRequest Request, bool Wait) ParseTrigger(string? f, string? i, string? pageSize, string? batchSize, string? wait,
+    private static (SyncRequest Request, bool Wait) ParseTrigger(string? f, string? i, string? pageSize, string? batchSize, string? wait, string? c,
         SyncOptions settings, Dictionary<string, string[]> errors)
     {
         var approaches = ApproachRegistry.Catalog;
@@ -70,12 +70,19 @@ public static class SyncApi
             errors["wait"] = [$"{Quote(wait)} is not valid for 'wait'. Valid values: true, false."];
         }
 
+        // No c= is today's run: no Accept-Encoding, bodies as they always were.
+        var compression = BodyCompression.None;
+        if (c is not null && !BodyCompression.TryParse(c, out compression))
+        {
+            errors["c"] = [$"{Quote(c)} is not a compression. Valid values: {BodyCompression.NameList} (default {BodyCompression.None})."];
+        }
+
         if (errors.Count == 0 && approaches.Incompatibility(fetch, insert) is { } incompatible)
         {
             errors["i"] = [incompatible];
         }
 
-        return (new SyncRequest(fetch, insert, pages, batches), waitForResult);
+        return (new SyncRequest(fetch, insert, pages, batches, compression), waitForResult);
     }
 
     private static async Task<Results<Ok<List<RunResult>>, ValidationProblem>> List(string? limit, RunStore store, CancellationToken ct)

@@ -50,6 +50,7 @@ public sealed class SyncRunner(
                 Insert = request.Insert.ToString(),
                 PageSize = ApproachRegistry.Catalog[request.Fetch].Pages ? request.PageSize : null,
                 BatchSize = ApproachRegistry.Catalog[request.Insert].Batches ? request.BatchSize : null,
+                Compression = request.Compression,
                 Status = RunStatus.Running,
                 StartedAt = DateTimeOffset.UtcNow,
             };
@@ -113,6 +114,8 @@ public sealed class SyncRunner(
         metrics.Started(request);
         // Every request to the source from here on carries the run's id: the source measures itself over them.
         RunTagHandler.TagRequestsWith(run.Id);
+        // …and asks for the run's content coding; the bodies' bytes are counted as they arrive.
+        var wire = RunWire.Begin(request.Compression);
         RuntimeSnapshot? localStart = null;
         var source = new StrongBox<SourceSummary?>();
         RunResult result = run;
@@ -133,6 +136,8 @@ public sealed class SyncRunner(
             // Committed: nothing from here on can turn the run into a failure or a rollback.
             result = Succeeded(run, done, localStart!, source.Value);
         }
+
+        result = result with { WireBytes = wire.WireBytes, BodyBytes = wire.BodyBytes };
 
         metrics.Finished(result);
         // Store even when the app is stopping: the run's fate must not stay "running".

@@ -2,9 +2,17 @@ using SyncData.Shared;
 
 namespace SyncDataBenchmark.Runner;
 
-/// <summary>A runnable fetch × insert combination; its number names its picture and never depends on --cases.</summary>
+/// <summary>
+/// A runnable fetch × insert combination; its number names its picture and never depends on --cases. Under a
+/// --compression other than none it is its own case: the compression joins its key, title and picture.
+/// </summary>
 public sealed record Combination(int Number, FetchApproach Fetch, InsertApproach Insert)
 {
-    public string Key => $"{Fetch}:{Insert}";
-    public string Picture => $"{Number}.png";
+    /// <summary>A <see cref="BodyCompression"/> name.</summary>
+    public string Compression { get; init; } = BodyCompression.None;
+    private string? Suffix => Compression == BodyCompression.None ? null : Compression;
+    public string Key => $"{Fetch}:{Insert}" + (Suffix is { } s ? $"[{s}]" : "");
+    public string Picture => $"{Number}{(Suffix is { } s ? "-" + s : "")}.png";
+    /// <summary>"Fetch × Insert", with " [gzip]" when compressed.</summary>
+    public string Label => $"{Fetch} × {Insert}" + (Suffix is { } s ? $" [{s}]" : "");
 }

@@ -93,6 +93,14 @@ public sealed class BenchOptions
         DefaultValueFactory = _ => [NetworkLink.LoopbackName],
     };
 
+    private readonly Option<string[]> _compression = new("--compression")
+    {
+        Description = $"Content codings the selected cases run under ({SyncData.Shared.BodyCompression.NameList}), comma-separated or repeated; each case × coding is its own row "
+                      + "(the trigger's c=; SyncDataSource compresses at CompressionLevel.Fastest). Peers run once. Default: none (no compression, as before).",
+        AllowMultipleArgumentsPerToken = true,
+        DefaultValueFactory = _ => [SyncData.Shared.BodyCompression.None],
+    };
+
     /// <summary>The root command with every option and check; its action runs <paramref name="run"/> with the settings.</summary>
     public RootCommand Command(Func<BenchSettings, CancellationToken, Task<int>> run)
     {
@@ -100,8 +108,9 @@ public sealed class BenchOptions
             "Runs every runnable fetch × insert combination of SyncDataBenchmark (and the peers: psql pipes, pgcopydb, postgres_fdw, logical replication) against the same seeded table, " +
             "verifies every run, and writes results.json, results.csv, results.md and pictures. Exits 1 if any run failed or was not verified.")
         {
-            _rows, _maxRunSeconds, _noMaxRun, _repeat, _cases, _pageSize, _batchSize, _out, _connection, _sourceUrl, _someServiceUrl, _tmpfs, _noPeers, _noCharts, _profile, _profileCases, _link,
+            _rows, _maxRunSeconds, _noMaxRun, _repeat, _cases, _pageSize, _batchSize, _out, _connection, _sourceUrl, _someServiceUrl, _tmpfs, _noPeers, _noCharts, _profile, _profileCases, _link, _compression,
         };
+        _compression.Validators.Add(ValidateCompression);
         _cases.Validators.Add(ValidateCases);
         _connection.Validators.Add(ValidateConnection);
         _profile.Validators.Add(ValidateProfiles);
@@ -130,7 +139,12 @@ public sealed class BenchOptions
         Profiles = SplitList(parse.GetValue(_profile) ?? []).Select(n => RuntimeProfiles.Find(n)!).DefaultIfEmpty(RuntimeProfiles.Default).ToList(),
         Links = SplitList(parse.GetValue(_link) ?? []).Select(n => NetworkLink.Find(n)!).DefaultIfEmpty(NetworkLink.Loopback).ToList(),
         ProfileCases = parse.GetValue(_profileCases) is { Length: > 0 } given ? CaseSelection.Parse(given, out _) : CaseSelection.DefaultProfileCases,
+        Compressions = Compressions(parse.GetValue(_compression) ?? []),
     };
+
+    /// <summary>The --compression names as BodyCompression writes them, in the order given; none when none given.</summary>
+    public static IReadOnlyList<string> Compressions(IEnumerable<string> values) =>
+        SplitList(values).Select(v => SyncData.Shared.BodyCompression.TryParse(v, out var name) ? name : v).DefaultIfEmpty(SyncData.Shared.BodyCompression.None).ToList();
 
     private static Option<bool> Flag(string name, string description)
     {
@@ -217,6 +231,25 @@ public sealed class BenchOptions
         if (names.Distinct(StringComparer.OrdinalIgnoreCase).Count() != names.Count)
         {
             r.AddError($"--link: '{string.Join(',', names)}' names a link twice.");
+        }
+    }
+
+    private static void ValidateCompression(OptionResult r)
+    {
+        var names = SplitList(r.GetValueOrDefault<string[]>() ?? []);
+        if (r.Tokens.Count > 0 && names.Count == 0)
+        {
+            r.AddError(OptionParsing.Invalid("--compression", "", SyncData.Shared.BodyCompression.NameList));
+        }
+
+        foreach (var name in names.Where(n => !SyncData.Shared.BodyCompression.TryParse(n, out _)))
+        {
+            r.AddError(OptionParsing.Invalid("--compression", name, SyncData.Shared.BodyCompression.NameList));
+        }
+
+        if (Compressions(names).Distinct().Count() != names.Count)
+        {
+            r.AddError($"--compression: '{string.Join(',', names)}' names a compression twice.");
         }
     }
 

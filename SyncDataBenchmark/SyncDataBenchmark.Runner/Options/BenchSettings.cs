@@ -29,6 +29,8 @@ public sealed record BenchSettings
     public bool Tmpfs { get; init; }
     public bool Peers { get; init; } = true;
     public bool Charts { get; init; } = true;
+    /// <summary>The content codings every selected case runs under (--compression); each is its own row. Peers are not multiplied.</summary>
+    public IReadOnlyList<string> Compressions { get; init; } = [SyncData.Shared.BodyCompression.None];
 
     /// <summary>The links to measure across, in order (--link); the first is the headline table's. Default: loopback only.</summary>
     public IReadOnlyList<NetworkLink> Links { get; init; } = [NetworkLink.Loopback];

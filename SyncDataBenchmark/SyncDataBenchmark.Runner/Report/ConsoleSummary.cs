@@ -17,7 +17,7 @@ public static class ConsoleSummary
         foreach (var row in report.Summary)
         {
             var number = row.Number?.ToString(CultureInfo.InvariantCulture) ?? "peer";
-            var title = Markup.Escape(row.Kind == CaseSummary.Kinds.Peer ? row.Title : $"{row.Fetch} × {row.Insert}{(row.MainProfile ? "" : $" [{row.Profile}]")}");
+            var title = Markup.Escape(row.Kind == CaseSummary.Kinds.Peer ? row.Title : $"{row.Title}{(row.MainProfile ? "" : $" [{row.Profile}]")}");
             var best = row.BestMs is { } b ? MarkdownReport.Ms(b) : "[red]none[/]";
             var median = row.MedianMs is { } m ? MarkdownReport.Ms(m) : "";
             var psql = row.RatioToPsqlBinary is { } rp ? $"{rp:0.00}" : "";

@@ -16,6 +16,8 @@ public static partial class CsvReport
         public int? Number { get; set; }
         public string Fetch { get; set; } = "";
         public string Insert { get; set; } = "";
+        /// <summary>The content coding the run asked for (none for peers).</summary>
+        public string Compression { get; set; } = BodyCompression.None;
         public int Round { get; set; }
         public bool Warmup { get; set; }
         /// <summary>Rows in the source for this run (the sweep's size); Rows below is what the run moved.</summary>
@@ -28,6 +30,9 @@ public static partial class CsvReport
         public double? WallMs { get; set; }
         public int? PageSize { get; set; }
         public int? BatchSize { get; set; }
+        /// <summary>Fetch bodies' bytes on the wire, and decoded (RunResult.WireBytes, BodyBytes).</summary>
+        public long? WireBytes { get; set; }
+        public long? BodyBytes { get; set; }
         [CsvColumn(Prefix = "SomeService")]
         public ServiceColumns SomeService { get; set; } = ServiceColumns.None;
         [CsvColumn(Prefix = "SyncDataSource")]
@@ -58,6 +63,7 @@ public static partial class CsvReport
         public int? GcGen1 { get; set; }
         public int? GcGen2 { get; set; }
         public double? GcPauseMs { get; set; }
+        public double? CpuTimeMs { get; set; }
 
         public static ServiceColumns Of(ServiceFigures? f) => f is null ? None : new()
         {
@@ -70,6 +76,7 @@ public static partial class CsvReport
             GcGen1 = f.GcGen1,
             GcGen2 = f.GcGen2,
             GcPauseMs = f.GcPauseMs,
+            CpuTimeMs = f.CpuTimeMs,
         };
     }
 
@@ -87,6 +94,7 @@ public static partial class CsvReport
             Number = r.Number,
             Fetch = r.Fetch,
             Insert = r.Insert,
+            Compression = r.Compression,
             Round = r.Round,
             SourceRows = r.SourceRows,
             Warmup = r.Warmup,
@@ -98,6 +106,8 @@ public static partial class CsvReport
             WallMs = r.WallMs,
             PageSize = result?.PageSize,
             BatchSize = result?.BatchSize,
+            WireBytes = result?.WireBytes,
+            BodyBytes = result?.BodyBytes,
             SomeService = ServiceColumns.Of(result?.SomeService),
             SyncDataSource = ServiceColumns.Of(result?.SyncDataSource),
             Scope = Runner.PeerScopes.TargetStatements,

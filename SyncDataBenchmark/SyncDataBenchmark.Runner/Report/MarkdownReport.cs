@@ -25,6 +25,7 @@ public static class MarkdownReport
             : "Every run that finished succeeded and was verified.").AppendLine();
         RenderParameters(md, report);
         RenderMainTable(md, report, charts);
+        RenderWireAndCpu(md, report);
         RenderProfileComparison(md, report, charts);
         RenderNotes(md, report.Parameters.Repeat, charts);
         RenderFailures(md, report, pictureProblem);
@@ -66,7 +67,7 @@ public static class MarkdownReport
         var n = report.Parameters.Repeat;
         string[] header =
         [
-            "TestCase", "Rank", "FetchApproach", "InsertApproach", $"Process Time (best of {n})",
+            "TestCase", "Rank", "FetchApproach", "InsertApproach", $"Process Time (best of {n})", "Compression",
             "SomeService Memory Allocated", "SomeService Physical Memory (peak)", "SomeService GC Collections", "SomeService GC Pause",
             "SyncDataSource Memory Allocated", "SyncDataSource Physical Memory (peak)", "SyncDataSource GC Collections", "SyncDataSource GC Pause",
             "Median", "StdDev", "Failures", "Verified", "Ratio to fastest", "Ratio to psql binary", "Time scope",
@@ -147,6 +148,7 @@ public static class MarkdownReport
             row.Fetch,
             row.Insert,
             time,
+            row.Kind == CaseSummary.Kinds.Combination ? row.Compression : "—",
             .. Figures(row.SomeService),
             .. Figures(row.SyncDataSource),
             row.MedianMs is { } median ? Ms(median) : "—",
@@ -281,13 +283,50 @@ public static class MarkdownReport
                       + "\"n/a (DATAS)\" where DATAS changed the heap count during the runs).");
     }
 
+    /// <summary>
+    /// Per combination: the fetch bodies' bytes per row on the wire and decoded, their ratio, and both services' CPU
+    /// time (per-run medians), so what a compression saves on the wire shows beside what it costs in CPU.
+    /// </summary>
+    private static void RenderWireAndCpu(StringBuilder md, BenchReport report)
+    {
+        var rows = report.Summary.Where(r => r is { Kind: CaseSummary.Kinds.Combination, MainProfile: true }).ToList();
+        if (rows.Count == 0)
+        {
+            return;
+        }
+
+        md.AppendLine().AppendLine("## Bytes on the wire and CPU time").AppendLine();
+        string[] header = ["TestCase", "Compression", "Wire bytes/row", "Body bytes/row", "Wire / body", "SomeService CPU", "SyncDataSource CPU"];
+        md.AppendLine("| " + string.Join(" | ", header) + " |");
+        md.AppendLine("|" + string.Concat(header.Select(_ => " --- |")));
+        foreach (var row in rows)
+        {
+            string[] cells =
+            [
+                $"{row.Number} {row.Fetch} × {row.Insert}",
+                row.Compression,
+                row.WireBytesPerRow is { } wire ? wire.ToString("0.0", Invariant) : "—",
+                row.BodyBytesPerRow is { } body ? body.ToString("0.0", Invariant) : "—",
+                row is { WireBytesPerRow: { } w, BodyBytesPerRow: > 0 and var b } ? (w / b).ToString("0.000", Invariant) : "—",
+                row.SomeService?.CpuTimeMs is { } some ? Ms(some) : "—",
+                row.SyncDataSource?.CpuTimeMs is { } src ? Ms(src) : "—",
+            ];
+            md.AppendLine("| " + string.Join(" | ", cells.Select(Escape)) + " |");
+        }
+
+        md.AppendLine();
+        md.AppendLine("Bytes are the fetch responses' bodies (headers excluded) as SomeService received them, counted under its decoder, "
+                      + "and decoded; per row moved, medians over the successful timed runs. CPU is each process's processor time (user + "
+                      + "kernel, all threads) over the run, compressing and decoding included (cpuTimeMs, docs/endpoints.md).");
+    }
+
     /// <summary>A row of the profile table; a row other than the baseline shows its differences from it.</summary>
     private static string[] ProfileCells(CaseSummary row, CaseSummary? baseline, bool charts)
     {
         var vs = row == baseline ? null : baseline;
         return
         [
-            charts ? $"[{row.Number}]({row.Picture}) {row.Fetch} × {row.Insert}" : $"{row.Number} {row.Fetch} × {row.Insert}",
+            charts ? $"[{row.Number}]({row.Picture}) {row.Title}" : $"{row.Number} {row.Title}",
             row == baseline ? $"**{row.Profile}**" : row.Profile,
             row.BestMs is { } best ? Ms(best) + Change(best, vs?.BestMs) : row.TimedRuns == 0 ? "not run" : "no successful run",
             row.MedianMs is { } median ? Ms(median) + Change(median, vs?.MedianMs) : "—",

@@ -97,6 +97,8 @@ public sealed record BenchParameters
     public IReadOnlyList<string> ProfileCases { get; init; } = [];
     /// <summary>The links measured across, in order (--link); the headline table is the first's. Loopback in a record from before --link.</summary>
     public IReadOnlyList<NetworkLink> Links { get; init => field = value ?? [NetworkLink.Loopback]; } = [NetworkLink.Loopback];
+    /// <summary>The content codings every case ran under (--compression).</summary>
+    public IReadOnlyList<string> Compressions { get; init; } = [SyncData.Shared.BodyCompression.None];
 }
 
 /// <summary>A runtime profile as asked (its environment variables) and as the services reported it.</summary>
@@ -109,6 +111,11 @@ public sealed record CombinationRun
     public required string Case { get; init; }
     public required string Fetch { get; init; }
     public required string Insert { get; init; }
+    /// <summary>
+    /// The content coding the run asked for (--compression); the result's WireBytes and BodyBytes show what it did.
+    /// Records from before it read as none (RunResult.Compression says why the getter does it).
+    /// </summary>
+    public string Compression { get => field ?? SyncData.Shared.BodyCompression.None; init; } = SyncData.Shared.BodyCompression.None;
     /// <summary>0 is the warm-up round; 1..repeat are timed.</summary>
     public required int Round { get; init; }
     public required bool Warmup { get; init; }
@@ -188,7 +195,8 @@ public sealed record FigureMedians(
     int AllocatedRuns = 0,
     int Runs = 0,
     string? AllocatedBytesUnavailable = null,
-    RuntimeSettings? Runtime = null);
+    RuntimeSettings? Runtime = null,
+    double? CpuTimeMs = null);
 
 /// <summary>One row of results.md.</summary>
 public sealed record CaseSummary
@@ -233,6 +241,12 @@ public sealed record CaseSummary
     public FigureMedians? SyncDataSource { get; init; }
     /// <summary>What crossed the link during the best successful timed run (shaped links only).</summary>
     public LinkTraffic? Traffic { get; init; }
+    /// <summary>Combinations: the content coding of the row's runs (--compression); peers and older records: none.</summary>
+    public string Compression { get => field ?? SyncData.Shared.BodyCompression.None; init; } = SyncData.Shared.BodyCompression.None;
+    /// <summary>Median over the successful timed runs of the fetch bodies' bytes on the wire per row moved.</summary>
+    public double? WireBytesPerRow { get; init; }
+    /// <summary>The same decoded: what the consumer parsed or relayed per row.</summary>
+    public double? BodyBytesPerRow { get; init; }
 }
 
 // Not indented: results.json is committed after every full run, and indentation tripled its size.

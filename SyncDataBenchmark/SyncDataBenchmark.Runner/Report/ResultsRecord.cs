@@ -101,5 +101,6 @@ public static class ResultsRecord
             : [new ProfileReport(BenchSession.ExternalProfile, "services started by someone else: see each run's reported settings", new Dictionary<string, string>(), true)],
         ProfileCases = settings.Profiles.Count > 1 ? settings.ProfileCases.Patterns : [],
         Links = settings.Links,
+        Compressions = settings.Compressions,
     };
 }

@@ -37,13 +37,16 @@ public static class Summaries
             Profile = profile,
             MainProfile = main,
             Number = c.Number,
-            Title = $"{c.Fetch} × {c.Insert}",
+            Title = c.Label,
+            Compression = c.Compression,
+            WireBytesPerRow = Median(ok.Where(r => r.Result is { WireBytes: not null, Rows: > 0 }).Select(r => (double)r.Result!.WireBytes!.Value / r.Result.Rows).ToList()),
+            BodyBytesPerRow = Median(ok.Where(r => r.Result is { BodyBytes: not null, Rows: > 0 }).Select(r => (double)r.Result!.BodyBytes!.Value / r.Result.Rows).ToList()),
             Fetch = c.Fetch.ToString(),
             Insert = c.Insert.ToString(),
             // SomeService's durationMs: first target statement (truncate) to commit.
             Scope = PeerScopes.TargetStatements,
             PictureRunId = pictured?.Result?.Id,
-            Picture = main ? c.Picture : $"{c.Number}-{profile}.png",
+            Picture = main ? c.Picture : c.Picture.Replace(".png", $"-{profile}.png", StringComparison.Ordinal),
             SomeService = Medians(ok.Select(r => r.Result!.SomeService)),
             SyncDataSource = Medians(ok.Select(r => r.Result!.SyncDataSource)),
             Traffic = best?.Traffic,
@@ -145,6 +148,7 @@ public static class Summaries
             AllocatedRuns: exact.Count,
             Runs: list.Count,
             AllocatedBytesUnavailable: reasons.Count == 0 ? null : string.Join(" / ", reasons),
-            Runtime: list[^1].Runtime);
+            Runtime: list[^1].Runtime,
+            CpuTimeMs: M(f => f.CpuTimeMs));
     }
 }

@@ -154,6 +154,9 @@ public sealed record PeerRun
 /// <param name="Runs">How many runs the other medians are over.</param>
 /// <param name="AllocatedBytesUnavailable">Why some or all runs have no allocation figure (ServiceFigures.AllocatedBytesUnavailable).</param>
 /// <param name="Runtime">The runtime settings the service reported (the last run's).</param>
+/// <param name="AllocationTickBytes">Median of the runs' tick sums (ServiceFigures.AllocationTickBytes); null when no run has one.</param>
+/// <param name="AllocationTickRuns">How many runs <paramref name="AllocationTickBytes"/> is the median of.</param>
+/// <param name="AllocationTickUnavailable">Why some or all runs have no tick sum.</param>
 public sealed record FigureMedians(
     double? AllocatedBytes,
     double PeakWorkingSetBytes,
@@ -164,7 +167,20 @@ public sealed record FigureMedians(
     int AllocatedRuns = 0,
     int Runs = 0,
     string? AllocatedBytesUnavailable = null,
-    RuntimeSettings? Runtime = null);
+    RuntimeSettings? Runtime = null,
+    double? AllocationTickBytes = null,
+    int AllocationTickRuns = 0,
+    string? AllocationTickUnavailable = null)
+{
+    /// <summary>
+    /// The figure the tables show: GC.GetTotalAllocatedBytes's median when every run has it, else the tick sums'
+    /// median (<see cref="FromTicks"/>), else the partial exact median; null when no run has either.
+    /// </summary>
+    public double? ShownAllocatedBytes => FromTicks ? AllocationTickBytes : AllocatedBytes;
+
+    /// <summary>The shown allocation is the tick sums' (GetTotalAllocatedBytes is missing in some run and the ticks cover more runs).</summary>
+    public bool FromTicks => AllocatedRuns < Runs && AllocationTickRuns > AllocatedRuns;
+}
 
 /// <summary>One row of results.md.</summary>
 public sealed record CaseSummary

@@ -29,6 +29,7 @@ public static class MarkdownReport
         RenderNotes(md, report.Parameters.Repeat, charts);
         RenderAllocationCrossCheck(md, report);
         RenderFailures(md, report, pictureProblem);
+        RenderSkippedPeers(md, report);
         if (charts)
         {
             md.AppendLine().AppendLine("![Time and memory across combinations](summary.png)");
@@ -128,6 +129,20 @@ public static class MarkdownReport
             {
                 md.AppendLine($"- {f}");
             }
+        }
+    }
+
+    private static void RenderSkippedPeers(StringBuilder md, BenchReport report)
+    {
+        if (report.SkippedPeers.Count == 0)
+        {
+            return;
+        }
+
+        md.AppendLine().AppendLine("Skipped peers (the server cannot run them):").AppendLine();
+        foreach (var s in report.SkippedPeers)
+        {
+            md.AppendLine($"- {Escape(s.Title)}: {s.Reason}");
         }
     }
 

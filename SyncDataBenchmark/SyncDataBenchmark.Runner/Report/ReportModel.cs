@@ -22,6 +22,8 @@ public sealed record BenchReport
     public IReadOnlyList<CaseGrowth> Growth { get; init; } = [];
     /// <summary>Cases a sweep did not run at some size: predicted past --max-run-seconds.</summary>
     public IReadOnlyList<SkippedCase> Skipped { get; init; } = [];
+    /// <summary>Peers the server cannot run (PeerDefinition.Precondition), with why and what to change.</summary>
+    public IReadOnlyList<SkippedPeer> SkippedPeers { get; init; } = [];
 }
 
 public sealed record BenchEnvironment
@@ -230,3 +232,6 @@ public sealed record CaseSummary
     DefaultIgnoreCondition = JsonIgnoreCondition.Never)]
 [JsonSerializable(typeof(BenchReport))]
 internal sealed partial class BenchJsonContext : JsonSerializerContext;
+
+/// <summary>A peer left out of the session because the server cannot run it: why, and what to change.</summary>
+public sealed record SkippedPeer(string Peer, string Title, string Reason);

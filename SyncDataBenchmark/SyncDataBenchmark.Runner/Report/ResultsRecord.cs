@@ -29,6 +29,7 @@ public static class ResultsRecord
             Problems = session.Problems.ToList(),
             Growth = settings.Sizes.Count > 1 ? Growth.Build(measuredSizes, rows => SummaryAt(session, system, settings, rows), session.Skipped) : [],
             Skipped = session.Skipped.ToList(),
+            SkippedPeers = session.SkippedPeers.ToList(),
         };
     }
 

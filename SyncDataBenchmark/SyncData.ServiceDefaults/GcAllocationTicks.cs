@@ -25,12 +25,14 @@ public sealed class GcAllocationTicks : EventListener
     private const int MarkerStep = 64;
     private const int MarksKept = 64;
 
-    private readonly Lock _markLock = new();
+    // Numbered process-wide: every listener in the process sees every marker's tick (in-process tests run both
+    // services, so two windows, in one process), so each must number them alike.
+    private static readonly Lock MarkLock = new();
+    private static long _marksAllocated;
     private readonly Lock _lock = new();
     // Per marker: the sum before its own tick (a window's close) and after it (a window's opening).
     private readonly Dictionary<long, (long Before, long After)> _sumAtMark = [];
-    private long _marksAllocated;
-    private long _marksSeen;
+    private long _marksSeen = MarksAllocated();
     private long _sum;
     private int _amountIndex = -1;
     private int _typeIndex = -1;
@@ -42,9 +44,9 @@ public sealed class GcAllocationTicks : EventListener
     private static readonly string MarkerTypeName = typeof(GcAllocationTickMarker[]).Name;
 
     /// <summary>Allocates the next marker; its number opens or closes a window in <see cref="Between"/>.</summary>
-    public long Mark()
+    public static long Mark()
     {
-        lock (_markLock)
+        lock (MarkLock)
         {
             var number = ++_marksAllocated;
             // Kept alive only until its tick fired (synchronously, in the allocation).
@@ -78,6 +80,14 @@ public sealed class GcAllocationTicks : EventListener
             }
 
             Thread.Sleep(1);
+        }
+    }
+
+    private static long MarksAllocated()
+    {
+        lock (MarkLock)
+        {
+            return _marksAllocated;
         }
     }
 

@@ -64,7 +64,7 @@ public sealed class RuntimeWindow : IDisposable
             _clock.Restart();
             _peakWorkingSet = 0;
             // Marked before the counters are read, so the marker is in neither figure.
-            _openMark = _ticks.Mark();
+            _openMark = GcAllocationTicks.Mark();
             var snapshot = Snapshot(Array.Empty<RuntimeSample>(), patience);
             SampleLocked();
             _timer = new Timer(_ => Sample(), null, SampleInterval, SampleInterval);
@@ -84,7 +84,7 @@ public sealed class RuntimeWindow : IDisposable
             SampleLocked();
             var snapshot = Snapshot(_samples.ToArray(), patience);
             // Marked after the counters are read, so the marker is in neither figure.
-            var (ticked, unavailable) = _ticks.Between(_openMark, _ticks.Mark(), patience);
+            var (ticked, unavailable) = _ticks.Between(_openMark, GcAllocationTicks.Mark(), patience);
             return snapshot with { AllocationTickBytes = ticked, AllocationTickUnavailable = unavailable };
         }
     }

@@ -6,7 +6,8 @@ using SyncData.Shared;
 // Each window: the service's own measurement window around a known allocation pattern. Its workers count exactly
 // what they allocate (GC.GetAllocatedBytesForCurrentThread), the truth the reported figure is held against.
 // Windows alternate: bursts on every core with a large live set (DATAS adds heaps), then a slow trickle with little
-// live data (DATAS removes them), and small windows that cannot trigger a collection at all.
+// live data (DATAS removes them), and small windows that cannot trigger a collection at all. Each window also reports
+// the sum of the runtime's allocation ticks, which must hold the same truth whatever the heap count did.
 var deadline = Stopwatch.StartNew();
 var limit = TimeSpan.FromSeconds(args.Length > 0 ? int.Parse(args[0], System.Globalization.CultureInfo.InvariantCulture) : 90);
 using var window = new RuntimeWindow();
@@ -34,6 +35,8 @@ for (var i = 0; deadline.Elapsed < limit && (changed < 2 || exactReported < 2); 
         allocatedByWorkers = allocated,
         reported = figures.AllocatedBytes,
         unavailable = figures.AllocatedBytesUnavailable,
+        ticked = figures.AllocationTickBytes,
+        tickUnavailable = figures.AllocationTickUnavailable,
         raw = end.AllocatedBytes - start.AllocatedBytes,
         heapCountStart = start.HeapCount,
         heapCountEnd = end.HeapCount,

@@ -20,6 +20,9 @@ public sealed class RuntimeWindow : IDisposable
     private Timer? _timer;
     private long _peakWorkingSet;
     private readonly GcHeapCountTracker? _heapCounts;
+    // In every profile: the allocation figure that does not depend on the heap count, and its cross-check.
+    private readonly GcAllocationTicks _ticks = new();
+    private long _openMark;
 
     public RuntimeWindow()
     {
@@ -60,6 +63,8 @@ public sealed class RuntimeWindow : IDisposable
             _samples.Clear();
             _clock.Restart();
             _peakWorkingSet = 0;
+            // Marked before the counters are read, so the marker is in neither figure.
+            _openMark = GcAllocationTicks.Mark();
             var snapshot = Snapshot(Array.Empty<RuntimeSample>(), patience);
             SampleLocked();
             _timer = new Timer(_ => Sample(), null, SampleInterval, SampleInterval);
@@ -77,7 +82,10 @@ public sealed class RuntimeWindow : IDisposable
             _timer?.Dispose();
             _timer = null;
             SampleLocked();
-            return Snapshot(_samples.ToArray(), patience);
+            var snapshot = Snapshot(_samples.ToArray(), patience);
+            // Marked after the counters are read, so the marker is in neither figure.
+            var (ticked, unavailable) = _ticks.Between(_openMark, GcAllocationTicks.Mark(), patience);
+            return snapshot with { AllocationTickBytes = ticked, AllocationTickUnavailable = unavailable };
         }
     }
 
@@ -125,5 +133,6 @@ public sealed class RuntimeWindow : IDisposable
     {
         _timer?.Dispose();
         _heapCounts?.Dispose();
+        _ticks.Dispose();
     }
 }

@@ -36,6 +36,11 @@ public sealed record RuntimeSettings(
 /// Heap-count changes the GC events showed since the process started; null when they are not followed (no DATAS:
 /// the count is fixed) or when the events could not be confirmed up to this moment.
 /// </param>
+/// <param name="AllocationTickBytes">
+/// At a window's close: the bytes the runtime's GCAllocationTick events counted since it opened (independent of the
+/// heap count; within <see cref="ServiceFigures.AllocationTickPrecisionBytes"/>); null at an opening or when unavailable.
+/// </param>
+/// <param name="AllocationTickUnavailable">Why a closing snapshot has no <paramref name="AllocationTickBytes"/>.</param>
 public sealed record RuntimeSnapshot(
     long AllocatedBytes,
     int[] GcCollections,
@@ -46,7 +51,9 @@ public sealed record RuntimeSnapshot(
     double CpuTimeMs,
     RuntimeSettings? Runtime = null,
     int? HeapCount = null,
-    long? HeapCountChanges = null);
+    long? HeapCountChanges = null,
+    long? AllocationTickBytes = null,
+    string? AllocationTickUnavailable = null);
 
 /// <summary>What one service spent during a run: the difference of two snapshots.</summary>
 /// <param name="AllocatedBytes">
@@ -59,6 +66,12 @@ public sealed record RuntimeSnapshot(
 /// <param name="Runtime">The runtime settings the service ran with.</param>
 /// <param name="HeapCountStart">GC heaps in use when the run started (Server GC: fixed without DATAS).</param>
 /// <param name="HeapCountEnd">GC heaps in use when the run ended.</param>
+/// <param name="AllocationTickBytes">
+/// Managed bytes allocated during the run as the sum of the runtime's GCAllocationTick events: valid whatever DATAS
+/// did, within <see cref="AllocationTickPrecisionBytes"/>; null when unavailable (<paramref name="AllocationTickUnavailable"/>).
+/// Where <paramref name="AllocatedBytes"/> is also reported, the two cross-check each other (<see cref="AllocationTicksAgree"/>).
+/// </param>
+/// <param name="AllocationTickUnavailable">Why <paramref name="AllocationTickBytes"/> is null.</param>
 public sealed record ServiceFigures(
     long? AllocatedBytes,
     long PeakWorkingSetBytes,
@@ -71,8 +84,28 @@ public sealed record ServiceFigures(
     string? AllocatedBytesUnavailable = null,
     RuntimeSettings? Runtime = null,
     int? HeapCountStart = null,
-    int? HeapCountEnd = null)
+    int? HeapCountEnd = null,
+    long? AllocationTickBytes = null,
+    string? AllocationTickUnavailable = null)
 {
+    /// <summary>
+    /// How far the tick sum may stand from the bytes allocated (docs/measuring.md): 0.5% for what the ticks count
+    /// beyond the objects (each allocation-context grant is counted with a minimum object's padding, and its unused
+    /// tail when a collection retires it), plus 1 MiB for the window's two edges (per heap and kind, up to ~100 KiB
+    /// not yet ticked at the close and up to ~100 KiB from before the opening in the first tick; per thread, one
+    /// allocation context granted on one side of an edge and used on the other).
+    /// </summary>
+    public static long AllocationTickPrecisionBytes(long bytes) => Math.Abs(bytes) / 200 + (1L << 20);
+
+    /// <summary>Both figures are there and stand within <see cref="AllocationTickPrecisionBytes"/> of each other; null without both.</summary>
+    public bool? AllocationTicksAgree => AllocatedBytes is { } exact && AllocationTickBytes is { } ticked
+        ? Math.Abs(ticked - exact) <= AllocationTickPrecisionBytes(exact)
+        : null;
+
+    /// <summary>The run's allocation as reported: GC.GetTotalAllocatedBytes where valid, else the tick sum; null when neither.</summary>
+    [System.Text.Json.Serialization.JsonIgnore]
+    public long? ReportedAllocatedBytes => AllocatedBytes ?? AllocationTickBytes;
+
     public static ServiceFigures Between(RuntimeSnapshot start, RuntimeSnapshot end)
     {
         int Inclusive(int gen) => end.GcCollections[gen] - start.GcCollections[gen];
@@ -89,7 +122,9 @@ public sealed record ServiceFigures(
             AllocatedBytesUnavailable: unavailable,
             Runtime: end.Runtime,
             HeapCountStart: start.HeapCount,
-            HeapCountEnd: end.HeapCount);
+            HeapCountEnd: end.HeapCount,
+            AllocationTickBytes: end.AllocationTickBytes,
+            AllocationTickUnavailable: end.AllocationTickBytes is null ? end.AllocationTickUnavailable ?? "the window's close counted no allocation events" : null);
     }
 
     /// <summary>

@@ -41,10 +41,10 @@ public sealed class BenchSession(BenchSettings settings, SystemUnderTest firstSy
     // Rebuilt after each reseed: it verifies against the source summary of its size.
     private PeerRunner _peers = NewPeerRunner(firstSystem);
 
-    /// <summary>The _system of the link measured now.</summary>
+    /// <summary>The system of the link measured now.</summary>
     public SystemUnderTest CurrentSystem => _system;
 
-    /// <summary>Measures the next link against its own _system (the previous one is the caller's to stop).</summary>
+    /// <summary>Measures the next link against its own system (the previous one is the caller's to stop).</summary>
     public void UseSystem(SystemUnderTest next)
     {
         _system = next;
@@ -57,7 +57,13 @@ public sealed class BenchSession(BenchSettings settings, SystemUnderTest firstSy
         new(of.SourceDb, of.TargetDb, of.SourceSummary, of.PeerPlacement, of.ReadLinkCountersAsync);
 
     public IReadOnlyList<Combination> Combinations { get; } = Compressed(TestCases.Runnable.Where(c => settings.Cases.Matches(c.Fetch, c.Insert)), settings);
-    public IReadOnlyList<PeerDefinition> Peers { get; } = settings.Peers ? PeerDefinition.All : [];
+    private readonly List<PeerDefinition> _peerList = settings.Peers ? [.. PeerDefinition.All] : [];
+
+    /// <summary>The peers this session runs: all of them unless --no-peers, less those <see cref="CheckPeersAsync"/> skipped.</summary>
+    public IReadOnlyList<PeerDefinition> Peers => _peerList;
+
+    /// <summary>Peers left out because the server cannot run them (their precondition), with why.</summary>
+    public List<SkippedPeer> SkippedPeers { get; } = [];
 
     /// <summary>The combinations each further profile runs: the selected ones that --profile-cases names.</summary>
     public IReadOnlyList<Combination> ProfileCombinations { get; } =
@@ -122,6 +128,7 @@ public sealed class BenchSession(BenchSettings settings, SystemUnderTest firstSy
     /// </summary>
     public async Task RunAsync(CancellationToken ct)
     {
+        await CheckPeersAsync(ct);
         if (settings.Links.Count > 1)
         {
             display.Say($"Link {_system.Link.Name}.");
@@ -155,6 +162,26 @@ public sealed class BenchSession(BenchSettings settings, SystemUnderTest firstSy
             // The time left at a new size: each case's run predicted from the smaller ones until it has run here.
             var predicted = jobs.GroupBy(j => j.Key).ToDictionary(g => g.Key, g => Growth.PredictMs(BestTimesBySize(g.First()), rows));
             await display.RunAsync(jobs, ExecuteAsync, ct, key => predicted.GetValueOrDefault(key) is { } ms ? TimeSpan.FromMilliseconds(ms) : null);
+        }
+    }
+
+    /// <summary>
+    /// Asks the source whether each peer with a precondition can run there (e.g. logical replication needs
+    /// wal_level = logical, which --connection's server may not have); one that cannot is skipped with the reason.
+    /// </summary>
+    public async Task CheckPeersAsync(CancellationToken ct)
+    {
+        foreach (var peer in _peerList.Where(p => p.Precondition is not null).ToList())
+        {
+            await using var connection = new Npgsql.NpgsqlConnection(_system.SourceDb);
+            await connection.OpenAsync(ct);
+            await using var command = new Npgsql.NpgsqlCommand(peer.Precondition, connection);
+            if (await command.ExecuteScalarAsync(ct) is string reason)
+            {
+                _peerList.Remove(peer);
+                SkippedPeers.Add(new SkippedPeer(peer.Key, $"peer: {peer.Name}", reason));
+                display.Say($"Skipped peer {peer.Name}: {reason}.");
+            }
         }
     }
 

@@ -1,5 +1,6 @@
 using System.Text.Json;
 using SyncData.Harness;
+using SyncData.Shared;
 using Xunit;
 using Xunit.Abstractions;
 
@@ -20,20 +21,9 @@ public sealed class DatasAllocationTests(ITestOutputHelper output)
     [Fact]
     public async Task Reported_allocations_never_drop_or_understate_while_DATAS_changes_the_heap_count()
     {
-        var probe = Lab.BuiltAssembly("SyncData.DatasProbe");
         // DATAS as ASP.NET Core's default gives it: Server GC (the probe's runtimeconfig), dynamic adaptation on.
-        var result = await ChildProcess.RunAsync("dotnet", [probe, "150"], new ChildProcessOptions
-        {
-            Environment = RuntimeProfiles.Knobs.ToDictionary(knob => knob, string? (_) => null),
-            OnLine = output.WriteLine,
-            KeepAllOutput = true,
-        });
-        Assert.True(result.ExitCode == 0, $"probe exited with {result.ExitCode}: {result.StandardError}");
-        var lines = result.StandardOutput.Split('\n', StringSplitOptions.RemoveEmptyEntries);
-
-        var settings = JsonDocument.Parse(lines[0]).RootElement.GetProperty("settings");
+        var (settings, windows) = await RunProbeAsync(RuntimeProfiles.DefaultName, 150);
         Assert.True(settings.GetProperty("Datas").GetBoolean(), "the probe must run Server GC with DATAS on");
-        var windows = lines.Skip(1).Select(l => JsonDocument.Parse(l).RootElement).ToList();
 
         // The scenario must really move the heap count, or it proves nothing.
         var changedWindows = windows.Where(w => w.GetProperty("changes").GetInt64() != 0).ToList();
@@ -64,5 +54,69 @@ public sealed class DatasAllocationTests(ITestOutputHelper output)
 
         // And the guard is not simply "never report": windows with a steady heap count keep their figure.
         Assert.Contains(windows, w => w.GetProperty("kind").GetString() != "small" && w.GetProperty("reported").ValueKind == JsonValueKind.Number);
+        AssertTickSums(windows);
+    }
+
+    /// <summary>The tick sum needs no DATAS to be there: under the fixed-heap profiles it must be there too, and agree.</summary>
+    [Theory]
+    [InlineData("workstation")]
+    [InlineData("tuned")]
+    public async Task The_tick_sum_is_reported_and_agrees_under_the_fixed_heap_profiles(string profile)
+    {
+        var (settings, windows) = await RunProbeAsync(profile, 20);
+        Assert.False(settings.GetProperty("Datas").GetBoolean(), $"{profile} must run without DATAS");
+        Assert.All(windows, w => Assert.True(w.GetProperty("reported").ValueKind == JsonValueKind.Number, $"window {w.GetProperty("window")}: no exact figure under {profile}"));
+        AssertTickSums(windows);
+    }
+
+    /// <summary>
+    /// A tick sum in every window, holding the workers' truth whatever the heap count did, and within the stated
+    /// precision of GC.GetTotalAllocatedBytes wherever that one is reported (the cross-check).
+    /// </summary>
+    private void AssertTickSums(IReadOnlyList<JsonElement> windows)
+    {
+        var crossChecked = 0;
+        foreach (var w in windows)
+        {
+            var label = $"window {w.GetProperty("window").GetInt32()} ({w.GetProperty("kind").GetString()}, heaps {w.GetProperty("heapCountStart")} → {w.GetProperty("heapCountEnd")})";
+            var ticked = w.GetProperty("ticked");
+            Assert.True(ticked.ValueKind == JsonValueKind.Number, $"{label}: no tick sum ({w.GetProperty("tickUnavailable")})");
+            var sum = ticked.GetInt64();
+            var truth = w.GetProperty("allocatedByWorkers").GetInt64();
+            var precision = ServiceFigures.AllocationTickPrecisionBytes(truth);
+            Assert.True(sum >= truth - precision, $"{label}: tick sum {sum:N0} bytes, but the workers alone allocated {truth:N0}");
+            Assert.True(sum <= truth + OverheadBytes + truth / 50, $"{label}: tick sum {sum:N0} bytes for {truth:N0} allocated: inflated");
+            if (w.GetProperty("reported").ValueKind == JsonValueKind.Number)
+            {
+                var exact = w.GetProperty("reported").GetInt64();
+                output.WriteLine($"{label}: GetTotalAllocatedBytes {exact:N0}, tick sum {sum:N0} ({(sum - exact) * 100.0 / Math.Max(exact, 1):+0.000;-0.000}%)");
+                Assert.True(Math.Abs(sum - exact) <= ServiceFigures.AllocationTickPrecisionBytes(exact),
+                    $"{label}: tick sum {sum:N0} and GC.GetTotalAllocatedBytes {exact:N0} differ beyond the stated precision ±{ServiceFigures.AllocationTickPrecisionBytes(exact):N0}");
+                crossChecked++;
+            }
+        }
+
+        Assert.True(crossChecked > 0, "no window had both figures: nothing was cross-checked");
+    }
+
+    private async Task<(JsonElement Settings, List<JsonElement> Windows)> RunProbeAsync(string profile, int seconds)
+    {
+        var probe = Lab.BuiltAssembly("SyncData.DatasProbe");
+        var environment = RuntimeProfiles.Knobs.ToDictionary(knob => knob, string? (_) => null);
+        foreach (var (name, value) in RuntimeProfiles.Find(profile)!.Environment)
+        {
+            environment[name] = value;
+        }
+
+        var result = await ChildProcess.RunAsync("dotnet", [probe, seconds.ToString(System.Globalization.CultureInfo.InvariantCulture)], new ChildProcessOptions
+        {
+            Environment = environment,
+            OnLine = output.WriteLine,
+            KeepAllOutput = true,
+        });
+        Assert.True(result.ExitCode == 0, $"probe exited with {result.ExitCode}: {result.StandardError}");
+        var lines = result.StandardOutput.Split('\n', StringSplitOptions.RemoveEmptyEntries);
+        var settings = JsonDocument.Parse(lines[0]).RootElement.GetProperty("settings");
+        return (settings, lines.Skip(1).Select(l => JsonDocument.Parse(l).RootElement).ToList());
     }
 }

@@ -52,6 +52,10 @@ public sealed class MatrixTests(MatrixLab lab)
             Assert.NotNull(figures);
             // The services run the default profile (DATAS): a figure, or the reason there is none, never a wrong one.
             Assert.True(figures.AllocatedBytes > 0 || (figures.AllocatedBytes is null && figures.AllocatedBytesUnavailable is not null));
+            // The tick sum is there whatever DATAS did (a tiny window may sum to ~0: ±1 MiB), and agrees wherever GetTotalAllocatedBytes is valid (both services'
+            // windows here share one process, so they see each other's markers: numbered process-wide).
+            Assert.True(figures.AllocationTickBytes is not null, figures.AllocationTickUnavailable);
+            Assert.True(figures.AllocationTicksAgree != false, $"tick sum {figures.AllocationTickBytes:N0}, GC.GetTotalAllocatedBytes {figures.AllocatedBytes:N0}");
             Assert.NotNull(figures.Runtime);
             Assert.True(figures.PeakWorkingSetBytes > 10_000_000);
             Assert.True(figures.GcGen0 >= 0 && figures.GcGen1 >= 0 && figures.GcGen2 >= 0);

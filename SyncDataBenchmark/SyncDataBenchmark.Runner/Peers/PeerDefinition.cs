@@ -30,6 +30,12 @@ public sealed record PeerDefinition(string Key, string Name, string FetchLabel, 
     /// <summary>Untimed, after the timed script whatever happened (also when it failed): leaves nothing behind.</summary>
     public string? Teardown { get; init; }
 
+    /// <summary>
+    /// SQL run on the source before the session: one value, null when the peer can run on this server, else why not
+    /// and what to change; such a peer is skipped with that reason (BenchSession.SkippedPeers), not failed.
+    /// </summary>
+    public string? Precondition { get; init; }
+
     /// <summary>A file in $WORK holding the tool's log; any line at level ERROR or FATAL fails the run whatever the exit code.</summary>
     public string? ErrorLog { get; init; }
 

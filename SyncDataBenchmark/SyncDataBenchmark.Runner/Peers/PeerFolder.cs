@@ -4,7 +4,7 @@ namespace SyncDataBenchmark.Runner;
 
 /// <summary>
 /// A peer's scripts, kept as files in Peers/&lt;Folder&gt;/ and embedded in the runner: run.sh (timed), setup.sh and
-/// teardown.sh (untimed, optional); every other file is written into $WORK before the run. {{users}} and {{columns}}
+/// teardown.sh (untimed, optional), precondition.sql (run on the source before the session, optional); every other file is written into $WORK before the run. {{users}} and {{columns}}
 /// (and the peer's own values, such as {{format}}) are filled in, so the table's column order is stated once, in
 /// <see cref="UsersTable"/>; psql's \copy interpolates no variables, so they cannot be psql variables.
 /// </summary>
@@ -13,6 +13,7 @@ public static class PeerFolder
     public const string Run = "run.sh";
     public const string Setup = "setup.sh";
     public const string Teardown = "teardown.sh";
+    public const string Precondition = "precondition.sql";
 
     private const string Prefix = "Peers/";
 
@@ -24,7 +25,8 @@ public static class PeerFolder
         {
             Setup = files.GetValueOrDefault(Setup),
             Teardown = files.GetValueOrDefault(Teardown),
-            Files = files.Where(f => f.Key is not (Run or Setup or Teardown)).ToDictionary(),
+            Precondition = files.GetValueOrDefault(Precondition),
+            Files = files.Where(f => f.Key is not (Run or Setup or Teardown or Precondition)).ToDictionary(),
         };
     }
 

@@ -39,6 +39,11 @@ public static class ConsoleSummary
         }
 
         AnsiConsole.Write(table);
+        foreach (var s in report.SkippedPeers)
+        {
+            AnsiConsole.MarkupLine($"[yellow]Skipped[/] {Markup.Escape($"{s.Title}: {s.Reason}")}");
+        }
+
         ShowGrowth(report);
         if (pictureProblem is not null)
         {

@@ -56,6 +56,8 @@ public static partial class CsvReport
 
         public long? AllocatedBytes { get; set; }
         public string? AllocatedBytesUnavailable { get; set; }
+        public long? AllocationTickBytes { get; set; }
+        public string? AllocationTickUnavailable { get; set; }
         public int? HeapCountStart { get; set; }
         public int? HeapCountEnd { get; set; }
         public long? PeakWorkingSetBytes { get; set; }
@@ -69,6 +71,8 @@ public static partial class CsvReport
         {
             AllocatedBytes = f.AllocatedBytes,
             AllocatedBytesUnavailable = f.AllocatedBytesUnavailable,
+            AllocationTickBytes = f.AllocationTickBytes,
+            AllocationTickUnavailable = f.AllocationTickUnavailable,
             HeapCountStart = f.HeapCountStart,
             HeapCountEnd = f.HeapCountEnd,
             PeakWorkingSetBytes = f.PeakWorkingSetBytes,

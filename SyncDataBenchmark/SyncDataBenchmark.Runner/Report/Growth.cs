@@ -98,7 +98,7 @@ public static class Growth
             var points = rows.Where(s => s.Row!.Succeeded > 0)
                 .Select(s => new GrowthPoint(s.Rows, s.Row!.Succeeded, s.Row.BestMs, s.Row.MedianMs,
                     s.Row.SomeService?.PeakWorkingSetBytes, s.Row.SyncDataSource?.PeakWorkingSetBytes,
-                    s.Row.SomeService?.AllocatedBytes, s.Row.SyncDataSource?.AllocatedBytes))
+                    s.Row.SomeService?.ShownAllocatedBytes, s.Row.SyncDataSource?.ShownAllocatedBytes))
                 .ToList();
             growth.Add(new CaseGrowth
             {

@@ -28,7 +28,9 @@ public static class MarkdownReport
         RenderWireAndCpu(md, report);
         RenderProfileComparison(md, report, charts);
         RenderNotes(md, report.Parameters.Repeat, charts);
+        RenderAllocationCrossCheck(md, report);
         RenderFailures(md, report, pictureProblem);
+        RenderSkippedPeers(md, report);
         if (charts)
         {
             md.AppendLine().AppendLine("![Time and memory across combinations](summary.png)");
@@ -89,10 +91,11 @@ public static class MarkdownReport
         md.AppendLine($"- **Memory and GC columns are per-run medians** over the successful timed runs, not sums: the original summed its 3 runs, "
                       + "so multiply allocation, collection and pause figures by 3 to compare with it. Physical Memory is the highest working set "
                       + "sampled (every 50 ms) during the run, not the process lifetime peak. GC collections are exclusive per generation.");
-        md.AppendLine("- Memory Allocated is \"n/a (DATAS)\" when DATAS changed the GC heap count during every run of the case: "
-                      + "GC.GetTotalAllocatedBytes then sums only the heaps in use (dotnet/runtime#131069, fixed after the runtime used here), "
-                      + "so the difference would be understated, negative or overstated. \"(k/n runs)\" marks a median over only the k runs "
-                      + "whose heap count stayed the same.");
+        md.AppendLine("- Memory Allocated is GC.GetTotalAllocatedBytes over the run where that is exact. Under DATAS it is not when the GC heap "
+                      + "count changed during the run (it sums only the heaps in use: dotnet/runtime#131069, fixed after the runtime used here); "
+                      + "then the cell shows the sum of the runtime's allocation events (GCAllocationTick, one per ~100 KiB per heap), "
+                      + "marked \"(tick sum)\", which does not depend on the heap count and is within ±(0.5% + 1 MiB) of the bytes allocated "
+                      + "(docs/measuring.md). \"(k/n runs)\" marks a median over only the k runs that have the figure shown; \"n/a\" says why neither figure could be had.");
         md.AppendLine("- Rank orders the combinations by best time. Ratio to fastest divides a row's best time by the fastest combination's; "
                       + "Ratio to psql binary by the psql binary pipe's **at the same scope** (Time scope): \"target statements\" is the target's own "
                       + "clock from its first statement (truncate) to its commit, as SomeService measures a run and as the psql peers read "
@@ -128,6 +131,20 @@ public static class MarkdownReport
             {
                 md.AppendLine($"- {f}");
             }
+        }
+    }
+
+    private static void RenderSkippedPeers(StringBuilder md, BenchReport report)
+    {
+        if (report.SkippedPeers.Count == 0)
+        {
+            return;
+        }
+
+        md.AppendLine().AppendLine("Skipped peers (the server cannot run them):").AppendLine();
+        foreach (var s in report.SkippedPeers)
+        {
+            md.AppendLine($"- {Escape(s.Title)}: {s.Reason}");
         }
     }
 
@@ -226,10 +243,49 @@ public static class MarkdownReport
             Ms(f.GcPauseMs),
         ];
 
-    /// <summary>An allocation median, or why there is none; a partial median says over how many runs.</summary>
-    public static string Allocated(FigureMedians f) => f.AllocatedBytes is not { } bytes
-        ? f.AllocatedBytesUnavailable?.Contains("DATAS", StringComparison.Ordinal) == true ? "n/a (DATAS)" : "n/a"
-        : f.AllocatedRuns < f.Runs ? $"{Bytes(bytes)} ({f.AllocatedRuns}/{f.Runs} runs)" : Bytes(bytes);
+    /// <summary>
+    /// An allocation median and its source (FigureMedians.ShownAllocatedBytes), or why there is none; a partial
+    /// median says over how many runs.
+    /// </summary>
+    public static string Allocated(FigureMedians f)
+    {
+        if (f.ShownAllocatedBytes is not { } bytes)
+        {
+            var datas = f.AllocatedBytesUnavailable?.Contains("DATAS", StringComparison.Ordinal) == true ? "DATAS, " : "";
+            return $"n/a ({datas}no tick sum: {f.AllocationTickUnavailable ?? "not measured"})";
+        }
+
+        var runs = f.FromTicks ? f.AllocationTickRuns : f.AllocatedRuns;
+        var partial = runs < f.Runs ? $"{runs}/{f.Runs} runs" : null;
+        var marks = new[] { f.FromTicks ? "tick sum" : null, partial }.OfType<string>().ToList();
+        return marks.Count == 0 ? Bytes(bytes) : $"{Bytes(bytes)} ({string.Join(", ", marks)})";
+    }
+
+    /// <summary>
+    /// The cross-check of the two allocation figures over every run that has both (heap count unchanged): they must
+    /// agree within ServiceFigures.AllocationTickPrecisionBytes; a disagreement is listed, not hidden.
+    /// </summary>
+    private static void RenderAllocationCrossCheck(StringBuilder md, BenchReport report)
+    {
+        var pairs = report.Runs.Where(r => r is { Ok: true, Warmup: false })
+            .SelectMany(r => new[] { ("SomeService", r, r.Result!.SomeService), ("SyncDataSource", r, r.Result!.SyncDataSource) })
+            .Where(x => x.Item3?.AllocationTicksAgree is not null)
+            .ToList();
+        if (pairs.Count == 0)
+        {
+            return;
+        }
+
+        // How much of its margin each pair used: small figures are held to the 1 MiB, large ones to the 0.5%.
+        var worst = pairs.Max(x => Math.Abs(x.Item3!.AllocationTickBytes!.Value - x.Item3.AllocatedBytes!.Value)
+                                   / (double)SyncData.Shared.ServiceFigures.AllocationTickPrecisionBytes(x.Item3.AllocatedBytes!.Value));
+        var off = pairs.Where(x => x.Item3!.AllocationTicksAgree == false).ToList();
+        md.AppendLine($"- Allocation cross-check: {pairs.Count} service figures had both GC.GetTotalAllocatedBytes and the tick sum; "
+                      + (off.Count == 0
+                          ? $"all agreed within ±(0.5% + 1 MiB) (the largest difference used {worst * 100:0}% of that margin)."
+                          : $"**{off.Count} did not** agree within ±(0.5% + 1 MiB): "
+                            + string.Join("; ", off.Select(x => $"{x.Item2.Case} run {x.Item2.Round} {x.Item1}: {x.Item3!.AllocatedBytes:N0} vs {x.Item3.AllocationTickBytes:N0} bytes"))));
+    }
 
     private static string Reported(BenchReport report, string profile)
     {
@@ -280,7 +336,7 @@ public static class MarkdownReport
         md.AppendLine();
         md.AppendLine($"Differences in brackets are against {mainName} for the same case in the same session: percentages for time, memory and "
                       + "pause, collection counts per generation as signed differences. The same notes apply as above (per-run medians; "
-                      + "\"n/a (DATAS)\" where DATAS changed the heap count during the runs).");
+                      + "\"(tick sum)\" where DATAS changed the heap count during the runs).");
     }
 
     /// <summary>
@@ -351,7 +407,7 @@ public static class MarkdownReport
 
         return
         [
-            Allocated(f) + (f.AllocatedBytes is { } a ? Change(a, vs?.AllocatedBytes) : ""),
+            Allocated(f) + (f.ShownAllocatedBytes is { } a ? Change(a, vs?.ShownAllocatedBytes) : ""),
             Bytes(f.PeakWorkingSetBytes) + Change(f.PeakWorkingSetBytes, vs?.PeakWorkingSetBytes),
             gc,
             Ms(f.GcPauseMs) + Change(f.GcPauseMs, vs?.GcPauseMs),

@@ -24,6 +24,8 @@ public sealed record BenchReport
     public IReadOnlyList<SkippedCase> Skipped { get; init; } = [];
     /// <summary>Per link measured (--link; empty when only loopback was, and in a record from before --link), its cases at the headline size.</summary>
     public IReadOnlyList<LinkSummary> Links { get; init => field = value ?? []; } = [];
+    /// <summary>Peers the server cannot run (PeerDefinition.Precondition), with why and what to change.</summary>
+    public IReadOnlyList<SkippedPeer> SkippedPeers { get; init; } = [];
 }
 
 /// <summary>One link's table: its rate (null: loopback) and every case's row measured across it.</summary>
@@ -185,6 +187,9 @@ public sealed record PeerRun
 /// <param name="Runs">How many runs the other medians are over.</param>
 /// <param name="AllocatedBytesUnavailable">Why some or all runs have no allocation figure (ServiceFigures.AllocatedBytesUnavailable).</param>
 /// <param name="Runtime">The runtime settings the service reported (the last run's).</param>
+/// <param name="AllocationTickBytes">Median of the runs' tick sums (ServiceFigures.AllocationTickBytes); null when no run has one.</param>
+/// <param name="AllocationTickRuns">How many runs <paramref name="AllocationTickBytes"/> is the median of.</param>
+/// <param name="AllocationTickUnavailable">Why some or all runs have no tick sum.</param>
 public sealed record FigureMedians(
     double? AllocatedBytes,
     double PeakWorkingSetBytes,
@@ -196,7 +201,20 @@ public sealed record FigureMedians(
     int Runs = 0,
     string? AllocatedBytesUnavailable = null,
     RuntimeSettings? Runtime = null,
-    double? CpuTimeMs = null);
+    double? CpuTimeMs = null,
+    double? AllocationTickBytes = null,
+    int AllocationTickRuns = 0,
+    string? AllocationTickUnavailable = null)
+{
+    /// <summary>
+    /// The figure the tables show: GC.GetTotalAllocatedBytes's median when every run has it, else the tick sums'
+    /// median (<see cref="FromTicks"/>), else the partial exact median; null when no run has either.
+    /// </summary>
+    public double? ShownAllocatedBytes => FromTicks ? AllocationTickBytes : AllocatedBytes;
+
+    /// <summary>The shown allocation is the tick sums' (GetTotalAllocatedBytes is missing in some run and the ticks cover more runs).</summary>
+    public bool FromTicks => AllocatedRuns < Runs && AllocationTickRuns > AllocatedRuns;
+}
 
 /// <summary>One row of results.md.</summary>
 public sealed record CaseSummary
@@ -254,3 +272,6 @@ public sealed record CaseSummary
     DefaultIgnoreCondition = JsonIgnoreCondition.Never)]
 [JsonSerializable(typeof(BenchReport))]
 internal sealed partial class BenchJsonContext : JsonSerializerContext;
+
+/// <summary>A peer left out of the session because the server cannot run it: why, and what to change.</summary>
+public sealed record SkippedPeer(string Peer, string Title, string Reason);

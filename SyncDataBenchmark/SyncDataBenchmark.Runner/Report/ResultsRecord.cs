@@ -32,6 +32,7 @@ public static class ResultsRecord
             Links = settings.Links.Count > 1 || settings.Links[0].Shaped
                 ? settings.Links.Select(l => new LinkSummary(l.Name, l.RateBitsPerSecond, SummaryAt(session, system, settings, headline, l.Name))).ToList()
                 : [],
+            SkippedPeers = session.SkippedPeers.ToList(),
         };
     }
 

@@ -144,11 +144,16 @@ public static class Summaries
         // Only exact allocation figures count: a run whose figure is unavailable is left out, never read as zero.
         var exact = list.Where(f => f.AllocatedBytes is not null).Select(f => (double)f.AllocatedBytes!.Value).ToList();
         var reasons = list.Select(f => f.AllocatedBytesUnavailable).OfType<string>().Distinct().ToList();
+        var ticked = list.Where(f => f.AllocationTickBytes is not null).Select(f => (double)f.AllocationTickBytes!.Value).ToList();
+        var tickReasons = list.Select(f => f.AllocationTickUnavailable).OfType<string>().Distinct().ToList();
         return new FigureMedians(Median(exact), M(f => f.PeakWorkingSetBytes), M(f => f.GcGen0), M(f => f.GcGen1), M(f => f.GcGen2), M(f => f.GcPauseMs),
             AllocatedRuns: exact.Count,
             Runs: list.Count,
             AllocatedBytesUnavailable: reasons.Count == 0 ? null : string.Join(" / ", reasons),
             Runtime: list[^1].Runtime,
-            CpuTimeMs: M(f => f.CpuTimeMs));
+            CpuTimeMs: M(f => f.CpuTimeMs),
+            AllocationTickBytes: Median(ticked),
+            AllocationTickRuns: ticked.Count,
+            AllocationTickUnavailable: tickReasons.Count == 0 ? null : string.Join(" / ", tickReasons));
     }
 }

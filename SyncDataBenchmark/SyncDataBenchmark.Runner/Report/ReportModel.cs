@@ -24,8 +24,8 @@ public sealed record BenchReport
     public IReadOnlyList<SkippedCase> Skipped { get; init; } = [];
     /// <summary>Per link measured (--link; empty when only loopback was, and in a record from before --link), its cases at the headline size.</summary>
     public IReadOnlyList<LinkSummary> Links { get; init => field = value ?? []; } = [];
-    /// <summary>Peers the server cannot run (PeerDefinition.Precondition), with why and what to change.</summary>
-    public IReadOnlyList<SkippedPeer> SkippedPeers { get; init; } = [];
+    /// <summary>Peers the server cannot run (PeerDefinition.Precondition), with why and what to change; none in a record from before them.</summary>
+    public IReadOnlyList<SkippedPeer> SkippedPeers { get; init => field = value ?? []; } = [];
 }
 
 /// <summary>One link's table: its rate (null: loopback) and every case's row measured across it.</summary>

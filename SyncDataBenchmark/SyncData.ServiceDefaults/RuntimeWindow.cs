@@ -21,14 +21,23 @@ public sealed class RuntimeWindow : IDisposable
     private long _peakWorkingSet;
     private readonly GcHeapCountTracker? _heapCounts;
     // In every profile: the allocation figure that does not depend on the heap count, and its cross-check.
-    private readonly GcAllocationTicks _ticks = new();
+    private readonly GcAllocationTicks _ticks;
     private long _openMark;
+
+    // Creating or disposing an EventListener while another thread disposes one can deadlock inside the runtime
+    // (EventListener's lock against EventPipe's dispatcher, taken in opposite orders): seen when the tests host both
+    // services in one process and stop them together. One at a time, process-wide.
+    private static readonly Lock ListenerLifetime = new();
 
     public RuntimeWindow()
     {
         Settings = RuntimeSettingsReader.Read();
-        // Under DATAS the heap count moves, and with it GC.GetTotalAllocatedBytes (ServiceFigures.AllocationGuard).
-        _heapCounts = Settings.Datas ? new GcHeapCountTracker() : null;
+        lock (ListenerLifetime)
+        {
+            _ticks = new GcAllocationTicks();
+            // Under DATAS the heap count moves, and with it GC.GetTotalAllocatedBytes (ServiceFigures.AllocationGuard).
+            _heapCounts = Settings.Datas ? new GcHeapCountTracker() : null;
+        }
     }
 
     /// <summary>The runtime settings this process runs with (read once: they cannot change while it runs).</summary>
@@ -132,7 +141,10 @@ public sealed class RuntimeWindow : IDisposable
     public void Dispose()
     {
         _timer?.Dispose();
-        _heapCounts?.Dispose();
-        _ticks.Dispose();
+        lock (ListenerLifetime)
+        {
+            _heapCounts?.Dispose();
+            _ticks.Dispose();
+        }
     }
 }

@@ -207,6 +207,14 @@ def label_of(r):
     return f"#{r['number']} {r['fetch']} × {r['insert']}{compressed(r)}" if r["kind"] == "combination" else f"peer: {r['title']}"
 
 
+
+def figure(medians, field):
+    """A summary's median; allocation as results.md shows it (the tick sum where GC.GetTotalAllocatedBytes is not
+    valid under DATAS), falling back to the exact figure in records written before the tick sum."""
+    if field == "allocatedBytes" and "shownAllocatedBytes" in medians:
+        return medians.get("shownAllocatedBytes")
+    return medians.get(field)
+
 def draw_summary(report, path):
     import matplotlib.pyplot as plt
 
@@ -257,13 +265,13 @@ def draw_summary(report, path):
         drawn = []
         for k, (key, name, color) in enumerate(SERVICES):
             # An unavailable allocation figure (DATAS) draws no bar, never a zero one that reads as a measurement.
-            vals = [((r.get(key) or {}).get(field) or 0) / MIB for r in combos]
+            vals = [(figure(r.get(key) or {}, field) or 0) / MIB for r in combos]
             drawn += [v for v in vals if v > 0]
             ax.barh([i + (k - 0.5) * width for i in range(len(combos))], vals, height=width, color=color, label=name)
             if field == "allocatedBytes":
                 for i, v in enumerate(vals):
                     if v == 0:
-                        ax.text(0, i + (k - 0.5) * width, f" {name}: n/a (DATAS)", va="center", fontsize=7, color="grey",
+                        ax.text(0, i + (k - 0.5) * width, f" {name}: n/a (see results.md)", va="center", fontsize=7, color="grey",
                                 transform=ax.get_yaxis_transform())
         if drawn and field == "allocatedBytes":
             ax.set_xscale("log")
@@ -349,7 +357,7 @@ def draw_profiles(report, path):
             cases.append(r["case"])
     profiles = [p["name"] for p in report["parameters"].get("profiles", [])] or sorted({r.get("profile") for r in rows})
     panels = [("best time (s)", lambda r: (r.get("bestMs") or 0) / 1000),
-              ("SomeService allocated (MiB, median; none = n/a under DATAS)", lambda r: ((r.get("someService") or {}).get("allocatedBytes") or 0) / MIB),
+              ("SomeService allocated (MiB, median; none = n/a)", lambda r: (figure(r.get("someService") or {}, "allocatedBytes") or 0) / MIB),
               ("SomeService peak working set (MiB, median)", lambda r: ((r.get("someService") or {}).get("peakWorkingSetBytes") or 0) / MIB),
               ("SomeService GC pause (ms, median)", lambda r: (r.get("someService") or {}).get("gcPauseMs") or 0),
               ("SomeService GC collections (median, all generations)",

@@ -102,10 +102,6 @@ public sealed record ServiceFigures(
         ? Math.Abs(ticked - exact) <= AllocationTickPrecisionBytes(exact)
         : null;
 
-    /// <summary>The run's allocation as reported: GC.GetTotalAllocatedBytes where valid, else the tick sum; null when neither.</summary>
-    [System.Text.Json.Serialization.JsonIgnore]
-    public long? ReportedAllocatedBytes => AllocatedBytes ?? AllocationTickBytes;
-
     public static ServiceFigures Between(RuntimeSnapshot start, RuntimeSnapshot end)
     {
         int Inclusive(int gen) => end.GcCollections[gen] - start.GcCollections[gen];

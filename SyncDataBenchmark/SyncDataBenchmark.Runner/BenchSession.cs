@@ -330,7 +330,11 @@ public sealed class BenchSession(BenchSettings settings, SystemUnderTest firstSy
     private string? Verdict(BenchJob job, RunResult result, TableSummary target)
     {
         var profileError = _system.ServicesStartedByRunner ? ProfileMismatch(job.Profile, result) : null;
-        return profileError ?? result switch
+        // A SomeService that ignores c= (an older build, someone else's) would file plain runs under a coding.
+        var compressionError = job.Combination is { } c && result.Compression != c.Compression
+            ? $"The run asked for {c.Compression} but SomeService ran it as {result.Compression}."
+            : null;
+        return profileError ?? compressionError ?? result switch
         {
             { Status: RunStatus.Succeeded, Verified: true } when target == _system.SourceSummary => null,
             { Status: RunStatus.Succeeded, Verified: true } =>

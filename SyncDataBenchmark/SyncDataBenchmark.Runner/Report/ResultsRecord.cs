@@ -27,7 +27,7 @@ public static class ResultsRecord
             Runs = SampleThinning.KeepPictured(session.Runs, summary),
             Peers = session.PeerRuns.ToList(),
             Problems = session.Problems.ToList(),
-            Growth = settings.Sizes.Count > 1 ? Growth.Build(measuredSizes, rows => SummaryAt(session, system, settings, rows), session.Skipped) : [],
+            Growth = settings.Sizes.Count > 1 ? Growth.Build(measuredSizes, rows => SummaryAt(session, system, settings, rows), session.Skipped.Where(s => s.Link == settings.Links[0].Name).ToList()) : [],
             Skipped = session.Skipped.ToList(),
             Links = settings.Links.Count > 1 || settings.Links[0].Shaped
                 ? settings.Links.Select(l => new LinkSummary(l.Name, l.RateBitsPerSecond, SummaryAt(session, system, settings, headline, l.Name))).ToList()

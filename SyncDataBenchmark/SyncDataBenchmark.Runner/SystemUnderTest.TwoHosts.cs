@@ -49,17 +49,7 @@ public sealed partial class SystemUnderTest
             // Nobody calls SomeService over the link: its TCP endpoint is its host's own loopback.
             _someServiceHost = new ServiceHost(lab.TargetNamespace, "127.0.0.1", Path.Combine(target.Directory, "someservice.sock")),
         };
-        try
-        {
-            await system.PrepareDataAsync(settings.Sizes[0], say, ct);
-            await system.StartServicesAsync(settings, settings.MainProfile, say, ct);
-            return system;
-        }
-        catch
-        {
-            await system.DisposeAsync();
-            throw;
-        }
+        return await system.PrepareAndStartAsync(settings, say, ct);
     }
 
     private static async Task DisposeAllAsync(params IAsyncDisposable?[] parts)

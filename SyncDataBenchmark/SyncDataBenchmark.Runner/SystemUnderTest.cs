@@ -99,14 +99,28 @@ public sealed partial class SystemUnderTest : IAsyncDisposable
                 await postgres.CreateDatabaseAsync(Lab.SourceDatabase, ct);
                 await postgres.CreateDatabaseAsync(Lab.TargetDatabase, ct);
             }
-
-            await system.PrepareDataAsync(settings.Sizes[0], say, ct);
-            await system.StartServicesAsync(settings, settings.MainProfile, say, ct);
-            return system;
         }
         catch
         {
             await system.DisposeAsync();
+            throw;
+        }
+
+        return await system.PrepareAndStartAsync(settings, say, ct);
+    }
+
+    /// <summary>Seeds the first size and starts the services under the main profile; a failure stops what was started.</summary>
+    private async Task<SystemUnderTest> PrepareAndStartAsync(BenchSettings settings, Action<string> say, CancellationToken ct)
+    {
+        try
+        {
+            await PrepareDataAsync(settings.Sizes[0], say, ct);
+            await StartServicesAsync(settings, settings.MainProfile, say, ct);
+            return this;
+        }
+        catch
+        {
+            await DisposeAsync();
             throw;
         }
     }

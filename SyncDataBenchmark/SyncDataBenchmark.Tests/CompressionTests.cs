@@ -79,7 +79,7 @@ public sealed class CompressionFailureTests(UnrepresentableLab lab)
     [InlineData("br")]
     public async Task The_stream_failure_marker_arrives_compressed_after_the_rows(string coding)
     {
-        var id = await PlantAsync("0001-01-01 00:00:00");
+        var id = await lab.PlantCreatedAtAsync("0001-01-01 00:00:00");
         try
         {
             using var request = new HttpRequestMessage(HttpMethod.Get, "users/stream");
@@ -102,7 +102,7 @@ public sealed class CompressionFailureTests(UnrepresentableLab lab)
         }
         finally
         {
-            await PlantAsync("2025-01-01 00:00:00", id);
+            await lab.PlantCreatedAtAsync("2025-01-01 00:00:00", id);
         }
     }
 
@@ -110,7 +110,7 @@ public sealed class CompressionFailureTests(UnrepresentableLab lab)
     [MemberData(nameof(FetchesAndCodings))]
     public async Task A_row_the_source_cannot_send_fails_the_compressed_run_by_name_and_leaves_the_target(string fetch, string compression)
     {
-        var id = await PlantAsync("0001-01-01 00:00:00");
+        var id = await lab.PlantCreatedAtAsync("0001-01-01 00:00:00");
         try
         {
             var source = await Lab.ReadSummaryAsync(lab.SourceDb);
@@ -125,21 +125,10 @@ public sealed class CompressionFailureTests(UnrepresentableLab lab)
         }
         finally
         {
-            await PlantAsync("2025-01-01 00:00:00", id);
+            await lab.PlantCreatedAtAsync("2025-01-01 00:00:00", id);
         }
     }
 
-    /// <summary>Sets created_at of the 150th row by id (or of <paramref name="id"/>) to a timestamp literal.</summary>
-    private async Task<Guid> PlantAsync(string value, Guid? id = null)
-    {
-        await using var connection = new NpgsqlConnection(lab.SourceDb);
-        await connection.OpenAsync();
-        await using var command = new NpgsqlCommand(
-            "update users set created_at = $1::timestamp where id = coalesce($2, (select id from users order by id offset 149 limit 1)) returning id", connection);
-        command.Parameters.Add(new NpgsqlParameter { Value = value });
-        command.Parameters.Add(new NpgsqlParameter { Value = (object?)id ?? DBNull.Value, NpgsqlDbType = NpgsqlTypes.NpgsqlDbType.Uuid });
-        return (Guid)(await command.ExecuteScalarAsync())!;
-    }
 }
 
 /// <summary>A source killed while a compressed stream is held mid-way: the rows flowed before the end, and the run fails named.</summary>

@@ -12,6 +12,18 @@ public sealed class UnrepresentableLab : LabFixture
 {
     public const long Rows = 300;
     protected override long SeedRows => Rows;
+
+    /// <summary>Sets created_at of one row (the 150th by id, or <paramref name="id"/>) to a timestamp literal; returns its id.</summary>
+    public async Task<Guid> PlantCreatedAtAsync(string value, Guid? id = null)
+    {
+        await using var connection = new NpgsqlConnection(SourceDb);
+        await connection.OpenAsync();
+        await using var command = new NpgsqlCommand(
+            "update users set created_at = $1::timestamp where id = coalesce($2, (select id from users order by id offset 149 limit 1)) returning id", connection);
+        command.Parameters.Add(new NpgsqlParameter { Value = value });
+        command.Parameters.Add(new NpgsqlParameter { Value = (object?)id ?? DBNull.Value, NpgsqlDbType = NpgsqlTypes.NpgsqlDbType.Uuid });
+        return (Guid)(await command.ExecuteScalarAsync())!;
+    }
 }
 
 [CollectionDefinition(Name)]
@@ -37,7 +49,7 @@ public sealed class UnrepresentableTimestampTests(UnrepresentableLab lab)
     [MemberData(nameof(Carried))]
     public async Task Infinity_and_the_edges_of_DateTime_arrive_exactly_through_every_combination(string value)
     {
-        var id = await PlantAsync(value);
+        var id = await lab.PlantCreatedAtAsync(value);
         try
         {
             var source = await Lab.ReadSummaryAsync(lab.SourceDb);
@@ -52,7 +64,7 @@ public sealed class UnrepresentableTimestampTests(UnrepresentableLab lab)
         }
         finally
         {
-            await PlantAsync("2025-01-01 00:00:00", id);
+            await lab.PlantCreatedAtAsync("2025-01-01 00:00:00", id);
         }
     }
 
@@ -60,7 +72,7 @@ public sealed class UnrepresentableTimestampTests(UnrepresentableLab lab)
     [MemberData(nameof(Values))]
     public async Task A_timestamp_DateTime_cannot_carry_fails_every_parsing_combination_by_name_and_crosses_the_raw_relay_exactly(string value)
     {
-        var id = await PlantAsync(value);
+        var id = await lab.PlantCreatedAtAsync(value);
         try
         {
             var source = await Lab.ReadSummaryAsync(lab.SourceDb);
@@ -85,7 +97,7 @@ public sealed class UnrepresentableTimestampTests(UnrepresentableLab lab)
         }
         finally
         {
-            await PlantAsync("2025-01-01 00:00:00", id);
+            await lab.PlantCreatedAtAsync("2025-01-01 00:00:00", id);
         }
     }
 
@@ -102,17 +114,6 @@ public sealed class UnrepresentableTimestampTests(UnrepresentableLab lab)
     public void Binary_timestamps_are_named_as_PostgreSQL_prints_them(long micros, string expected) =>
         Assert.Equal(expected, PostgresTimestamp.Format(micros));
 
-    /// <summary>Sets created_at of one row (the 150th by id, or <paramref name="id"/>) to a timestamp literal.</summary>
-    private async Task<Guid> PlantAsync(string value, Guid? id = null)
-    {
-        await using var connection = new NpgsqlConnection(lab.SourceDb);
-        await connection.OpenAsync();
-        await using var command = new NpgsqlCommand(
-            "update users set created_at = $1::timestamp where id = coalesce($2, (select id from users order by id offset 149 limit 1)) returning id", connection);
-        command.Parameters.Add(new NpgsqlParameter { Value = value });
-        command.Parameters.Add(new NpgsqlParameter { Value = (object?)id ?? DBNull.Value, NpgsqlDbType = NpgsqlTypes.NpgsqlDbType.Uuid });
-        return (Guid)(await command.ExecuteScalarAsync())!;
-    }
 
     private static async Task<string> CreatedAtTextAsync(string connectionString, Guid id)
     {

@@ -135,7 +135,7 @@ public sealed class BenchCommandTests
             await AssertPngAsync(Path.Combine(output.FullName, "summary.png"));
 
             var csv = await File.ReadAllLinesAsync(Path.Combine(output.FullName, "results.csv"));
-            Assert.StartsWith("Kind,Case,Profile,Number,Fetch,Insert,Round,Warmup,SourceRows,Status,Verified,Rows,DurationMs", csv[0]);
+            Assert.StartsWith("Kind,Case,Profile,Number,Fetch,Insert,Compression,Round,Warmup,SourceRows,Status,Verified,Rows,DurationMs", csv[0]);
             Assert.Equal(1 + runs.Count + peers.Count, csv.Length);
         }
         finally

@@ -154,7 +154,7 @@ public sealed class BenchCommandTests
         var output = Directory.CreateTempSubdirectory("syncdata-bench-sweep-");
         try
         {
-            var (exitCode, console) = await RunAsync(["--rows", "600,300", "--repeat", "1", "--no-peers", "--profile", "default",
+            var (exitCode, console) = await RunAsync(["--rows", "600,300", "--repeat", "1", "--peers", "psql-binary", "--profile", "default",
                 "--cases", "NpgsqlCopy:NpgsqlCopy", "--out", output.FullName]);
             Assert.True(exitCode == 0, $"exit code {exitCode}:\n{console}");
             Assert.Contains("Seeding 600 rows", console);
@@ -169,9 +169,16 @@ public sealed class BenchCommandTests
             Assert.Equal([(300L, true), (300L, false), (600L, false)],
                 runs.Select(r => (r.GetProperty("sourceRows").GetInt64(), r.GetProperty("warmup").GetBoolean())));
             Assert.All(runs, r => Assert.Equal(r.GetProperty("sourceRows").GetInt64(), r.GetProperty("result").GetProperty("rows").GetInt64()));
+            // --peers psql-binary: that peer alone, at each size (warm-up at the first only), and nothing else.
+            var peers = report.GetProperty("peers").EnumerateArray().ToList();
+            Assert.Equal([(300L, true), (300L, false), (600L, false)],
+                peers.Select(p => (p.GetProperty("sourceRows").GetInt64(), p.GetProperty("warmup").GetBoolean())));
+            Assert.All(peers, p => Assert.Equal(PeerDefinition.PsqlBinaryKey, p.GetProperty("peer").GetString()));
 
-            var growth = Assert.Single(report.GetProperty("growth").EnumerateArray());
-            Assert.Equal("NpgsqlCopy:NpgsqlCopy", growth.GetProperty("case").GetString());
+            // The case's growth and the one peer's.
+            var growths = report.GetProperty("growth").EnumerateArray().ToList();
+            Assert.Equal(["NpgsqlCopy:NpgsqlCopy", PeerDefinition.PsqlBinaryKey], growths.Select(g => g.GetProperty("case").GetString()));
+            var growth = growths[0];
             Assert.Equal([300L, 600L], growth.GetProperty("points").EnumerateArray().Select(p => p.GetProperty("rows").GetInt64()));
             Assert.Equal(2, growth.GetProperty("time").GetProperty("points").GetInt32());
             Assert.Equal(2, growth.GetProperty("someServiceWorkingSet").GetProperty("points").GetInt32());
@@ -199,6 +206,17 @@ public sealed class BenchCommandTests
 
         Assert.Equal(1, exitCode);
         Assert.Contains(message, console);
+        Assert.False(Directory.Exists(output));
+    }
+
+    [Fact]
+    public async Task Peers_and_no_peers_together_are_refused_before_anything_starts()
+    {
+        var output = Path.Combine(Path.GetTempPath(), "syncdata-bench-refused-" + Path.GetRandomFileName());
+        var (exitCode, console) = await RunAsync(["--peers", "psql-binary", "--no-peers", "--out", output]);
+
+        Assert.Equal(1, exitCode);
+        Assert.Contains("--peers and --no-peers contradict each other", console);
         Assert.False(Directory.Exists(output));
     }
 
@@ -238,6 +256,7 @@ public sealed class BenchCommandTests
         { "--no-peers", "maybe", "maybe" },
         { "--link", "2mbit", "one or more of loopback, 10gbit, 1gbit, 100mbit" },
         { "--link", "", "one or more of loopback, 10gbit, 1gbit, 100mbit" },
+        { "--peers", "psql", "one or more of psql-binary, psql-text, pgcopydb, postgres-fdw, logical-replication, psql-binary-tuned" },
     };
 
     /// <summary>

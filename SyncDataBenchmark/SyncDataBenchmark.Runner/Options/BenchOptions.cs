@@ -72,6 +72,12 @@ public sealed class BenchOptions
     private readonly Option<bool> _noPeers = Flag("--no-peers", "Skip the peers (psql pipes, pgcopydb, postgres_fdw, logical replication, the tuned psql pipe).");
     private readonly Option<bool> _noCharts = Flag("--no-charts", "Skip the pictures (no matplotlib needed).");
 
+    private readonly Option<string[]> _peers = new("--peers")
+    {
+        Description = $"Peers to run ({PeerDefinition.Keys}), comma-separated or repeated, e.g. psql-binary,psql-binary-tuned for the two the COPY cases are measured against. Default: all.",
+        AllowMultipleArgumentsPerToken = true,
+    };
+
     private readonly Option<string[]> _profile = new("--profile")
     {
         Description = $"Runtime profiles to measure under ({RuntimeProfiles.Names}), comma-separated or repeated; the first is the headline table's and runs every case and the peers, the others run the --profile-cases cases, each after restarting the services. Default: default.",
@@ -108,9 +114,10 @@ public sealed class BenchOptions
             "Runs every runnable fetch × insert combination of SyncDataBenchmark (and the peers: psql pipes, pgcopydb, postgres_fdw, logical replication) against the same seeded table, " +
             "verifies every run, and writes results.json, results.csv, results.md and pictures. Exits 1 if any run failed or was not verified.")
         {
-            _rows, _maxRunSeconds, _noMaxRun, _repeat, _cases, _pageSize, _batchSize, _out, _connection, _sourceUrl, _someServiceUrl, _tmpfs, _noPeers, _noCharts, _profile, _profileCases, _link, _compression,
+            _rows, _maxRunSeconds, _noMaxRun, _repeat, _cases, _pageSize, _batchSize, _out, _connection, _sourceUrl, _someServiceUrl, _tmpfs, _noPeers, _peers, _noCharts, _profile, _profileCases, _link, _compression,
         };
         _compression.Validators.Add(ValidateCompression);
+        _peers.Validators.Add(ValidatePeers);
         _cases.Validators.Add(ValidateCases);
         _connection.Validators.Add(ValidateConnection);
         _profile.Validators.Add(ValidateProfiles);
@@ -135,6 +142,7 @@ public sealed class BenchOptions
         SomeServiceUrl = AsUri(parse.GetValue(_someServiceUrl)),
         Tmpfs = parse.GetValue(_tmpfs),
         Peers = !parse.GetValue(_noPeers),
+        PeerKeys = parse.GetValue(_peers) is { Length: > 0 } peers ? SplitList(peers).Select(k => PeerDefinition.Find(k)!.Key).ToList() : null,
         Charts = !parse.GetValue(_noCharts),
         Profiles = SplitList(parse.GetValue(_profile) ?? []).Select(n => RuntimeProfiles.Find(n)!).DefaultIfEmpty(RuntimeProfiles.Default).ToList(),
         Links = SplitList(parse.GetValue(_link) ?? []).Select(n => NetworkLink.Find(n)!).DefaultIfEmpty(NetworkLink.Loopback).ToList(),
@@ -253,6 +261,25 @@ public sealed class BenchOptions
         }
     }
 
+    private static void ValidatePeers(OptionResult r)
+    {
+        var keys = SplitList(r.GetValueOrDefault<string[]>() ?? []);
+        if (keys.Count == 0)
+        {
+            r.AddError(OptionParsing.Invalid("--peers", string.Join(' ', r.Tokens.Select(t => t.Value)), $"one or more of {PeerDefinition.Keys}, comma-separated"));
+        }
+
+        foreach (var key in keys.Where(k => PeerDefinition.Find(k) is null))
+        {
+            r.AddError(OptionParsing.Invalid("--peers", key, $"one or more of {PeerDefinition.Keys}, comma-separated"));
+        }
+
+        if (keys.Distinct(StringComparer.OrdinalIgnoreCase).Count() != keys.Count)
+        {
+            r.AddError($"--peers: '{string.Join(',', keys)}' names a peer twice.");
+        }
+    }
+
     private static void ValidateProfileCases(OptionResult r)
     {
         CaseSelection.Parse(r.GetValueOrDefault<string[]>() ?? [], out var error);
@@ -296,6 +323,11 @@ public sealed class BenchOptions
         if (casesError is null && r.GetValue(_noPeers) && !TestCases.Runnable.Any(c => selection.Matches(c.Fetch, c.Insert)))
         {
             yield return $"--cases {string.Join(',', selection.Patterns)} selects no runnable combination and --no-peers skips the peers: nothing would run.";
+        }
+
+        if (r.GetValue(_noPeers) && r.GetValue(_peers) is { Length: > 0 })
+        {
+            yield return "--peers and --no-peers contradict each other: give one.";
         }
 
         if (r.GetValue(_someServiceUrl) is not null && SplitList(r.GetValue(_profile) ?? []).Any(p => !string.Equals(p, RuntimeProfiles.DefaultName, StringComparison.OrdinalIgnoreCase)))

@@ -28,6 +28,8 @@ public sealed record BenchSettings
     public Uri? SomeServiceUrl { get; init; }
     public bool Tmpfs { get; init; }
     public bool Peers { get; init; } = true;
+    /// <summary>The peers --peers selected, by key; null: all of them (when <see cref="Peers"/>).</summary>
+    public IReadOnlyList<string>? PeerKeys { get; init; }
     public bool Charts { get; init; } = true;
     /// <summary>The content codings every selected case runs under (--compression); each is its own row. Peers are not multiplied.</summary>
     public IReadOnlyList<string> Compressions { get; init; } = [SyncData.Shared.BodyCompression.None];

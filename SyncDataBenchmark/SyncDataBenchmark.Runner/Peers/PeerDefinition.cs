@@ -49,4 +49,10 @@ public sealed record PeerDefinition(string Key, string Name, string FetchLabel, 
         LogicalReplicationPeer.Definition,
         PsqlBinaryTunedPeer.Definition,
     ];
+
+    /// <summary>Every peer's key, as --peers lists them.</summary>
+    public static string Keys => string.Join(", ", All.Select(p => p.Key));
+
+    /// <summary>The peer with this key (any case), or null.</summary>
+    public static PeerDefinition? Find(string key) => All.FirstOrDefault(p => string.Equals(p.Key, key, StringComparison.OrdinalIgnoreCase));
 }

@@ -88,6 +88,8 @@ public sealed record BenchParameters
     public double? SeedMs { get; init; }
     public TableSummary? SourceSummary { get; init; }
     public required bool Peers { get; init; }
+    /// <summary>The peers --peers selected; null: all (or none, with --no-peers). Absent from records before it existed.</summary>
+    public IReadOnlyList<string>? PeerKeys { get; init; }
     public required bool Charts { get; init; }
     public required string SomeServiceUrl { get; init; }
     public string? SourceUrl { get; init; }

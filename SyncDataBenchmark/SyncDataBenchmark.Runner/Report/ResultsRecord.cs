@@ -93,6 +93,7 @@ public static class ResultsRecord
         SeedMs = system.SeedMs,
         SourceSummary = system.SourceSummary,
         Peers = settings.Peers,
+        PeerKeys = settings.PeerKeys,
         Charts = settings.Charts,
         SomeServiceUrl = system.SomeServiceAddress,
         SourceUrl = system.SourceUrl?.ToString(),

@@ -223,22 +223,26 @@ public sealed class BenchOptions
         }
     }
 
-    private static void ValidateLinks(OptionResult r)
+    private static void ValidateLinks(OptionResult r) => ValidateNames(r, "--link", "link", NetworkLink.Names, n => NetworkLink.Find(n) is not null);
+
+    /// <summary>A comma-separated list of known names: at least one, each known, none twice.</summary>
+    private static void ValidateNames(OptionResult r, string option, string noun, string known, Func<string, bool> isKnown)
     {
         var names = SplitList(r.GetValueOrDefault<string[]>() ?? []);
+        var accepted = $"one or more of {known}, comma-separated";
         if (names.Count == 0)
         {
-            r.AddError(OptionParsing.Invalid("--link", string.Join(' ', r.Tokens.Select(t => t.Value)), $"one or more of {NetworkLink.Names}, comma-separated"));
+            r.AddError(OptionParsing.Invalid(option, string.Join(' ', r.Tokens.Select(t => t.Value)), accepted));
         }
 
-        foreach (var name in names.Where(n => NetworkLink.Find(n) is null))
+        foreach (var name in names.Where(n => !isKnown(n)))
         {
-            r.AddError(OptionParsing.Invalid("--link", name, $"one or more of {NetworkLink.Names}, comma-separated"));
+            r.AddError(OptionParsing.Invalid(option, name, accepted));
         }
 
         if (names.Distinct(StringComparer.OrdinalIgnoreCase).Count() != names.Count)
         {
-            r.AddError($"--link: '{string.Join(',', names)}' names a link twice.");
+            r.AddError($"{option}: '{string.Join(',', names)}' names a {noun} twice.");
         }
     }
 
@@ -261,24 +265,7 @@ public sealed class BenchOptions
         }
     }
 
-    private static void ValidatePeers(OptionResult r)
-    {
-        var keys = SplitList(r.GetValueOrDefault<string[]>() ?? []);
-        if (keys.Count == 0)
-        {
-            r.AddError(OptionParsing.Invalid("--peers", string.Join(' ', r.Tokens.Select(t => t.Value)), $"one or more of {PeerDefinition.Keys}, comma-separated"));
-        }
-
-        foreach (var key in keys.Where(k => PeerDefinition.Find(k) is null))
-        {
-            r.AddError(OptionParsing.Invalid("--peers", key, $"one or more of {PeerDefinition.Keys}, comma-separated"));
-        }
-
-        if (keys.Distinct(StringComparer.OrdinalIgnoreCase).Count() != keys.Count)
-        {
-            r.AddError($"--peers: '{string.Join(',', keys)}' names a peer twice.");
-        }
-    }
+    private static void ValidatePeers(OptionResult r) => ValidateNames(r, "--peers", "peer", PeerDefinition.Keys, k => PeerDefinition.Find(k) is not null);
 
     private static void ValidateProfileCases(OptionResult r)
     {

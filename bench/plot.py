@@ -207,13 +207,13 @@ def label_of(r):
     return f"#{r['number']} {r['fetch']} × {r['insert']}{compressed(r)}" if r["kind"] == "combination" else f"peer: {r['title']}"
 
 
-
 def figure(medians, field):
     """A summary's median; allocation as results.md shows it (the tick sum where GC.GetTotalAllocatedBytes is not
     valid under DATAS), falling back to the exact figure in records written before the tick sum."""
     if field == "allocatedBytes" and "shownAllocatedBytes" in medians:
         return medians.get("shownAllocatedBytes")
     return medians.get(field)
+
 
 def draw_summary(report, path):
     import matplotlib.pyplot as plt

@@ -111,7 +111,7 @@ public static class BenchCommand
         {
             ["psql"] = await ShellCommand.FirstLineAsync("psql", "--version") ?? "not installed",
         };
-        if (settings.Peers)
+        if (settings.RunsPeer(PeerDefinition.PgcopydbKey))
         {
             tools["pgcopydb"] = await ShellCommand.FirstLineAsync("pgcopydb", "--version") ?? "not installed";
         }

@@ -57,7 +57,7 @@ public sealed class BenchSession(BenchSettings settings, SystemUnderTest firstSy
         new(of.SourceDb, of.TargetDb, of.SourceSummary, of.PeerPlacement, of.ReadLinkCountersAsync);
 
     public IReadOnlyList<Combination> Combinations { get; } = Compressed(TestCases.Runnable.Where(c => settings.Cases.Matches(c.Fetch, c.Insert)), settings);
-    private readonly List<PeerDefinition> _peerList = settings.Peers ? [.. PeerDefinition.All.Where(p => settings.PeerKeys?.Contains(p.Key) ?? true)] : [];
+    private readonly List<PeerDefinition> _peerList = [.. PeerDefinition.All.Where(p => settings.RunsPeer(p.Key))];
 
     /// <summary>The peers this session runs: all of them unless --no-peers or --peers chose some, less those <see cref="CheckPeersAsync"/> skipped.</summary>
     public IReadOnlyList<PeerDefinition> Peers => _peerList;

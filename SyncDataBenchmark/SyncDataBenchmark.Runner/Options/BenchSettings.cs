@@ -30,6 +30,9 @@ public sealed record BenchSettings
     public bool Peers { get; init; } = true;
     /// <summary>The peers --peers selected, by key; null: all of them (when <see cref="Peers"/>).</summary>
     public IReadOnlyList<string>? PeerKeys { get; init; }
+
+    /// <summary>Whether the peer with this key runs: peers on, and all of them or this one chosen.</summary>
+    public bool RunsPeer(string key) => Peers && (PeerKeys?.Contains(key) ?? true);
     public bool Charts { get; init; } = true;
     /// <summary>The content codings every selected case runs under (--compression); each is its own row. Peers are not multiplied.</summary>
     public IReadOnlyList<string> Compressions { get; init; } = [SyncData.Shared.BodyCompression.None];

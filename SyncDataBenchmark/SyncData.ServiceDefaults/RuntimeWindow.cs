@@ -135,7 +135,9 @@ public sealed class RuntimeWindow : IDisposable
             Environment.CpuUsage.TotalTime.TotalMilliseconds,
             Settings,
             followed ? _heapCounts!.HeapCount : Settings.Datas ? null : (int)Settings.HeapCount,
-            followed ? _heapCounts!.Changes : null);
+            followed ? _heapCounts!.Changes : null,
+            JitTimeMs: System.Runtime.JitInfo.GetCompilationTime(currentThread: false).TotalMilliseconds,
+            JitMethods: System.Runtime.JitInfo.GetCompiledMethodCount(currentThread: false));
     }
 
     public void Dispose()

@@ -41,6 +41,8 @@ public sealed record RuntimeSettings(
 /// heap count; within <see cref="ServiceFigures.AllocationTickPrecisionBytes"/>); null at an opening or when unavailable.
 /// </param>
 /// <param name="AllocationTickUnavailable">Why a closing snapshot has no <paramref name="AllocationTickBytes"/>.</param>
+/// <param name="JitTimeMs">Time the JIT has spent compiling, all threads (System.Runtime.JitInfo).</param>
+/// <param name="JitMethods">Methods the JIT has compiled, all threads, tier-up recompilations included.</param>
 public sealed record RuntimeSnapshot(
     long AllocatedBytes,
     int[] GcCollections,
@@ -53,7 +55,9 @@ public sealed record RuntimeSnapshot(
     int? HeapCount = null,
     long? HeapCountChanges = null,
     long? AllocationTickBytes = null,
-    string? AllocationTickUnavailable = null);
+    string? AllocationTickUnavailable = null,
+    double JitTimeMs = 0,
+    long JitMethods = 0);
 
 /// <summary>What one service spent during a run: the difference of two snapshots.</summary>
 /// <param name="AllocatedBytes">
@@ -72,6 +76,12 @@ public sealed record RuntimeSnapshot(
 /// Where <paramref name="AllocatedBytes"/> is also reported, the two cross-check each other (<see cref="AllocationTicksAgree"/>).
 /// </param>
 /// <param name="AllocationTickUnavailable">Why <paramref name="AllocationTickBytes"/> is null.</param>
+/// <param name="JitTimeMs">
+/// Time the JIT spent compiling during the run. Tiered compilation keeps recompiling methods in the background for
+/// tens of runs after a start (a method is promoted after 30 calls, so once-per-run code takes 30 runs); on 2 cores that
+/// work competes with PostgreSQL, so a run with much of it is not yet steady state (--warmup).
+/// </param>
+/// <param name="JitMethods">Methods compiled during the run (tier-up recompilations included).</param>
 public sealed record ServiceFigures(
     long? AllocatedBytes,
     long PeakWorkingSetBytes,
@@ -86,7 +96,9 @@ public sealed record ServiceFigures(
     int? HeapCountStart = null,
     int? HeapCountEnd = null,
     long? AllocationTickBytes = null,
-    string? AllocationTickUnavailable = null)
+    string? AllocationTickUnavailable = null,
+    double? JitTimeMs = null,
+    long? JitMethods = null)
 {
     /// <summary>
     /// How far the tick sum may stand from the bytes allocated (docs/measuring.md): 0.5% for what the ticks count
@@ -120,7 +132,9 @@ public sealed record ServiceFigures(
             HeapCountStart: start.HeapCount,
             HeapCountEnd: end.HeapCount,
             AllocationTickBytes: end.AllocationTickBytes,
-            AllocationTickUnavailable: end.AllocationTickBytes is null ? end.AllocationTickUnavailable ?? "the window's close counted no allocation events" : null);
+            AllocationTickUnavailable: end.AllocationTickBytes is null ? end.AllocationTickUnavailable ?? "the window's close counted no allocation events" : null,
+            JitTimeMs: Math.Round(end.JitTimeMs - start.JitTimeMs, 1),
+            JitMethods: end.JitMethods - start.JitMethods);
     }
 
     /// <summary>

@@ -21,7 +21,7 @@ public sealed record BenchJob(int Index, int Round, bool Warmup, Combination? Co
 public sealed record JobOutcome(bool Ok, string Text);
 
 /// <summary>
-/// Runs the matrix: one untimed warm-up round, then `repeat` timed rounds, each round visiting every selected
+/// Runs the matrix: the untimed warm-up rounds (--warmup), then `repeat` timed rounds, each round visiting every selected
 /// combination and then every peer, so slow drift of the machine spreads over all cases instead of hitting one.
 /// That is the main profile's part; each further profile then restarts the services and runs its own warm-up and
 /// rounds over the profile cases (a service's runtime settings are fixed for its lifetime, so profiles cannot be
@@ -84,7 +84,7 @@ public sealed class BenchSession(BenchSettings settings, SystemUnderTest firstSy
     public IReadOnlyList<BenchJob> Schedule() => Schedule(0, _ => false);
 
     /// <summary>
-    /// One size's jobs: its warm-up round (BenchSettings.WarmupsAt), then the timed rounds, every selected case and
+    /// One size's jobs: its warm-up rounds (BenchSettings.WarmupsAt), then the timed rounds, every selected case and
     /// peer in each round; <paramref name="skip"/> leaves out cases (by key) predicted past the cap.
     /// </summary>
     public IReadOnlyList<BenchJob> Schedule(int sizeIndex, Func<string, bool> skip)

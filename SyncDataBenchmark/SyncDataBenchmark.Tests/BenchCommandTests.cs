@@ -154,7 +154,7 @@ public sealed class BenchCommandTests
         var output = Directory.CreateTempSubdirectory("syncdata-bench-sweep-");
         try
         {
-            var (exitCode, console) = await RunAsync(["--rows", "600,300", "--repeat", "1", "--peers", "psql-binary", "--profile", "default",
+            var (exitCode, console) = await RunAsync(["--rows", "600,300", "--repeat", "1", "--warmup", "2", "--peers", "psql-binary", "--profile", "default",
                 "--cases", "NpgsqlCopy:NpgsqlCopy", "--out", output.FullName]);
             Assert.True(exitCode == 0, $"exit code {exitCode}:\n{console}");
             Assert.Contains("Seeding 600 rows", console);
@@ -165,13 +165,22 @@ public sealed class BenchCommandTests
             Assert.Equal([300L, 600L], parameters.GetProperty("sizes").EnumerateArray().Select(e => e.GetInt64()));
             Assert.Equal(600, parameters.GetProperty("rows").GetInt64());
             var runs = report.GetProperty("runs").EnumerateArray().ToList();
-            // Warm-up at the first size only: 300 (warm-up, timed), 600 (timed).
-            Assert.Equal([(300L, true), (300L, false), (600L, false)],
+            // --warmup 2, at the first size only: 300 (two warm-ups, timed), 600 (timed).
+            Assert.Equal(2, parameters.GetProperty("warmups").GetInt32());
+            Assert.Equal([(300L, true), (300L, true), (300L, false), (600L, false)],
                 runs.Select(r => (r.GetProperty("sourceRows").GetInt64(), r.GetProperty("warmup").GetBoolean())));
+            // The services were started for this bench: their first run compiled code, and says so.
+            foreach (var service in new[] { "someService", "syncDataSource" })
+            {
+                var first = runs[0].GetProperty("result").GetProperty(service);
+                Assert.True(first.GetProperty("jitMethods").GetInt64() > 0, $"{service}'s first run reports no JIT work: {first}");
+                Assert.True(first.GetProperty("jitTimeMs").GetDouble() > 0, $"{service}'s first run reports no JIT time: {first}");
+            }
+
             Assert.All(runs, r => Assert.Equal(r.GetProperty("sourceRows").GetInt64(), r.GetProperty("result").GetProperty("rows").GetInt64()));
             // --peers psql-binary: that peer alone, at each size (warm-up at the first only), and nothing else.
             var peers = report.GetProperty("peers").EnumerateArray().ToList();
-            Assert.Equal([(300L, true), (300L, false), (600L, false)],
+            Assert.Equal([(300L, true), (300L, true), (300L, false), (600L, false)],
                 peers.Select(p => (p.GetProperty("sourceRows").GetInt64(), p.GetProperty("warmup").GetBoolean())));
             Assert.All(peers, p => Assert.Equal(PeerDefinition.PsqlBinaryKey, p.GetProperty("peer").GetString()));
 
@@ -256,6 +265,7 @@ public sealed class BenchCommandTests
         { "--no-peers", "maybe", "maybe" },
         { "--link", "2mbit", "one or more of loopback, 10gbit, 1gbit, 100mbit" },
         { "--link", "", "one or more of loopback, 10gbit, 1gbit, 100mbit" },
+        { "--warmup", "0", "a whole number from 1 to 1,000" },
         { "--peers", "psql", "one or more of psql-binary, psql-text, pgcopydb, postgres-fdw, logical-replication, psql-binary-tuned" },
     };
 

@@ -84,7 +84,7 @@ public sealed class LogicTests
             await CsvReport.WriteAsync(report, written);
 
             var lines = await File.ReadAllLinesAsync(written);
-            string[] service = ["AllocatedBytes", "AllocatedBytesUnavailable", "AllocationTickBytes", "AllocationTickUnavailable", "HeapCountStart", "HeapCountEnd", "PeakWorkingSetBytes", "GcGen0", "GcGen1", "GcGen2", "GcPauseMs", "CpuTimeMs"];
+            string[] service = ["AllocatedBytes", "AllocatedBytesUnavailable", "AllocationTickBytes", "AllocationTickUnavailable", "HeapCountStart", "HeapCountEnd", "PeakWorkingSetBytes", "GcGen0", "GcGen1", "GcGen2", "GcPauseMs", "CpuTimeMs", "JitTimeMs", "JitMethods"];
             string[] header =
             [
                 "Kind", "Case", "Profile", "Number", "Fetch", "Insert", "Compression", "Round", "Warmup", "SourceRows", "Status", "Verified", "Rows", "DurationMs", "RowsPerSecond",

@@ -29,9 +29,18 @@ public sealed class BenchOptions
 
     private readonly Option<int> _repeat = new("--repeat")
     {
-        Description = $"Timed runs per combination (after one untimed warm-up): {OptionParsing.WholeNumber(1, 1000)}.",
+        Description = $"Timed runs per combination (after the untimed warm-ups): {OptionParsing.WholeNumber(1, 1000)}.",
         DefaultValueFactory = _ => 3,
         CustomParser = r => (int)(OptionParsing.Number(r, "--repeat", 1, 1000) ?? 0),
+    };
+
+    private readonly Option<int> _warmup = new("--warmup")
+    {
+        Description = "Untimed warm-up rounds before the timed ones (every selected case and peer, at the first size; at every size with more than one profile): " +
+                      $"{OptionParsing.WholeNumber(1, 1000)}. The services' JIT keeps recompiling hot methods for tens of runs after a start (the runs' jitMethods); " +
+                      "more rounds keep that out of small sizes' timed runs. Default: 1.",
+        DefaultValueFactory = _ => 1,
+        CustomParser = r => (int)(OptionParsing.Number(r, "--warmup", 1, 1000) ?? 0),
     };
 
     private readonly Option<string[]> _cases = new("--cases")
@@ -114,7 +123,7 @@ public sealed class BenchOptions
             "Runs every runnable fetch × insert combination of SyncDataBenchmark (and the peers: psql pipes, pgcopydb, postgres_fdw, logical replication) against the same seeded table, " +
             "verifies every run, and writes results.json, results.csv, results.md and pictures. Exits 1 if any run failed or was not verified.")
         {
-            _rows, _maxRunSeconds, _noMaxRun, _repeat, _cases, _pageSize, _batchSize, _out, _connection, _sourceUrl, _someServiceUrl, _tmpfs, _noPeers, _peers, _noCharts, _profile, _profileCases, _link, _compression,
+            _rows, _maxRunSeconds, _noMaxRun, _repeat, _warmup, _cases, _pageSize, _batchSize, _out, _connection, _sourceUrl, _someServiceUrl, _tmpfs, _noPeers, _peers, _noCharts, _profile, _profileCases, _link, _compression,
         };
         _compression.Validators.Add(ValidateCompression);
         _peers.Validators.Add(ValidatePeers);
@@ -133,6 +142,7 @@ public sealed class BenchOptions
         Sizes = parse.GetValue(_rows)!,
         MaxRunSeconds = parse.GetValue(_noMaxRun) ? null : parse.GetValue(_maxRunSeconds) ?? BenchSettings.DefaultMaxRunSeconds,
         Repeat = parse.GetValue(_repeat),
+        Warmups = parse.GetValue(_warmup),
         Cases = CaseSelection.Parse(parse.GetValue(_cases) ?? [], out _),
         PageSize = parse.GetValue(_pageSize),
         BatchSize = parse.GetValue(_batchSize),

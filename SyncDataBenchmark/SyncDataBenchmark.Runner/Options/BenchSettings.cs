@@ -55,8 +55,8 @@ public sealed record BenchSettings
     /// </summary>
     public const string DefaultProfileCasesText = "NpgsqlCopy:NpgsqlCopy,EFStream:EFTypical,NpgsqlCopy:EFBulk";
 
-    /// <summary>Untimed runs per combination (and peer) before the timed ones, at the first size.</summary>
-    public int Warmups => 1;
+    /// <summary>Untimed runs per combination (and peer) before the timed ones, at the first size (--warmup).</summary>
+    public int Warmups { get; init; } = 1;
 
     /// <summary>
     /// Warm-ups at the size with this index: the first size only, since the processes stay up and warm across sizes.

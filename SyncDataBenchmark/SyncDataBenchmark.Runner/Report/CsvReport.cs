@@ -66,6 +66,8 @@ public static partial class CsvReport
         public int? GcGen2 { get; set; }
         public double? GcPauseMs { get; set; }
         public double? CpuTimeMs { get; set; }
+        public double? JitTimeMs { get; set; }
+        public long? JitMethods { get; set; }
 
         public static ServiceColumns Of(ServiceFigures? f) => f is null ? None : new()
         {
@@ -81,6 +83,8 @@ public static partial class CsvReport
             GcGen2 = f.GcGen2,
             GcPauseMs = f.GcPauseMs,
             CpuTimeMs = f.CpuTimeMs,
+            JitTimeMs = f.JitTimeMs,
+            JitMethods = f.JitMethods,
         };
     }
 

@@ -48,7 +48,7 @@ public static class MarkdownReport
         var n = p.Repeat;
         md.AppendLine(p.Sizes.Count > 1
             ? $"- Sizes: {string.Join(", ", p.Sizes.Select(x => x.ToString("N0", Invariant)))} rows (a sweep: the source reseeded once per size); this table is at {p.Rows.ToString("N0", Invariant)}; {n} timed run(s) per case and size, interleaved round-robin within a size; {p.WarmupPolicy}"
-            : $"- Rows: {p.Rows.ToString("N0", Invariant)}; {n} timed run(s) per case after {p.Warmups} untimed warm-up, interleaved round-robin");
+            : $"- Rows: {p.Rows.ToString("N0", Invariant)}; {n} timed run(s) per case after {p.Warmups} untimed warm-up round(s), interleaved round-robin");
         md.AppendLine($"- Page size: {Setting(p.PageSize, report.Runs.Select(r => r.Result?.PageSize))}; batch size: {Setting(p.BatchSize, report.Runs.Select(r => r.Result?.BatchSize))}");
         md.AppendLine($"- PostgreSQL {e.PostgresVersion}, {(p.Database == "local" ? "throwaway local cluster" : "existing server (--connection)")}"
                       + (p.Tmpfs ? ", **tmpfs**" : ", on disk, default durability settings")
@@ -352,7 +352,7 @@ public static class MarkdownReport
         }
 
         md.AppendLine().AppendLine("## Bytes on the wire and CPU time").AppendLine();
-        string[] header = ["TestCase", "Compression", "Wire bytes/row", "Body bytes/row", "Wire / body", "SomeService CPU", "SyncDataSource CPU"];
+        string[] header = ["TestCase", "Compression", "Wire bytes/row", "Body bytes/row", "Wire / body", "SomeService CPU", "SyncDataSource CPU", "SomeService JIT", "SyncDataSource JIT"];
         md.AppendLine("| " + string.Join(" | ", header) + " |");
         md.AppendLine("|" + string.Concat(header.Select(_ => " --- |")));
         foreach (var row in rows)
@@ -366,6 +366,8 @@ public static class MarkdownReport
                 row is { WireBytesPerRow: { } w, BodyBytesPerRow: > 0 and var b } ? (w / b).ToString("0.000", Invariant) : "—",
                 row.SomeService?.CpuTimeMs is { } some ? Ms(some) : "—",
                 row.SyncDataSource?.CpuTimeMs is { } src ? Ms(src) : "—",
+                row.SomeService?.JitTimeMs is { } someJit ? Ms(someJit) : "—",
+                row.SyncDataSource?.JitTimeMs is { } srcJit ? Ms(srcJit) : "—",
             ];
             md.AppendLine("| " + string.Join(" | ", cells.Select(Escape)) + " |");
         }
@@ -373,7 +375,8 @@ public static class MarkdownReport
         md.AppendLine();
         md.AppendLine("Bytes are the fetch responses' bodies (headers excluded) as SomeService received them, counted under its decoder, "
                       + "and decoded; per row moved, medians over the successful timed runs. CPU is each process's processor time (user + "
-                      + "kernel, all threads) over the run, compressing and decoding included (cpuTimeMs, docs/endpoints.md).");
+                      + "kernel, all threads) over the run, compressing and decoding included (cpuTimeMs, docs/endpoints.md); JIT is the part of "
+                      + "it the JIT spent compiling (jitTimeMs: tiering still at work after a start; --warmup keeps it out of the timed runs).");
     }
 
     /// <summary>A row of the profile table; a row other than the baseline shows its differences from it.</summary>

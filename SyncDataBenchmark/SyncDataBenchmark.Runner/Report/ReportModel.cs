@@ -120,7 +120,7 @@ public sealed record CombinationRun
     /// Records from before it read as none (RunResult.Compression says why the getter does it).
     /// </summary>
     public string Compression { get => field ?? SyncData.Shared.BodyCompression.None; init; } = SyncData.Shared.BodyCompression.None;
-    /// <summary>0 is the warm-up round; 1..repeat are timed.</summary>
+    /// <summary>0 is a warm-up round (there may be several, --warmup); 1..repeat are timed.</summary>
     public required int Round { get; init; }
     public required bool Warmup { get; init; }
     /// <summary>Rows in the source when this run ran (the sweep's size).</summary>
@@ -206,7 +206,8 @@ public sealed record FigureMedians(
     double? CpuTimeMs = null,
     double? AllocationTickBytes = null,
     int AllocationTickRuns = 0,
-    string? AllocationTickUnavailable = null)
+    string? AllocationTickUnavailable = null,
+    double? JitTimeMs = null)
 {
     /// <summary>
     /// The figure the tables show: GC.GetTotalAllocatedBytes's median when every run has it, else the tick sums'

@@ -78,8 +78,8 @@ public static class ResultsRecord
         Sizes = settings.Sizes,
         MaxRunSeconds = settings.Sizes.Count > 1 ? settings.MaxRunSeconds : null,
         WarmupPolicy = settings.Sizes.Count == 1 ? null
-            : settings.Profiles.Count > 1 ? "one untimed warm-up round at every size (each profile restarts the services at every size)"
-            : "one untimed warm-up round at the first size only (the services stay up, warm, across sizes)",
+            : settings.Profiles.Count > 1 ? $"{WarmupRounds(settings.Warmups)} at every size (each profile restarts the services at every size)"
+            : $"{WarmupRounds(settings.Warmups)} at the first size only (the services stay up, warm, across sizes)",
         SeedMsBySize = session.SeedMs,
         Repeat = settings.Repeat,
         Warmups = settings.Warmups,
@@ -105,4 +105,6 @@ public static class ResultsRecord
         Links = settings.Links,
         Compressions = settings.Compressions,
     };
+
+    private static string WarmupRounds(int n) => n == 1 ? "one untimed warm-up round" : $"{n} untimed warm-up rounds";
 }

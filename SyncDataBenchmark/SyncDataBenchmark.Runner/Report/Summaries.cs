@@ -152,6 +152,7 @@ public static class Summaries
             AllocatedBytesUnavailable: reasons.Count == 0 ? null : string.Join(" / ", reasons),
             Runtime: list[^1].Runtime,
             CpuTimeMs: M(f => f.CpuTimeMs),
+            JitTimeMs: Median(list.Where(f => f.JitTimeMs is not null).Select(f => f.JitTimeMs!.Value).ToList()),
             AllocationTickBytes: Median(ticked),
             AllocationTickRuns: ticked.Count,
             AllocationTickUnavailable: tickReasons.Count == 0 ? null : string.Join(" / ", tickReasons));

@@ -14,6 +14,11 @@ public static class BenchCommand
 
     public static async Task<int> RunAsync(BenchSettings settings, CancellationToken ct)
     {
+        if (settings.ReportFrom is { } recordDirectory)
+        {
+            return await ReportAgainAsync(recordDirectory.FullName, settings.Charts);
+        }
+
         var startedAt = DateTimeOffset.UtcNow;
         var wall = Stopwatch.StartNew();
         var display = Displays.ForConsole(settings.Repeat);
@@ -42,6 +47,15 @@ public static class BenchCommand
             ConsoleSummary.Show(report, settings.Out.FullName, pictureProblem);
             return !complete ? Interrupted : report.Passed && pictureProblem is null ? Passed : RunsFailed;
         }
+    }
+
+    /// <summary>--report-from: the outputs made again from a record; the record itself is left as it was measured.</summary>
+    private static async Task<int> ReportAgainAsync(string directory, bool charts)
+    {
+        var report = await ResultsRecord.ReadAsync(Path.Combine(directory, ResultsRecord.FileName));
+        var pictureProblem = await Reports.WriteAsync(report, directory, charts, AnsiConsole.WriteLine);
+        ConsoleSummary.Show(report, directory, pictureProblem);
+        return pictureProblem is null ? Passed : RunsFailed;
     }
 
     /// <summary>The session's jobs, the record written after each and once more, complete (or not), at the end.</summary>

@@ -2,6 +2,7 @@ using System.Text.Json;
 using SyncData.Harness;
 using SyncData.Shared;
 using SyncDataBenchmark.Runner;
+using SyncDataBenchmark.Runner.Report;
 using Xunit;
 
 namespace SyncDataBenchmark.Tests;
@@ -229,6 +230,40 @@ public sealed class BenchCommandTests
         Assert.False(Directory.Exists(output));
     }
 
+    [Fact]
+    public async Task Report_from_writes_the_reports_again_from_a_record_and_leaves_the_record_as_measured()
+    {
+        var directory = Directory.CreateTempSubdirectory("syncdata-report-from-");
+        try
+        {
+            var record = Path.Combine(directory.FullName, ResultsRecord.FileName);
+            File.Copy(Path.Combine(SyncData.Harness.Lab.RepositoryRoot, "artifacts", "floor-warm", ResultsRecord.FileName), record);
+            var before = await File.ReadAllBytesAsync(record);
+
+            var (exitCode, console) = await RunAsync(["--report-from", directory.FullName, "--no-charts"]);
+
+            Assert.True(exitCode == 0, console);
+            var markdown = await File.ReadAllTextAsync(Path.Combine(directory.FullName, "results.md"));
+            Assert.Contains("## Against the psql pipes, at every size", markdown);
+            Assert.Contains("### Against psql binary pipe, tuned", markdown);
+            Assert.True(File.Exists(Path.Combine(directory.FullName, "results.csv")));
+            Assert.Equal(before, await File.ReadAllBytesAsync(record));
+        }
+        finally
+        {
+            directory.Delete(recursive: true);
+        }
+    }
+
+    [Fact]
+    public async Task Report_from_with_an_option_it_would_ignore_is_refused()
+    {
+        var (exitCode, console) = await RunAsync(["--report-from", Path.Combine(SyncData.Harness.Lab.RepositoryRoot, "artifacts", "floor-warm"), "--rows", "1000"]);
+
+        Assert.Equal(1, exitCode);
+        Assert.Contains("--report-from only writes the reports again from a record and runs nothing: --rows would be ignored", console);
+    }
+
     /// <summary>(option, bad value, what the one line must say is accepted). {file} is an existing regular file.</summary>
     public static TheoryData<string, string, string> BadValues() => new()
     {
@@ -267,6 +302,8 @@ public sealed class BenchCommandTests
         { "--link", "", "one or more of loopback, 10gbit, 1gbit, 100mbit" },
         { "--warmup", "0", "a whole number from 1 to 1,000" },
         { "--peers", "psql", "one or more of psql-binary, psql-text, pgcopydb, postgres-fdw, logical-replication, psql-binary-tuned" },
+        { "--report-from", "{file}", "a directory that exists or can be created, and is writable" },
+        { "--report-from", "{file}.none", "give the --out directory of an earlier run" },
     };
 
     /// <summary>

@@ -69,6 +69,12 @@ public sealed class BenchOptions
         CustomParser = r => OptionParsing.WritableDirectory(r, "--out")!,
     };
 
+    private readonly Option<DirectoryInfo?> _reportFrom = new("--report-from")
+    {
+        Description = "Run nothing: write results.md, results.csv and the pictures again from DIR/results.json (e.g. after the report gained a section). Takes no other option but --no-charts.",
+        CustomParser = r => OptionParsing.RecordDirectory(r, "--report-from"),
+    };
+
     private readonly Option<string?> _connection = new("--connection")
     {
         Description = "Base Npgsql connection string of an existing PostgreSQL server (databases source/target are created if missing; a seed of the right size is reused). Default: a throwaway local cluster.",
@@ -123,7 +129,7 @@ public sealed class BenchOptions
             "Runs every runnable fetch × insert combination of SyncDataBenchmark (and the peers: psql pipes, pgcopydb, postgres_fdw, logical replication) against the same seeded table, " +
             "verifies every run, and writes results.json, results.csv, results.md and pictures. Exits 1 if any run failed or was not verified.")
         {
-            _rows, _maxRunSeconds, _noMaxRun, _repeat, _warmup, _cases, _pageSize, _batchSize, _out, _connection, _sourceUrl, _someServiceUrl, _tmpfs, _noPeers, _peers, _noCharts, _profile, _profileCases, _link, _compression,
+            _rows, _maxRunSeconds, _noMaxRun, _repeat, _warmup, _cases, _pageSize, _batchSize, _out, _connection, _sourceUrl, _someServiceUrl, _tmpfs, _noPeers, _peers, _noCharts, _profile, _profileCases, _link, _compression, _reportFrom,
         };
         _compression.Validators.Add(ValidateCompression);
         _peers.Validators.Add(ValidatePeers);
@@ -158,6 +164,7 @@ public sealed class BenchOptions
         Links = SplitList(parse.GetValue(_link) ?? []).Select(n => NetworkLink.Find(n)!).DefaultIfEmpty(NetworkLink.Loopback).ToList(),
         ProfileCases = parse.GetValue(_profileCases) is { Length: > 0 } given ? CaseSelection.Parse(given, out _) : CaseSelection.DefaultProfileCases,
         Compressions = Compressions(parse.GetValue(_compression) ?? []),
+        ReportFrom = parse.GetValue(_reportFrom),
     };
 
     /// <summary>The --compression names as BodyCompression writes them, in the order given; none when none given.</summary>
@@ -309,6 +316,18 @@ public sealed class BenchOptions
 
     private IEnumerable<string> Contradictions(CommandResult r)
     {
+        // GetValue first: a directory that did not parse throws here, and its own error line is the only one.
+        if (r.GetResult(_reportFrom) is { Implicit: false } && r.GetValue(_reportFrom) is not null)
+        {
+            var others = r.Children.OfType<OptionResult>().Where(o => !o.Implicit && o.Option != _reportFrom && o.Option != _noCharts).Select(o => o.Option.Name).ToList();
+            if (others.Count > 0)
+            {
+                yield return $"--report-from only writes the reports again from a record and runs nothing: {string.Join(", ", others)} would be ignored. Give it alone (or with --no-charts).";
+            }
+
+            yield break;
+        }
+
         var hasConnection = r.GetValue(_connection) is not null;
         var urls = new[] { r.GetValue(_sourceUrl), r.GetValue(_someServiceUrl) }.OfType<string>().ToList();
         if (!hasConnection && urls.Count > 0 && urls.All(IsHttpUrl))

@@ -37,6 +37,9 @@ public sealed record BenchSettings
     /// <summary>The content codings every selected case runs under (--compression); each is its own row. Peers are not multiplied.</summary>
     public IReadOnlyList<string> Compressions { get; init; } = [SyncData.Shared.BodyCompression.None];
 
+    /// <summary>--report-from: a directory whose results.json the reports are written again from; null: measure.</summary>
+    public DirectoryInfo? ReportFrom { get; init; }
+
     /// <summary>The links to measure across, in order (--link); the first is the headline table's. Default: loopback only.</summary>
     public IReadOnlyList<NetworkLink> Links { get; init; } = [NetworkLink.Loopback];
 

@@ -92,6 +92,19 @@ public static class OptionParsing
     /// A directory the runner can write into, checked before any work starts and without creating anything: it
     /// exists as a directory, or its nearest existing parent is a directory that accepts a new file.
     /// </summary>
+    /// <summary>A directory holding a results.json that the runner can write next to.</summary>
+    public static DirectoryInfo? RecordDirectory(ArgumentResult result, string option)
+    {
+        var directory = WritableDirectory(result, option);
+        if (directory is not null && !File.Exists(Path.Combine(directory.FullName, Report.ResultsRecord.FileName)))
+        {
+            result.AddError($"{option}: '{Text(result)}' has no {Report.ResultsRecord.FileName}: give the --out directory of an earlier run.");
+            return null;
+        }
+
+        return directory;
+    }
+
     public static DirectoryInfo? WritableDirectory(ArgumentResult result, string option)
     {
         var text = Text(result);

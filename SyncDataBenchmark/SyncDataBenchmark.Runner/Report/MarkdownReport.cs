@@ -37,6 +37,7 @@ public static class MarkdownReport
         }
 
         RenderGrowth(md, report, charts);
+        FloorRatios.Render(md, report);
         LinkTables.Render(md, report, charts);
         return md.ToString();
     }

@@ -88,10 +88,6 @@ public static class OptionParsing
         return false;
     }
 
-    /// <summary>
-    /// A directory the runner can write into, checked before any work starts and without creating anything: it
-    /// exists as a directory, or its nearest existing parent is a directory that accepts a new file.
-    /// </summary>
     /// <summary>A directory holding a results.json that the runner can write next to.</summary>
     public static DirectoryInfo? RecordDirectory(ArgumentResult result, string option)
     {
@@ -105,6 +101,10 @@ public static class OptionParsing
         return directory;
     }
 
+    /// <summary>
+    /// A directory the runner can write into, checked before any work starts and without creating anything: it
+    /// exists as a directory, or its nearest existing parent is a directory that accepts a new file.
+    /// </summary>
     public static DirectoryInfo? WritableDirectory(ArgumentResult result, string option)
     {
         var text = Text(result);

@@ -121,7 +121,7 @@ public static class FloorRatios
                 md.AppendLine($"| {title} | " + string.Join(" | ", sizes.Select(s => row.FirstOrDefault(r => r.Rows == s) is { } r ? Cell(r) : "—")) + " |");
             }
 
-            md.AppendLine($"| peer: {PeerDefinition.Find(floor)!.Name} | " + string.Join(" | ", sizes.Select(s => mine.FirstOrDefault(r => r.Rows == s) is { } r
+            md.AppendLine($"| peer: {PeerDefinition.Find(floor)!.Name}, its median | " + string.Join(" | ", sizes.Select(s => mine.FirstOrDefault(r => r.Rows == s) is { } r
                 ? $"{MarkdownReport.Ms(r.PeerMedianMs)} (n = {r.PeerRuns})" : "—")) + " |");
         }
     }

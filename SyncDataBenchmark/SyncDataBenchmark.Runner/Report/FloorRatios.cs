@@ -28,6 +28,7 @@ public static class FloorRatios
     public static List<FloorRatio> Build(BenchReport report)
     {
         var link = report.Parameters.Links[0].Name;
+        var mainProfile = MainProfile(report);
         var ratios = new List<FloorRatio>();
         foreach (var floor in Floors)
         {
@@ -37,12 +38,13 @@ public static class FloorRatios
             var cases = report.Runs.Where(r => r.Link == link && !r.Warmup && r.Ok)
                 .GroupBy(r => (r.Case, r.Profile, Rows: r.SourceRows ?? report.Parameters.Rows))
                 .Where(g => peerBySize.ContainsKey(g.Key.Rows))
-                .OrderBy(g => g.First().Number).ThenBy(g => g.Key.Profile != MainProfile(report)).ThenBy(g => g.Key.Rows);
+                .OrderBy(g => g.First().Number).ThenBy(g => g.Key.Profile != mainProfile).ThenBy(g => g.Key.Rows);
             foreach (var g in cases)
             {
                 var first = g.First();
+                // Combination.Label's form, from the names the record holds (an older record's approach may be gone from the enums).
                 ratios.Add(Compare($"#{first.Number} {first.Fetch} × {first.Insert}" + (first.Compression == SyncData.Shared.BodyCompression.None ? "" : $" [{first.Compression}]"),
-                    g.Key.Profile, g.Key.Profile == MainProfile(report), g.Key.Rows, floor,
+                    g.Key.Profile, g.Key.Profile == mainProfile, g.Key.Rows, floor,
                     g.Select(r => r.Result!.DurationMs!.Value).ToList(), peerBySize[g.Key.Rows]));
             }
         }

@@ -103,16 +103,29 @@ public sealed record ServiceFigures(
     /// <summary>
     /// How far the tick sum may stand from the bytes allocated (docs/measuring.md): 0.5% for what the ticks count
     /// beyond the objects (each allocation-context grant is counted with a minimum object's padding, and its unused
-    /// tail when a collection retires it), plus 1 MiB for the window's two edges (per heap and kind, up to ~100 KiB
-    /// not yet ticked at the close and up to ~100 KiB from before the opening in the first tick; per thread, one
-    /// allocation context granted on one side of an edge and used on the other).
+    /// tail when a collection retires it), plus 512 KiB per GC heap for the window's two edges (per heap and kind, up
+    /// to ~100 KiB from before the opening in the first tick, and up to ~100 KiB not yet ticked at the close; per
+    /// thread, one allocation context granted on one side of an edge and used on the other), never less than 1 MiB.
     /// </summary>
-    public static long AllocationTickPrecisionBytes(long bytes) => Math.Abs(bytes) / 200 + (1L << 20);
+    /// <param name="heaps">The most GC heaps the process can have in use (RuntimeSettings.HeapCount): under DATAS the
+    /// count may rise and fall inside a window, and a heap taken out of use keeps its unticked remainder.</param>
+    public static long AllocationTickPrecisionBytes(long bytes, long heaps) =>
+        Math.Abs(bytes) / 200 + Math.Max(1L << 20, Math.Max(heaps, 1) * (512L << 10));
 
-    /// <summary>Both figures are there and stand within <see cref="AllocationTickPrecisionBytes"/> of each other; null without both.</summary>
+    /// <summary>Both figures are there and stand within <see cref="AllocationTickPrecision"/> of each other; null without both.</summary>
     public bool? AllocationTicksAgree => AllocatedBytes is { } exact && AllocationTickBytes is { } ticked
-        ? Math.Abs(ticked - exact) <= AllocationTickPrecisionBytes(exact)
+        ? Math.Abs(ticked - exact) <= AllocationTickPrecision()
         : null;
+
+    /// <summary>
+    /// <see cref="AllocationTickPrecisionBytes"/> for this window: its allocation, and the runtime's most heaps (else
+    /// the most seen at the window's edges). A method, so the run record does not carry it as a figure of its own.
+    /// </summary>
+    public long AllocationTickPrecision()
+    {
+        var heaps = Runtime?.HeapCount is > 0 and var most ? most : Math.Max(HeapCountStart ?? 1, HeapCountEnd ?? 1);
+        return AllocationTickPrecisionBytes(AllocatedBytes ?? AllocationTickBytes ?? 0, heaps);
+    }
 
     public static ServiceFigures Between(RuntimeSnapshot start, RuntimeSnapshot end)
     {

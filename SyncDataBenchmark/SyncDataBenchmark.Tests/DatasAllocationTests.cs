@@ -54,7 +54,7 @@ public sealed class DatasAllocationTests(ITestOutputHelper output)
 
         // And the guard is not simply "never report": windows with a steady heap count keep their figure.
         Assert.Contains(windows, w => w.GetProperty("kind").GetString() != "small" && w.GetProperty("reported").ValueKind == JsonValueKind.Number);
-        AssertTickSums(windows);
+        AssertTickSums(windows, settings.GetProperty("HeapCount").GetInt64());
     }
 
     /// <summary>The tick sum needs no DATAS to be there: under the fixed-heap profiles it must be there too, and agree.</summary>
@@ -66,14 +66,14 @@ public sealed class DatasAllocationTests(ITestOutputHelper output)
         var (settings, windows) = await RunProbeAsync(profile, 20);
         Assert.False(settings.GetProperty("Datas").GetBoolean(), $"{profile} must run without DATAS");
         Assert.All(windows, w => Assert.True(w.GetProperty("reported").ValueKind == JsonValueKind.Number, $"window {w.GetProperty("window")}: no exact figure under {profile}"));
-        AssertTickSums(windows);
+        AssertTickSums(windows, settings.GetProperty("HeapCount").GetInt64());
     }
 
     /// <summary>
     /// A tick sum in every window, holding the workers' truth whatever the heap count did, and within the stated
     /// precision of GC.GetTotalAllocatedBytes wherever that one is reported (the cross-check).
     /// </summary>
-    private void AssertTickSums(IReadOnlyList<JsonElement> windows)
+    private void AssertTickSums(IReadOnlyList<JsonElement> windows, long heaps)
     {
         var crossChecked = 0;
         foreach (var w in windows)
@@ -83,15 +83,16 @@ public sealed class DatasAllocationTests(ITestOutputHelper output)
             Assert.True(ticked.ValueKind == JsonValueKind.Number, $"{label}: no tick sum ({w.GetProperty("tickUnavailable")})");
             var sum = ticked.GetInt64();
             var truth = w.GetProperty("allocatedByWorkers").GetInt64();
-            var precision = ServiceFigures.AllocationTickPrecisionBytes(truth);
+            var precision = ServiceFigures.AllocationTickPrecisionBytes(truth, heaps);
             Assert.True(sum >= truth - precision, $"{label}: tick sum {sum:N0} bytes, but the workers alone allocated {truth:N0}");
             Assert.True(sum <= truth + OverheadBytes + truth / 50, $"{label}: tick sum {sum:N0} bytes for {truth:N0} allocated: inflated");
             if (w.GetProperty("reported").ValueKind == JsonValueKind.Number)
             {
                 var exact = w.GetProperty("reported").GetInt64();
                 output.WriteLine($"{label}: GetTotalAllocatedBytes {exact:N0}, tick sum {sum:N0} ({(sum - exact) * 100.0 / Math.Max(exact, 1):+0.000;-0.000}%)");
-                Assert.True(Math.Abs(sum - exact) <= ServiceFigures.AllocationTickPrecisionBytes(exact),
-                    $"{label}: tick sum {sum:N0} and GC.GetTotalAllocatedBytes {exact:N0} differ beyond the stated precision ±{ServiceFigures.AllocationTickPrecisionBytes(exact):N0}");
+                var margin = ServiceFigures.AllocationTickPrecisionBytes(exact, heaps);
+                Assert.True(Math.Abs(sum - exact) <= margin,
+                    $"{label}: tick sum {sum:N0} and GC.GetTotalAllocatedBytes {exact:N0} differ beyond the stated precision ±{margin:N0}");
                 crossChecked++;
             }
         }

@@ -10,6 +10,25 @@ namespace SyncDataBenchmark.Tests;
 [Trait("Tier", "Fast")]
 public sealed class LogicTests
 {
+    /// <summary>
+    /// The tick sum's stated precision grows with the heaps whose edges it spans: 1.5 MiB apart on a small window is a
+    /// disagreement with 2 heaps (1 MiB allowed), none with 16 (8 MiB: each heap's unticked remainders at the edges).
+    /// </summary>
+    [Theory]
+    [InlineData(2, null, null, 1_098_576, false)]
+    [InlineData(16, null, null, 8_438_608, true)]
+    [InlineData(0, 8, 4, 4_244_304, true)]
+    [InlineData(0, 1, 2, 1_098_576, false)]
+    public void The_tick_sums_precision_scales_with_the_heap_count(long runtimeHeaps, int? heapsAtStart, int? heapsAtEnd, long margin, bool agree)
+    {
+        var settings = runtimeHeaps > 0 ? new RuntimeSettings(true, true, 1, 200L << 20, runtimeHeaps, 70) : null;
+        var figures = new ServiceFigures(AllocatedBytes: 10_000_000, 0, 0, 0, 0, 0, null, 0, Runtime: settings,
+            HeapCountStart: heapsAtStart, HeapCountEnd: heapsAtEnd, AllocationTickBytes: 10_000_000 + (3L << 19));
+
+        Assert.Equal(agree, figures.AllocationTicksAgree);
+        Assert.Equal(margin, figures.AllocationTickPrecision());
+    }
+
     [Theory]
     [InlineData(new string[0], "*:*")]
     [InlineData(new[] { "NpgsqlCopy:*" }, "NpgsqlCopy:*")]

@@ -95,7 +95,7 @@ public static class MarkdownReport
         md.AppendLine("- Memory Allocated is GC.GetTotalAllocatedBytes over the run where that is exact. Under DATAS it is not when the GC heap "
                       + "count changed during the run (it sums only the heaps in use: dotnet/runtime#131069, fixed after the runtime used here); "
                       + "then the cell shows the sum of the runtime's allocation events (GCAllocationTick, one per ~100 KiB per heap), "
-                      + "marked \"(tick sum)\", which does not depend on the heap count and is within ±(0.5% + 1 MiB) of the bytes allocated "
+                      + "marked \"(tick sum)\", which does not depend on the heap count and is within " + TickPrecisionText + " of the bytes allocated "
                       + "(docs/measuring.md). \"(k/n runs)\" marks a median over only the k runs that have the figure shown; \"n/a\" says why neither figure could be had.");
         md.AppendLine("- Rank orders the combinations by best time. Ratio to fastest divides a row's best time by the fastest combination's; "
                       + "Ratio to psql binary by the psql binary pipe's **at the same scope** (Time scope): \"target statements\" is the target's own "
@@ -262,6 +262,9 @@ public static class MarkdownReport
         return marks.Count == 0 ? Bytes(bytes) : $"{Bytes(bytes)} ({string.Join(", ", marks)})";
     }
 
+    /// <summary>ServiceFigures.AllocationTickPrecisionBytes in words.</summary>
+    private const string TickPrecisionText = "±(0.5% + 512 KiB per GC heap, at least 1 MiB)";
+
     /// <summary>
     /// The cross-check of the two allocation figures over every run that has both (heap count unchanged): they must
     /// agree within ServiceFigures.AllocationTickPrecisionBytes; a disagreement is listed, not hidden.
@@ -277,14 +280,14 @@ public static class MarkdownReport
             return;
         }
 
-        // How much of its margin each pair used: small figures are held to the 1 MiB, large ones to the 0.5%.
+        // How much of its margin each pair used: small figures are held to the fixed part, large ones to the 0.5%.
         var worst = pairs.Max(x => Math.Abs(x.Item3!.AllocationTickBytes!.Value - x.Item3.AllocatedBytes!.Value)
-                                   / (double)SyncData.Shared.ServiceFigures.AllocationTickPrecisionBytes(x.Item3.AllocatedBytes!.Value));
+                                   / (double)x.Item3.AllocationTickPrecision());
         var off = pairs.Where(x => x.Item3!.AllocationTicksAgree == false).ToList();
         md.AppendLine($"- Allocation cross-check: {pairs.Count} service figures had both GC.GetTotalAllocatedBytes and the tick sum; "
                       + (off.Count == 0
-                          ? $"all agreed within ±(0.5% + 1 MiB) (the largest difference used {worst * 100:0}% of that margin)."
-                          : $"**{off.Count} did not** agree within ±(0.5% + 1 MiB): "
+                          ? $"all agreed within {TickPrecisionText} (the largest difference used {worst * 100:0}% of that margin)."
+                          : $"**{off.Count} did not** agree within {TickPrecisionText}: "
                             + string.Join("; ", off.Select(x => $"{x.Item2.Case} run {x.Item2.Round} {x.Item1}: {x.Item3!.AllocatedBytes:N0} vs {x.Item3.AllocationTickBytes:N0} bytes"))));
     }
 

@@ -56,8 +56,8 @@ public static class FloorRatios
 
     public static FloorRatio Compare(string title, string profile, bool main, long rows, string peer, IReadOnlyList<double> caseMs, IReadOnlyList<double> peerMs)
     {
-        var median = Summaries.Median(caseMs.ToList())!.Value;
-        var peerMedian = Summaries.Median(peerMs.ToList())!.Value;
+        var median = Summaries.Median(caseMs)!.Value;
+        var peerMedian = Summaries.Median(peerMs)!.Value;
         var interval = Interval(caseMs, peerMs);
         return new FloorRatio(title, profile, main, rows, peer, median, caseMs.Count, peerMedian, peerMs.Count, median / peerMedian, interval?.Low, interval?.High);
     }

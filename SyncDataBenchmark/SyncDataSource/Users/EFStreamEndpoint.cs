@@ -37,8 +37,10 @@ public sealed class EFStreamEndpoint : IFetchEndpoint
             }
 
             // Ended, not aborted: an abort can overtake the bytes just written, and the marker already makes the body
-            // invalid JSON, so no consumer can take it for a complete array.
-            await http.Response.Body.WriteAsync(System.Text.Encoding.UTF8.GetBytes("\n" + SourceFailure.Marker + why + "\n"), ct);
+            // invalid JSON, so no consumer can take it for a complete array. Written through BodyWriter, where the
+            // serializer wrote: under response compression that writer buffers over Body, and a marker written to
+            // Body directly could go out before rows still in its buffer.
+            await http.Response.BodyWriter.WriteAsync(System.Text.Encoding.UTF8.GetBytes("\n" + SourceFailure.Marker + why + "\n"), ct);
         }
     }
 }

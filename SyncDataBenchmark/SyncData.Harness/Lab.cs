@@ -60,19 +60,19 @@ public static class Lab
     }
 
     /// <summary>Reads a database's users summary directly, independent of both services.</summary>
-    public static async Task<TableSummary> ReadSummaryAsync(string connectionString, CancellationToken ct = default)
+    public static async Task<TableChecksum> ReadChecksumAsync(string connectionString, CancellationToken ct = default)
     {
         // Unpooled: a check made after a server restart must not trip over a dead pooled connection.
         await using var connection = new Npgsql.NpgsqlConnection(new Npgsql.NpgsqlConnectionStringBuilder(connectionString) { Pooling = false }.ConnectionString);
         await connection.OpenAsync(ct);
-        return await connection.ReadUsersSummaryAsync(null, ct);
+        return await connection.ReadUsersChecksumAsync(null, ct);
     }
 
     /// <summary>
     /// Untimed, before every run and every peer: empties the target and leaves one sentinel row no source holds, so
     /// that a run or a tool that does nothing can never verify. Throws if the target still equals the source.
     /// </summary>
-    public static async Task MakeTargetDifferAsync(string targetConnection, TableSummary source, CancellationToken ct = default)
+    public static async Task MakeTargetDifferAsync(string targetConnection, TableChecksum source, CancellationToken ct = default)
     {
         await using var connection = new Npgsql.NpgsqlConnection(new Npgsql.NpgsqlConnectionStringBuilder(targetConnection) { Pooling = false }.ConnectionString);
         await connection.OpenAsync(ct);
@@ -83,7 +83,7 @@ public static class Lab
             await command.ExecuteNonQueryAsync(ct);
         }
 
-        var target = await connection.ReadUsersSummaryAsync(null, ct);
+        var target = await connection.ReadUsersChecksumAsync(null, ct);
         if (target == source)
         {
             throw new InvalidOperationException("The target still equals the source after planting the sentinel row; a run could verify without copying.");

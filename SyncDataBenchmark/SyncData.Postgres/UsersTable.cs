@@ -24,17 +24,17 @@ public static class UsersTable
     public const string RowChecksumExpression =
         "('x' || left(md5(row(id, name, patronymic, surname, extract(epoch from created_at), is_active)::text), 16))::bit(64)::bigint::numeric";
 
-    public const string SummarySql = $"select count(*), coalesce(sum({RowChecksumExpression}), 0)::text from {Name}";
+    public const string ChecksumSql = $"select count(*), coalesce(sum({RowChecksumExpression}), 0)::text from {Name}";
 }
 
-public static class TableSummaryQueries
+public static class TableChecksumQueries
 {
     /// <summary>Reads the users table's summary on this connection (inside <paramref name="transaction"/> if given).</summary>
-    public static async Task<TableSummary> ReadUsersSummaryAsync(this Npgsql.NpgsqlConnection connection, Npgsql.NpgsqlTransaction? transaction, CancellationToken ct)
+    public static async Task<TableChecksum> ReadUsersChecksumAsync(this Npgsql.NpgsqlConnection connection, Npgsql.NpgsqlTransaction? transaction, CancellationToken ct)
     {
-        await using var command = new Npgsql.NpgsqlCommand(UsersTable.SummarySql, connection, transaction) { CommandTimeout = 0 };
+        await using var command = new Npgsql.NpgsqlCommand(UsersTable.ChecksumSql, connection, transaction) { CommandTimeout = 0 };
         await using var reader = await command.ExecuteReaderAsync(ct);
         await reader.ReadAsync(ct);
-        return new TableSummary(reader.GetInt64(0), reader.GetString(1));
+        return new TableChecksum(reader.GetInt64(0), reader.GetString(1));
     }
 }

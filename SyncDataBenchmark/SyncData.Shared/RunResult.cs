@@ -39,10 +39,10 @@ public sealed record RunResult
     public bool Verified { get; init; }
     /// <summary>Both summaries (source and target count + checksum), taken after the write, before the commit.</summary>
     public double? VerifyMs { get; init; }
-    public TableSummary? Source { get; init; }
+    public TableChecksum? Source { get; init; }
     /// <summary>The snapshot every read of the source in this run, its summary included, was taken in (SyncDataSource's RunSnapshots).</summary>
     public SourceSnapshot? SourceSnapshot { get; init; }
-    public TableSummary? Target { get; init; }
+    public TableChecksum? Target { get; init; }
     public ServiceFigures? SomeService { get; init; }
     public ServiceFigures? SyncDataSource { get; init; }
 }

@@ -8,7 +8,7 @@ namespace SyncData.Shared;
 [JsonSerializable(typeof(User))]
 [JsonSerializable(typeof(List<User>))]
 [JsonSerializable(typeof(IAsyncEnumerable<User>))]
-[JsonSerializable(typeof(TableSummary))]
+[JsonSerializable(typeof(TableChecksum))]
 [JsonSerializable(typeof(SourceSummary))]
 [JsonSerializable(typeof(RuntimeSettings))]
 [JsonSerializable(typeof(RunResult))]

@@ -54,7 +54,7 @@ public sealed class BenchSession(BenchSettings settings, SystemUnderTest firstSy
     }
 
     private static PeerRunner NewPeerRunner(SystemUnderTest of) =>
-        new(of.SourceDb, of.TargetDb, of.SourceSummary, of.PeerPlacement, of.ReadLinkCountersAsync);
+        new(of.SourceDb, of.TargetDb, of.SourceChecksum, of.PeerPlacement, of.ReadLinkCountersAsync);
 
     public IReadOnlyList<Combination> Combinations { get; } = Compressed(TestCases.Runnable.Where(c => settings.Cases.Matches(c.Fetch, c.Insert)), settings);
     private readonly List<PeerDefinition> _peerList = [.. PeerDefinition.All.Where(p => settings.RunsPeer(p.Key))];
@@ -242,7 +242,7 @@ public sealed class BenchSession(BenchSettings settings, SystemUnderTest firstSy
         JobOutcome outcome;
         if (job.Combination is { } combination)
         {
-            var run = await RunCombinationAsync(combination, job, ct) with { SourceRows = _system.SourceSummary.Rows, Link = _system.Link.Name };
+            var run = await RunCombinationAsync(combination, job, ct) with { SourceRows = _system.SourceChecksum.Rows, Link = _system.Link.Name };
             Runs.Add(run);
             outcome = run.Ok
                 ? new JobOutcome(true, $"{run.Result!.DurationMs:N0} ms, {run.Result.Rows:N0} rows, verified")
@@ -250,7 +250,7 @@ public sealed class BenchSession(BenchSettings settings, SystemUnderTest firstSy
         }
         else
         {
-            var run = await _peers.RunAsync(job.Peer!, job.Round, job.Warmup, ct) with { SourceRows = _system.SourceSummary.Rows, Link = _system.Link.Name };
+            var run = await _peers.RunAsync(job.Peer!, job.Round, job.Warmup, ct) with { SourceRows = _system.SourceChecksum.Rows, Link = _system.Link.Name };
             PeerRuns.Add(run);
             outcome = run.Ok
                 ? new JobOutcome(true, $"{run.DurationMs:N0} ms, {run.Rows:N0} rows, verified")
@@ -281,13 +281,13 @@ public sealed class BenchSession(BenchSettings settings, SystemUnderTest firstSy
         };
 
         // Untimed: the target must differ from the source, so a run that writes nothing cannot verify.
-        await Lab.MakeTargetDifferAsync(_system.TargetDb, _system.SourceSummary, ct);
+        await Lab.MakeTargetDifferAsync(_system.TargetDb, _system.SourceChecksum, ct);
         var clock = Stopwatch.StartNew();
         try
         {
             var before = await _system.ReadLinkCountersAsync(ct);
             var (status, body, wall) = await TriggerAsync(combination, ct);
-            var traffic = PeerRunner.LinkTrafficOf(before, await _system.ReadLinkCountersAsync(ct), _system.SourceSummary.Rows);
+            var traffic = PeerRunner.LinkTrafficOf(before, await _system.ReadLinkCountersAsync(ct), _system.SourceChecksum.Rows);
             if (status != HttpStatusCode.OK)
             {
                 return Make(wall, (int)status, $"HTTP {(int)status}: {Shorten(body)}", null) with { Traffic = traffic };
@@ -295,8 +295,8 @@ public sealed class BenchSession(BenchSettings settings, SystemUnderTest firstSy
 
             var result = JsonSerializer.Deserialize(body, SyncJsonContext.Default.RunResult) ?? throw new JsonException("empty body");
             // The runner's own verdict, whatever the service says: read the target directly.
-            var target = await Lab.ReadSummaryAsync(_system.TargetDb, ct);
-            return Make(wall, 200, Verdict(job, result, target), result) with { RunnerVerified = target == _system.SourceSummary, RunnerTarget = target, Traffic = traffic };
+            var target = await Lab.ReadChecksumAsync(_system.TargetDb, ct);
+            return Make(wall, 200, Verdict(job, result, target), result) with { RunnerVerified = target == _system.SourceChecksum, RunnerTarget = target, Traffic = traffic };
         }
         catch (Exception ex) when (ex is HttpRequestException or JsonException || (ex is TaskCanceledException && !ct.IsCancellationRequested))
         {
@@ -327,7 +327,7 @@ public sealed class BenchSession(BenchSettings settings, SystemUnderTest firstSy
     }
 
     /// <summary>Null when SomeService's verdict and the runner's both hold (and the services ran the job's profile); else why not.</summary>
-    private string? Verdict(BenchJob job, RunResult result, TableSummary target)
+    private string? Verdict(BenchJob job, RunResult result, TableChecksum target)
     {
         var profileError = _system.ServicesStartedByRunner ? ProfileMismatch(job.Profile, result) : null;
         // A SomeService that ignores c= (an older build, someone else's) would file plain runs under a coding.
@@ -336,10 +336,10 @@ public sealed class BenchSession(BenchSettings settings, SystemUnderTest firstSy
             : null;
         return profileError ?? compressionError ?? result switch
         {
-            { Status: RunStatus.Succeeded, Verified: true } when target == _system.SourceSummary => null,
+            { Status: RunStatus.Succeeded, Verified: true } when target == _system.SourceChecksum => null,
             { Status: RunStatus.Succeeded, Verified: true } =>
-                $"SomeService reported success, but the runner finds the target different from the source: source {_system.SourceSummary.Rows:N0} rows " +
-                $"(checksum {_system.SourceSummary.Checksum}), target {target.Rows:N0} (checksum {target.Checksum}).",
+                $"SomeService reported success, but the runner finds the target different from the source: source {_system.SourceChecksum.Rows:N0} rows " +
+                $"(checksum {_system.SourceChecksum.Checksum}), target {target.Rows:N0} (checksum {target.Checksum}).",
             { Status: RunStatus.Succeeded } => "The run succeeded but was not verified.",
             _ => $"{result.Status}: {result.Error}",
         };

@@ -44,7 +44,7 @@ public sealed partial class SystemUnderTest : IAsyncDisposable
     public IReadOnlyDictionary<string, string> PostgresSettings { get; private set; } = new Dictionary<string, string>();
     public bool SeedReused { get; private set; }
     public double? SeedMs { get; private set; }
-    public TableSummary SourceSummary { get; private set; } = null!;
+    public TableChecksum SourceChecksum { get; private set; } = null!;
     /// <summary>Where the runner reaches SomeService: a URL, or http://unix:/path on a shaped link.</summary>
     public string SomeServiceAddress { get; private set; } = "";
     private Uri? _externalSomeService;
@@ -164,10 +164,10 @@ public sealed partial class SystemUnderTest : IAsyncDisposable
             say($"Seeded in {clock.Elapsed.TotalSeconds:F1} s.");
         }
 
-        SourceSummary = await Lab.ReadSummaryAsync(SourceDb, ct);
-        if (SourceSummary.Rows != rows)
+        SourceChecksum = await Lab.ReadChecksumAsync(SourceDb, ct);
+        if (SourceChecksum.Rows != rows)
         {
-            throw new InvalidOperationException($"The source holds {SourceSummary.Rows:N0} rows after seeding, not {rows:N0}.");
+            throw new InvalidOperationException($"The source holds {SourceChecksum.Rows:N0} rows after seeding, not {rows:N0}.");
         }
     }
 

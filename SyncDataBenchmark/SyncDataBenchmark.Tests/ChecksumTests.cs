@@ -6,7 +6,7 @@ using Xunit;
 namespace SyncDataBenchmark.Tests;
 
 /// <summary>
-/// The verification of every run rests on <see cref="UsersTable.SummarySql"/>: two tables that differ in any value
+/// The verification of every run rests on <see cref="UsersTable.ChecksumSql"/>: two tables that differ in any value
 /// must get different checksums. Each pair here differs in exactly one way the previous checksum could not see.
 /// Evaluated by the matrix lab's PostgreSQL on literal rows (no services involved).
 /// </summary>
@@ -32,8 +32,8 @@ public sealed class ChecksumTests(MatrixLab lab)
     [MemberData(nameof(DifferingRows))]
     public async Task Rows_that_differ_in_one_value_get_different_checksums(string difference, string left, string right)
     {
-        var a = await SummaryOfAsync(left);
-        var b = await SummaryOfAsync(right);
+        var a = await ChecksumOfAsync(left);
+        var b = await ChecksumOfAsync(right);
         Assert.True(a != b, $"{difference}: both rows summarise to {a}.");
     }
 
@@ -42,11 +42,11 @@ public sealed class ChecksumTests(MatrixLab lab)
     {
         const string rows = $"({Id}, 'a', 'b', 'c', timestamp '0044-03-15 BC', true), ('018f0000-0000-7000-8000-000000000002'::uuid, 'd', 'e', 'f', timestamp 'infinity', false)";
         const string reversed = $"('018f0000-0000-7000-8000-000000000002'::uuid, 'd', 'e', 'f', timestamp 'infinity', false), ({Id}, 'a', 'b', 'c', timestamp '0044-03-15 BC', true)";
-        Assert.Equal(await SummaryOfAsync(rows), await SummaryOfAsync(reversed, "set datestyle = 'SQL, DMY'"));
+        Assert.Equal(await ChecksumOfAsync(rows), await ChecksumOfAsync(reversed, "set datestyle = 'SQL, DMY'"));
     }
 
     /// <summary>The summary of a table holding exactly these rows, in a temporary table shadowing users.</summary>
-    private async Task<TableSummary> SummaryOfAsync(string values, string? setup = null)
+    private async Task<TableChecksum> ChecksumOfAsync(string values, string? setup = null)
     {
         await using var connection = new NpgsqlConnection(lab.Postgres.ConnectionString("postgres"));
         await connection.OpenAsync();
@@ -58,6 +58,6 @@ public sealed class ChecksumTests(MatrixLab lab)
             await create.ExecuteNonQueryAsync();
         }
 
-        return await connection.ReadUsersSummaryAsync(transaction, CancellationToken.None);
+        return await connection.ReadUsersChecksumAsync(transaction, CancellationToken.None);
     }
 }

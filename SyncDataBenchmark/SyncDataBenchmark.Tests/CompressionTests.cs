@@ -34,12 +34,12 @@ public sealed class CompressionTests(MatrixLab lab)
     [MemberData(nameof(Cases))]
     public async Task Every_fetch_verifies_under_each_compression_with_fewer_bytes_on_the_wire(string fetch, string insert, string compression)
     {
-        var source = await Lab.ReadSummaryAsync(lab.SourceDb);
+        var source = await Lab.ReadChecksumAsync(lab.SourceDb);
         await Lab.MakeTargetDifferAsync(lab.TargetDb, source);
         var run = await lab.SyncAsync(fetch, insert, compression: compression.ToUpperInvariant());
 
         Assert.True(run.Verified, $"{fetch} × {insert} [{compression}]: {run.Status} {run.Error}");
-        Assert.Equal(source, await Lab.ReadSummaryAsync(lab.TargetDb));
+        Assert.Equal(source, await Lab.ReadChecksumAsync(lab.TargetDb));
         Assert.Equal(compression, run.Compression);
         Assert.True(run.BodyBytes > MatrixLab.Rows * 50, $"body bytes {run.BodyBytes}");
         if (compression == BodyCompression.None)
@@ -113,15 +113,15 @@ public sealed class CompressionFailureTests(UnrepresentableLab lab)
         var id = await lab.PlantCreatedAtAsync("0001-01-01 00:00:00");
         try
         {
-            var source = await Lab.ReadSummaryAsync(lab.SourceDb);
+            var source = await Lab.ReadChecksumAsync(lab.SourceDb);
             await Lab.MakeTargetDifferAsync(lab.TargetDb, source);
-            var before = await Lab.ReadSummaryAsync(lab.TargetDb);
+            var before = await Lab.ReadChecksumAsync(lab.TargetDb);
             var run = await lab.SyncAsync(fetch, "NpgsqlCopy", pageSize: 50, compression: compression);
 
             Assert.True(run.Status == RunStatus.Failed, $"{fetch} [{compression}]: {run.Status}");
             Assert.Equal(compression, run.Compression);
             Assert.True(run.Error?.Contains($"row {id}: created_at = 0001-01-01 00:00:00 ") == true, $"{fetch} [{compression}]: {run.Error}");
-            Assert.Equal(before, await Lab.ReadSummaryAsync(lab.TargetDb));
+            Assert.Equal(before, await Lab.ReadChecksumAsync(lab.TargetDb));
         }
         finally
         {
@@ -165,7 +165,7 @@ public sealed class CompressionFaultTests(FaultLab lab) : IAsyncLifetime
         Assert.Equal(compression, finished.Compression);
         Assert.Contains("SyncDataSource", finished.Error);
         Assert.True(finished.WireBytes > 0, "bytes arrived before the failure");
-        Assert.Equal(before, await Lab.ReadSummaryAsync(lab.TargetDb));
+        Assert.Equal(before, await Lab.ReadChecksumAsync(lab.TargetDb));
         await lab.AssertHealthyAndSyncingAsync();
     }
 }
@@ -181,15 +181,15 @@ public sealed class CompressionMismatchTests(InProcessLab lab)
         await using var someService = lab.SomeService(source).WithWebHostBuilder(b => b.ConfigureServices(services =>
             services.AddHttpClient<SourceClient>().AddHttpMessageHandler(() => new DropAcceptEncoding())));
         using var client = someService.CreateClient();
-        await Lab.MakeTargetDifferAsync(lab.TargetDb, await Lab.ReadSummaryAsync(lab.SourceDb));
-        var before = await Lab.ReadSummaryAsync(lab.TargetDb);
+        await Lab.MakeTargetDifferAsync(lab.TargetDb, await Lab.ReadChecksumAsync(lab.SourceDb));
+        var before = await Lab.ReadChecksumAsync(lab.TargetDb);
 
         using var response = await new SomeServiceClient(client).TriggerAsync("NpgsqlCopy", "NpgsqlCopy", wait: true, compression: BodyCompression.Gzip);
         var run = System.Text.Json.JsonSerializer.Deserialize(await response.Content.ReadAsStringAsync(), SyncJsonContext.Default.RunResult)!;
 
         Assert.Equal(RunStatus.Failed, run.Status);
         Assert.Contains("another encoding than asked", run.Error);
-        Assert.Equal(before, await Lab.ReadSummaryAsync(lab.TargetDb));
+        Assert.Equal(before, await Lab.ReadChecksumAsync(lab.TargetDb));
     }
 
     private sealed class DropAcceptEncoding : DelegatingHandler

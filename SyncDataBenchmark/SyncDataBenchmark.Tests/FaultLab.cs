@@ -35,11 +35,11 @@ public sealed class FaultLab : LabFixture
     /// Before each fault: the target emptied and given a sentinel row no source holds, so "left intact" differs from
     /// both "overwritten" and "emptied". Returns the target's summary, asserted different from the source's.
     /// </summary>
-    public async Task<TableSummary> MakeTargetDifferAsync()
+    public async Task<TableChecksum> MakeTargetDifferAsync()
     {
-        var source = await Lab.ReadSummaryAsync(SourceDb);
+        var source = await Lab.ReadChecksumAsync(SourceDb);
         await Lab.MakeTargetDifferAsync(TargetDb, source);
-        var target = await Lab.ReadSummaryAsync(TargetDb);
+        var target = await Lab.ReadChecksumAsync(TargetDb);
         Assert.NotEqual(source, target);
         Assert.Equal(1, target.Rows);
         return target;

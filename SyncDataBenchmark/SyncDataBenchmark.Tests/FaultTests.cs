@@ -18,7 +18,7 @@ namespace SyncDataBenchmark.Tests;
 public sealed class FaultTests(FaultLab lab) : IAsyncLifetime
 {
     /// <summary>The target as it was before the fault: differs from the source.</summary>
-    private TableSummary _before = null!;
+    private TableChecksum _before = null!;
 
     public static TheoryData<string> Fetches() => new(ApproachRegistry.Catalog.Fetches.Select(f => f.Name));
 
@@ -64,7 +64,7 @@ public sealed class FaultTests(FaultLab lab) : IAsyncLifetime
     /// <summary>The rows as before, and the primary key the tuned writers drop mid-run.</summary>
     private async Task AssertTargetUntouchedAsync()
     {
-        Assert.Equal(_before, await Lab.ReadSummaryAsync(lab.TargetDb));
+        Assert.Equal(_before, await Lab.ReadChecksumAsync(lab.TargetDb));
         Assert.Equal(PrimaryKeys.Expected, await PrimaryKeys.OfUsersAsync(lab.TargetDb));
     }
 
@@ -144,7 +144,7 @@ public sealed class FaultTests(FaultLab lab) : IAsyncLifetime
             var finished = await lab.WaitFinishedAsync(run.Id, TimeSpan.FromSeconds(120));
             Assert.True(finished.Verified, finished.Error);
             Assert.Equal(FaultLab.Rows, finished.Rows);
-            Assert.Equal(FaultLab.Rows, (await Lab.ReadSummaryAsync(lab.TargetDb)).Rows);
+            Assert.Equal(FaultLab.Rows, (await Lab.ReadChecksumAsync(lab.TargetDb)).Rows);
             Assert.NotNull(finished.SourceSnapshot);
         }
         finally

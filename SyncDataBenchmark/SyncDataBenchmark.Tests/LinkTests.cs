@@ -71,13 +71,13 @@ public sealed class LinkCollection : ICollectionFixture<LinkLab>
 [Collection(LinkCollection.Name)]
 public sealed class LinkTests(LinkLab lab) : IAsyncLifetime
 {
-    private TableSummary _before = null!;
+    private TableChecksum _before = null!;
 
     public async Task InitializeAsync()
     {
         await lab.Network.SetLinkAsync(up: true);
-        await Lab.MakeTargetDifferAsync(lab.System.TargetDb, lab.System.SourceSummary);
-        _before = await Lab.ReadSummaryAsync(lab.System.TargetDb);
+        await Lab.MakeTargetDifferAsync(lab.System.TargetDb, lab.System.SourceChecksum);
+        _before = await Lab.ReadChecksumAsync(lab.System.TargetDb);
     }
 
     public Task DisposeAsync() => lab.Network.SetLinkAsync(up: true);
@@ -184,7 +184,7 @@ public sealed class LinkTests(LinkLab lab) : IAsyncLifetime
         Assert.Contains("SyncDataSource", run.Error);
         Assert.Contains("(idle timeout)", run.Error);
         Assert.True(failedAfter < LinkLab.IdleTimeout + TimeSpan.FromSeconds(5), $"failed {failedAfter.TotalSeconds:0.0} s after the link went down");
-        Assert.Equal(_before, await Lab.ReadSummaryAsync(lab.System.TargetDb));
+        Assert.Equal(_before, await Lab.ReadChecksumAsync(lab.System.TargetDb));
 
         var next = await lab.SyncAsync("NpgsqlCopy", "NpgsqlCopy");
         Assert.True(next.Verified, next.Error);

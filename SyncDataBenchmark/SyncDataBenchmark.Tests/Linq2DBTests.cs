@@ -25,8 +25,8 @@ public sealed class Linq2DBTests(InProcessLab lab, ITestOutputHelper output)
     [MemberData(nameof(Linq2DBInserts))]
     public async Task A_stalled_write_fails_within_the_run_command_timeout_and_the_target_is_untouched(string insert)
     {
-        await Lab.MakeTargetDifferAsync(lab.TargetDb, await Lab.ReadSummaryAsync(lab.SourceDb));
-        var before = await Lab.ReadSummaryAsync(lab.TargetDb);
+        await Lab.MakeTargetDifferAsync(lab.TargetDb, await Lab.ReadChecksumAsync(lab.SourceDb));
+        var before = await Lab.ReadChecksumAsync(lab.TargetDb);
         await using var stall = await StallFirstInsertAsync();
         await using var source = lab.Source();
         await using var someService = lab.SomeService(source, new Dictionary<string, string?> { ["Sync:DatabaseCommandTimeoutSeconds"] = $"{CommandTimeoutSeconds}" });
@@ -37,15 +37,15 @@ public sealed class Linq2DBTests(InProcessLab lab, ITestOutputHelper output)
         Assert.True(run.Status == RunStatus.Failed, $"{insert}: {run.Status} after {clock.Elapsed.TotalSeconds:0.0} s: the stalled write was not bounded");
         Assert.True(clock.Elapsed < TimeSpan.FromSeconds(StallSeconds - 2), $"{insert} failed only after {clock.Elapsed.TotalSeconds:0.0} s");
         Assert.Contains("Writing to SomeService's database failed", run.Error);
-        Assert.Equal(before, await Lab.ReadSummaryAsync(lab.TargetDb));
+        Assert.Equal(before, await Lab.ReadChecksumAsync(lab.TargetDb));
     }
 
     [Theory]
     [MemberData(nameof(Linq2DBInserts))]
     public async Task A_run_cancelled_while_linq2db_waits_on_the_target_is_rolled_back(string insert)
     {
-        await Lab.MakeTargetDifferAsync(lab.TargetDb, await Lab.ReadSummaryAsync(lab.SourceDb));
-        var before = await Lab.ReadSummaryAsync(lab.TargetDb);
+        await Lab.MakeTargetDifferAsync(lab.TargetDb, await Lab.ReadChecksumAsync(lab.SourceDb));
+        var before = await Lab.ReadChecksumAsync(lab.TargetDb);
         await using var stall = await StallFirstInsertAsync();
         await using var source = lab.Source();
         await using var someService = lab.SomeService(source);
@@ -66,7 +66,7 @@ public sealed class Linq2DBTests(InProcessLab lab, ITestOutputHelper output)
         var finished = await WaitFinishedAsync(api, run.Id);
         Assert.True(finished.Status == RunStatus.Cancelled, $"{insert}: {finished.Status}: {finished.Error}");
         Assert.True(clock.Elapsed < TimeSpan.FromSeconds(StallSeconds - 2), $"{insert} stopped only after {clock.Elapsed.TotalSeconds:0.0} s");
-        Assert.Equal(before, await Lab.ReadSummaryAsync(lab.TargetDb));
+        Assert.Equal(before, await Lab.ReadChecksumAsync(lab.TargetDb));
     }
 
     [Fact]
@@ -80,7 +80,7 @@ public sealed class Linq2DBTests(InProcessLab lab, ITestOutputHelper output)
         var copies = new Dictionary<string, int>();
         foreach (var insert in new[] { "Linq2DB", "Linq2DBCopy" })
         {
-            await Lab.MakeTargetDifferAsync(lab.TargetDb, await Lab.ReadSummaryAsync(lab.SourceDb));
+            await Lab.MakeTargetDifferAsync(lab.TargetDb, await Lab.ReadChecksumAsync(lab.SourceDb));
             var statements = await CountStatementsAsync(async () =>
             {
                 var run = await InProcessLab.SyncAsync(client, "NpgsqlCopy", insert);

@@ -28,7 +28,7 @@ public sealed class MatrixTests(MatrixLab lab)
     public async Task Combination_moves_every_row_and_verifies(string fetch, string insert)
     {
         // Doing nothing must not verify: the target starts different from the source.
-        await Lab.MakeTargetDifferAsync(lab.TargetDb, await Lab.ReadSummaryAsync(lab.SourceDb));
+        await Lab.MakeTargetDifferAsync(lab.TargetDb, await Lab.ReadChecksumAsync(lab.SourceDb));
         // Names are case-insensitive: send them in lower case.
         var run = await lab.SyncAsync(fetch.ToString().ToLowerInvariant(), insert.ToString().ToLowerInvariant());
 
@@ -39,8 +39,8 @@ public sealed class MatrixTests(MatrixLab lab)
         Assert.Equal(MatrixLab.Rows, run.Rows);
 
         // Independent of both services: read both tables directly.
-        var source = await Lab.ReadSummaryAsync(lab.SourceDb);
-        var target = await Lab.ReadSummaryAsync(lab.TargetDb);
+        var source = await Lab.ReadChecksumAsync(lab.SourceDb);
+        var target = await Lab.ReadChecksumAsync(lab.TargetDb);
         Assert.Equal(MatrixLab.Rows, source.Rows);
         Assert.Equal(source, target);
         Assert.Equal(source, run.Target);

@@ -141,7 +141,7 @@ public sealed class MeasurementTests(InProcessLab lab)
     {
         await using var source = lab.Source();
         await using var someService = lab.SomeService(source);
-        await Lab.MakeTargetDifferAsync(lab.TargetDb, await Lab.ReadSummaryAsync(lab.SourceDb));
+        await Lab.MakeTargetDifferAsync(lab.TargetDb, await Lab.ReadChecksumAsync(lab.SourceDb));
 
         var run = await InProcessLab.SyncAsync(someService.CreateClient(), "EFKeysetPaging", "NpgsqlCopy");
 
@@ -192,7 +192,7 @@ public sealed class MeasurementTests(InProcessLab lab)
         var log = new ConcurrentQueue<string>();
         await using var source = lab.Source();
         await using var someService = lab.SomeService(source, log: log);
-        await Lab.MakeTargetDifferAsync(lab.TargetDb, await Lab.ReadSummaryAsync(lab.SourceDb));
+        await Lab.MakeTargetDifferAsync(lab.TargetDb, await Lab.ReadChecksumAsync(lab.SourceDb));
         // Another client tags a request as its own run and never verifies it: the source's window for it stays open.
         using var foreign = new HttpRequestMessage(HttpMethod.Get, "users/keyset?limit=1");
         var stranger = Guid.NewGuid();

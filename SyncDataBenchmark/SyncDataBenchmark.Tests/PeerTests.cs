@@ -15,17 +15,17 @@ public sealed class PeerLab : IAsyncLifetime
     public const long Rows = 2_003;
 
     public LocalPostgres Postgres { get; private set; } = null!;
-    public TableSummary SourceSummary { get; private set; } = null!;
+    public TableChecksum SourceChecksum { get; private set; } = null!;
     public string SourceDb => Postgres.ConnectionString(Lab.SourceDatabase);
     public string TargetDb => Postgres.ConnectionString(Lab.TargetDatabase);
 
-    public PeerRunner Runner => new(SourceDb, TargetDb, SourceSummary);
+    public PeerRunner Runner => new(SourceDb, TargetDb, SourceChecksum);
 
     public async Task InitializeAsync()
     {
         Postgres = await LocalPostgres.StartAsync(BenchSettings.LabPostgresSettings);
         await Lab.CreateDatabasesAsync(Postgres, Rows);
-        SourceSummary = await Lab.ReadSummaryAsync(SourceDb);
+        SourceChecksum = await Lab.ReadChecksumAsync(SourceDb);
     }
 
     public async Task<object?> ScalarAsync(string connectionString, string sql)
@@ -73,8 +73,8 @@ public sealed class PeerTests(PeerLab lab)
 
         Assert.True(run.Ok, run.Error);
         Assert.Equal(PeerLab.Rows, run.Rows);
-        Assert.Equal(lab.SourceSummary, run.Target);
-        Assert.Equal(lab.SourceSummary, await Lab.ReadSummaryAsync(lab.TargetDb));
+        Assert.Equal(lab.SourceChecksum, run.Target);
+        Assert.Equal(lab.SourceChecksum, await Lab.ReadChecksumAsync(lab.TargetDb));
         Assert.Equal(peer.Scope, run.Scope);
         Assert.True(run.DurationMs > 0);
         if (peer.Scope == PeerScopes.TargetStatements)
@@ -112,7 +112,7 @@ public sealed class PeerTests(PeerLab lab)
         Assert.Equal(RunStatus.Failed, run.Status);
         Assert.False(run.Ok);
         Assert.Contains(scope == PeerScopes.WholeCommand ? "Verification failed" : "did not record the target's clock", run.Error);
-        Assert.NotEqual(lab.SourceSummary, await Lab.ReadSummaryAsync(lab.TargetDb));
+        Assert.NotEqual(lab.SourceChecksum, await Lab.ReadChecksumAsync(lab.TargetDb));
     }
 
     [Fact]

@@ -56,8 +56,8 @@ public sealed class RawRelayFailureTests(MatrixLab lab)
     /// <summary>Runs <paramref name="insert"/>'s writer as the runner does (truncate first, one transaction), hands the write to <paramref name="check"/>, rolls back, and checks the target is as before.</summary>
     private async Task WriteAndRollBackAsync(string insert, Stream body, Func<Func<Task>, NpgsqlConnection, NpgsqlTransaction, Task> check)
     {
-        await Lab.MakeTargetDifferAsync(lab.TargetDb, await Lab.ReadSummaryAsync(lab.SourceDb));
-        var before = await Lab.ReadSummaryAsync(lab.TargetDb);
+        await Lab.MakeTargetDifferAsync(lab.TargetDb, await Lab.ReadChecksumAsync(lab.SourceDb));
+        var before = await Lab.ReadChecksumAsync(lab.TargetDb);
         var writer = (ICopyBytesWriter)Activator.CreateInstance(ApproachRegistry.Writers[new InsertApproach(insert)])!;
 
         await using (var connection = new NpgsqlConnection(lab.TargetDb + ";Pooling=false"))
@@ -74,7 +74,7 @@ public sealed class RawRelayFailureTests(MatrixLab lab)
             await transaction.RollbackAsync();
         }
 
-        Assert.Equal(before, await Lab.ReadSummaryAsync(lab.TargetDb));
+        Assert.Equal(before, await Lab.ReadChecksumAsync(lab.TargetDb));
         Assert.Equal(PrimaryKeys.Expected, await PrimaryKeys.OfUsersAsync(lab.TargetDb));
     }
 

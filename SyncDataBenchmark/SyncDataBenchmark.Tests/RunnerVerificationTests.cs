@@ -18,7 +18,7 @@ public sealed class RunnerVerificationTests
         await using var postgres = await LocalPostgres.StartAsync();
         var baseConnection = postgres.ConnectionString("postgres");
         // Whatever the runner seeds, the liar claims the target now equals the source.
-        using var liar = new LyingSomeService(async () => await Lab.ReadSummaryAsync(postgres.ConnectionString(Lab.SourceDatabase)));
+        using var liar = new LyingSomeService(async () => await Lab.ReadChecksumAsync(postgres.ConnectionString(Lab.SourceDatabase)));
         var output = Directory.CreateTempSubdirectory("syncdata-liar-test-");
         try
         {
@@ -50,10 +50,10 @@ public sealed class RunnerVerificationTests
     private sealed class LyingSomeService : IDisposable
     {
         private readonly HttpListener _listener = new();
-        private readonly Func<Task<TableSummary>> _sourceSummary;
+        private readonly Func<Task<TableChecksum>> _sourceSummary;
         private int _syncs;
 
-        public LyingSomeService(Func<Task<TableSummary>> sourceSummary)
+        public LyingSomeService(Func<Task<TableChecksum>> sourceSummary)
         {
             _sourceSummary = sourceSummary;
             var port = LocalPostgres.FreePort();

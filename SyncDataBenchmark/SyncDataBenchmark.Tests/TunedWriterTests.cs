@@ -30,13 +30,13 @@ public sealed class TunedWriterTests(MatrixLab lab)
     [InlineData("NpgsqlCopy", "NpgsqlCopyRawTuned")]
     public async Task A_verified_tuned_run_commits_with_the_primary_key_re_added(string fetch, string insert)
     {
-        await Lab.MakeTargetDifferAsync(lab.TargetDb, await Lab.ReadSummaryAsync(lab.SourceDb));
+        await Lab.MakeTargetDifferAsync(lab.TargetDb, await Lab.ReadChecksumAsync(lab.SourceDb));
 
         var run = await lab.SyncAsync($"{fetch}", $"{insert}");
 
         Assert.Equal(RunStatus.Succeeded, run.Status);
         Assert.True(run.Verified, run.Error);
-        Assert.Equal(await Lab.ReadSummaryAsync(lab.SourceDb), await Lab.ReadSummaryAsync(lab.TargetDb));
+        Assert.Equal(await Lab.ReadChecksumAsync(lab.SourceDb), await Lab.ReadChecksumAsync(lab.TargetDb));
         Assert.Equal(PrimaryKeys.Expected, await PrimaryKeys.OfUsersAsync(lab.TargetDb));
         // Written by COPY … FREEZE (PostgreSQL 14+ sets the pages' all-frozen bits): the tuned path, not a plain COPY.
         Assert.Equal((0L, true), await PagesNotFrozenAsync(lab.TargetDb));
@@ -83,13 +83,13 @@ public sealed class TunedWriterRollbackTests(DuplicateIdLab lab) : IClassFixture
     [InlineData("NpgsqlCopyRawTuned")]
     public async Task A_tuned_run_that_cannot_re_add_the_primary_key_fails_and_the_key_is_still_there(string insert)
     {
-        var before = await Lab.ReadSummaryAsync(lab.TargetDb);
+        var before = await Lab.ReadChecksumAsync(lab.TargetDb);
 
         var run = await lab.SyncAsync("NpgsqlCopy", $"{insert}");
 
         Assert.Equal(RunStatus.Failed, run.Status);
         Assert.Contains("could not create unique index", run.Error);
         Assert.Equal(PrimaryKeys.Expected, await PrimaryKeys.OfUsersAsync(lab.TargetDb));
-        Assert.Equal(before, await Lab.ReadSummaryAsync(lab.TargetDb));
+        Assert.Equal(before, await Lab.ReadChecksumAsync(lab.TargetDb));
     }
 }

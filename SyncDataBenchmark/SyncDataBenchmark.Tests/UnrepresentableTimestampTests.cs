@@ -52,14 +52,14 @@ public sealed class UnrepresentableTimestampTests(UnrepresentableLab lab)
         var id = await lab.PlantCreatedAtAsync(value);
         try
         {
-            var source = await Lab.ReadSummaryAsync(lab.SourceDb);
+            var source = await Lab.ReadChecksumAsync(lab.SourceDb);
             foreach (var (fetch, insert) in ApproachRegistry.Catalog.RunnableCombinations.Select(c => (c.Fetch.Name, c.Insert.Name)))
             {
                 await Lab.MakeTargetDifferAsync(lab.TargetDb, source);
                 var run = await lab.SyncAsync($"{fetch}", $"{insert}", pageSize: 50, batchSize: 40);
                 Assert.True(run.Verified, $"{fetch} × {insert}: {run.Error}");
                 Assert.Equal(value, await CreatedAtTextAsync(lab.TargetDb, id));
-                Assert.Equal(source, await Lab.ReadSummaryAsync(lab.TargetDb));
+                Assert.Equal(source, await Lab.ReadChecksumAsync(lab.TargetDb));
             }
         }
         finally
@@ -75,7 +75,7 @@ public sealed class UnrepresentableTimestampTests(UnrepresentableLab lab)
         var id = await lab.PlantCreatedAtAsync(value);
         try
         {
-            var source = await Lab.ReadSummaryAsync(lab.SourceDb);
+            var source = await Lab.ReadChecksumAsync(lab.SourceDb);
             foreach (var (fetch, insert) in ApproachRegistry.Catalog.RunnableCombinations.Select(c => (c.Fetch.Name, c.Insert.Name)))
             {
                 await Lab.MakeTargetDifferAsync(lab.TargetDb, source);
@@ -91,7 +91,7 @@ public sealed class UnrepresentableTimestampTests(UnrepresentableLab lab)
                     Assert.True(run.Status == RunStatus.Failed, $"{fetch} × {insert}: {run.Status}");
                     Assert.True(run.Error?.Contains($"row {id}: created_at = {value} ") == true, $"{fetch} × {insert}: {run.Error}");
                     // Rolled back: the target still holds only the sentinel row.
-                    Assert.Equal(1, (await Lab.ReadSummaryAsync(lab.TargetDb)).Rows);
+                    Assert.Equal(1, (await Lab.ReadChecksumAsync(lab.TargetDb)).Rows);
                 }
             }
         }

@@ -197,7 +197,7 @@ public sealed class SyncRunner(
         return summary?.Figures;
     }
 
-    private sealed record Committed(TableSummary Source, TableSummary Target, TimeSpan Duration, TimeSpan VerifyTime);
+    private sealed record Committed(TableChecksum Source, TableChecksum Target, TimeSpan Duration, TimeSpan VerifyTime);
 
     /// <summary>
     /// The run itself: in one transaction empty the target and write every row; compare both sides' count and
@@ -219,7 +219,7 @@ public sealed class SyncRunner(
         // Asked only now (a full scan on the source while rows move would slow the transfer it measures), and
         // both sides at once: two backends, two cores.
         var sourceSummaryTask = sourceClient.GetSummaryAsync(ct);
-        var targetSummary = await connection.ReadUsersSummaryAsync(transaction, ct);
+        var targetSummary = await connection.ReadUsersChecksumAsync(transaction, ct);
         source.Value = await sourceSummaryTask;
         var sourceSummary = source.Value.Table;
         var verifyTime = clock.Elapsed - writeTime;

@@ -14,7 +14,7 @@ namespace SyncDataBenchmark.Runner;
 /// <paramref name="placement"/> says where the scripts run and what they connect to (default: here, the runner's own
 /// connection strings); <paramref name="readCounters"/>, on a shaped link, reads the link's counters around the timed script.
 /// </summary>
-public sealed partial class PeerRunner(string sourceConnection, string targetConnection, TableSummary sourceSummary,
+public sealed partial class PeerRunner(string sourceConnection, string targetConnection, TableChecksum sourceSummary,
     PeerPlacement? placement = null, Func<CancellationToken, Task<LinkCounters?>>? readCounters = null)
 {
     private readonly PeerPlacement _placement = placement ?? new PeerPlacement(null, sourceConnection, targetConnection);
@@ -37,7 +37,7 @@ public sealed partial class PeerRunner(string sourceConnection, string targetCon
         try
         {
             var (ms, wallMs, traffic) = await RunScriptsAsync(peer, work.FullName, ct);
-            var target = await Lab.ReadSummaryAsync(targetConnection, ct);
+            var target = await Lab.ReadChecksumAsync(targetConnection, ct);
             var verified = target == sourceSummary;
             return new PeerRun
             {

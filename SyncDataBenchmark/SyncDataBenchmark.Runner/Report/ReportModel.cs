@@ -86,7 +86,7 @@ public sealed record BenchParameters
     public required string Database { get; init; }
     public required bool SeedReused { get; init; }
     public double? SeedMs { get; init; }
-    public TableSummary? SourceSummary { get; init; }
+    public TableChecksum? SourceSummary { get; init; }
     public required bool Peers { get; init; }
     /// <summary>The peers --peers selected; null: all (or none, with --no-peers). Absent from records before it existed.</summary>
     public IReadOnlyList<string>? PeerKeys { get; init; }
@@ -144,7 +144,7 @@ public sealed record CombinationRun
     /// <summary>The runner's own check after the run: the target read directly equals the source (count and checksum).</summary>
     public bool? RunnerVerified { get; init; }
     /// <summary>The target's summary as the runner read it after the run.</summary>
-    public TableSummary? RunnerTarget { get; init; }
+    public TableChecksum? RunnerTarget { get; init; }
 
     /// <summary>Both verdicts must hold: the service's (inside its transaction) and the runner's (after the commit).</summary>
     public bool Ok => Result is { Status: RunStatus.Succeeded, Verified: true } && RunnerVerified == true;
@@ -176,7 +176,7 @@ public sealed record PeerRun
     public long Rows { get; init; }
     /// <summary>Target count and checksum equal the source's, read directly after the command.</summary>
     public bool Verified { get; init; }
-    public TableSummary? Target { get; init; }
+    public TableChecksum? Target { get; init; }
     public int? ExitCode { get; init; }
     public string? Error { get; init; }
 

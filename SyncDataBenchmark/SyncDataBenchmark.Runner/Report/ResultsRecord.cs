@@ -91,7 +91,7 @@ public static class ResultsRecord
         Database = settings.Connection is null ? "local" : "existing",
         SeedReused = system.SeedReused,
         SeedMs = system.SeedMs,
-        SourceSummary = system.SourceSummary,
+        SourceSummary = system.SourceChecksum,
         Peers = settings.Peers,
         PeerKeys = settings.PeerKeys,
         Charts = settings.Charts,

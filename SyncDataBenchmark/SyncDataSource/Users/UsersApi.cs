@@ -34,13 +34,13 @@ public static class UsersApi
     {
         var run = RunMeasurementApi.RunOf(request);
         var closing = run is { } measured ? Task.Run(() => measurement.Close(measured), CancellationToken.None) : null;
-        TableSummary table;
+        TableChecksum table;
         SourceSnapshot? snapshot = null;
         await using (var lease = await snapshots.AcquireAsync(request, ct))
         await using (var connection = await dataSource.OpenConnectionAsync(ct))
         {
             await using var transaction = lease is null ? null : await lease.BeginAsync(connection, ct);
-            table = await connection.ReadUsersSummaryAsync(transaction, ct);
+            table = await connection.ReadUsersChecksumAsync(transaction, ct);
             snapshot = lease?.Snapshot;
         }
 

@@ -2,8 +2,8 @@ using System.Text.Json.Serialization;
 
 namespace SyncData.Shared;
 
-/// <summary>What a table holds: its row count and content checksum (computed by SyncData.Postgres' UsersTable.SummarySql).</summary>
-public sealed record TableSummary(long Rows, string Checksum);
+/// <summary>What a table holds: its row count and content checksum (computed by SyncData.Postgres' UsersTable.ChecksumSql).</summary>
+public sealed record TableChecksum(long Rows, string Checksum);
 
 /// <summary>
 /// SyncDataSource's answer to a run's verification request: its table's count and checksum and, because that request
@@ -15,7 +15,7 @@ public sealed record TableSummary(long Rows, string Checksum);
 public sealed record SourceSummary(long Rows, string Checksum, ServiceFigures? Figures = null, string? FiguresMissing = null, SourceSnapshot? Snapshot = null)
 {
     [JsonIgnore]
-    public TableSummary Table => new(Rows, Checksum);
+    public TableChecksum Table => new(Rows, Checksum);
 }
 
 /// <summary>

@@ -1,5 +1,4 @@
 using System.Globalization;
-using System.Net.Http.Json;
 
 namespace SyncData.Shared;
 

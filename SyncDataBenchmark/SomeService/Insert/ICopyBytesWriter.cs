@@ -1,8 +1,3 @@
-using Microsoft.EntityFrameworkCore;
-using Npgsql;
-using SyncData.Model;
-using SyncData.Shared;
-
 namespace SomeService.Insert;
 
 /// <summary>A writer fed with the source's binary COPY body, byte for byte; runs only with a fetch that delivers one.</summary>

@@ -1,8 +1,3 @@
-using Microsoft.EntityFrameworkCore;
-using Npgsql;
-using SyncData.Model;
-using SyncData.Shared;
-
 namespace SomeService.Insert;
 
 /// <summary>

@@ -1,7 +1,6 @@
 using Microsoft.EntityFrameworkCore;
 using Npgsql;
 using SyncData.Model;
-using SyncData.Shared;
 
 namespace SomeService.Insert;
 

@@ -1,5 +1,3 @@
-using System.Buffers.Binary;
-using System.Diagnostics.Metrics;
 using SyncData.Shared;
 
 namespace SomeService.Sync;

@@ -1,6 +1,4 @@
-using System.Buffers.Binary;
 using System.Diagnostics.Metrics;
-using SyncData.Shared;
 
 namespace SomeService.Sync;
 

@@ -1,5 +1,3 @@
-using System.ComponentModel.DataAnnotations;
-
 namespace SomeService.Sync;
 
 /// <summary>One run's parameters, validated; <paramref name="Compression"/> is a <see cref="SyncData.Shared.BodyCompression"/> name.</summary>

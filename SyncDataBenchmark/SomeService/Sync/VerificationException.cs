@@ -1,12 +1,4 @@
-using System.Diagnostics;
-using Microsoft.Extensions.Options;
-using Npgsql;
-using SomeService.Fetch;
-using SomeService.Insert;
-using SyncData.Postgres;
-using SyncData.ServiceDefaults;
-using SyncData.Shared;
-
 namespace SomeService.Sync;
 
+/// <summary>Source and target disagree after the write: the run is rolled back, and the message says by how much.</summary>
 public sealed class VerificationException(string message) : Exception(message);

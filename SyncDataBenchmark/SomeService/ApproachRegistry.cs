@@ -6,30 +6,30 @@ using SyncData.Shared;
 namespace SomeService;
 
 /// <summary>
-/// Finds every fetch consumer (<see cref="IFetchConsumer"/>) and writer (<see cref="IUserWriter"/>) in this assembly by
-/// the name each declares with <see cref="ApproachAttribute"/>, registers it keyed by that name, and builds the
-/// catalogue of names from the same classes: adding an approach adds its class and nothing here.
+/// Finds every fetch consumer (<see cref="IFetchConsumer{TFetch}"/>, by the fetch it names) and writer
+/// (<see cref="IUserWriter"/>, by the name it declares with <see cref="ApproachAttribute"/>) in this assembly, registers
+/// each keyed by that name, and builds the catalogue from the fetches' and the writers' declarations: adding an approach
+/// adds its class(es) and nothing here.
 /// </summary>
 public static class ApproachRegistry
 {
-    private static readonly List<(ApproachInfo Info, Type Type)> FoundConsumers = Find<IFetchConsumer>(ApproachKind.Fetch);
-    private static readonly List<(ApproachInfo Info, Type Type)> FoundWriters = Find<IUserWriter>(ApproachKind.Insert);
+    private static readonly List<(ApproachInfo Info, Type Type)> FoundWriters = FindWriters();
 
-    public static IReadOnlyDictionary<FetchApproach, Type> Consumers { get; } =
-        FoundConsumers.ToDictionary(x => new FetchApproach(x.Info.Name), x => x.Type);
+    /// <summary>The consumer of each fetch (SyncData.Shared/Fetches declares the fetches; each consumer names its own).</summary>
+    public static IReadOnlyDictionary<FetchApproach, Type> Consumers { get; } = Approach.FindHalves(typeof(ApproachRegistry).Assembly, typeof(IFetchConsumer<>));
 
     public static IReadOnlyDictionary<InsertApproach, Type> Writers { get; } =
         FoundWriters.ToDictionary(x => new InsertApproach(x.Info.Name), x => x.Type);
 
     /// <summary>Every name and what each needs; served at GET /approaches.</summary>
-    public static ApproachCatalog Catalog { get; } = new(FoundConsumers.Concat(FoundWriters).Select(x => x.Info));
+    public static ApproachCatalog Catalog { get; } = new(Approach.Fetches.Concat(FoundWriters.Select(x => x.Info)));
 
-    /// <summary>Consumers are transient (each run gets a fresh typed HttpClient); writers hold no state.</summary>
+    /// <summary>Neither consumers nor writers hold state: a run hands its consumer the run (SourceRun).</summary>
     public static IServiceCollection AddApproaches(this IServiceCollection services)
     {
         foreach (var (name, type) in Consumers)
         {
-            services.AddKeyedTransient(typeof(IFetchConsumer), name, type);
+            services.AddKeyedSingleton(typeof(IFetchConsumer), name, type);
         }
 
         foreach (var (name, type) in Writers)
@@ -48,11 +48,11 @@ public static class ApproachRegistry
         return app;
     }
 
-    private static List<(ApproachInfo Info, Type Type)> Find<TInterface>(ApproachKind kind)
+    private static List<(ApproachInfo Info, Type Type)> FindWriters()
     {
-        var found = Approach.Find(typeof(ApproachRegistry).Assembly, typeof(TInterface), kind);
+        var found = Approach.Find(typeof(ApproachRegistry).Assembly, typeof(IUserWriter), ApproachKind.Insert);
         // A writer that consumes nothing could only pretend to write; one that consumes both would be ambiguous.
-        if (kind == ApproachKind.Insert && found.FirstOrDefault(f => typeof(IRowWriter).IsAssignableFrom(f.Type) == typeof(ICopyBytesWriter).IsAssignableFrom(f.Type)) is { Type: { } both })
+        if (found.FirstOrDefault(f => typeof(IRowWriter).IsAssignableFrom(f.Type) == typeof(ICopyBytesWriter).IsAssignableFrom(f.Type)) is { Type: { } both })
         {
             throw new InvalidOperationException($"{both.Name} must implement exactly one of {nameof(IRowWriter)} and {nameof(ICopyBytesWriter)}.");
         }

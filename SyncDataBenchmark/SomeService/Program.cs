@@ -15,7 +15,7 @@ builder.Services.AddHttpClient<SourceClient>((sp, http) =>
 {
     http.BaseAddress = sp.GetRequiredService<IOptions<SyncOptions>>().Value.SourceBaseUrl;
     http.Timeout = Timeout.InfiniteTimeSpan; // streams are guarded per read by SyncOptions.SourceIdleTimeout
-}).AddHttpMessageHandler(() => new RunTagHandler());
+});
 builder.Services.AddApproaches();
 builder.Services.AddSingleton<RunStore>().AddHostedService<RunStoreInitializer>();
 builder.Services.AddSingleton<SyncRunner>().AddSingleton<SyncMetrics>();

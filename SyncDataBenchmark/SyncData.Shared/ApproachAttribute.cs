@@ -1,17 +1,11 @@
 namespace SyncData.Shared;
 
-/// <summary>Which half of a transfer an approach is.</summary>
-public enum ApproachKind
-{
-    Fetch,
-    Insert,
-}
-
 /// <summary>
-/// The name a fetch consumer, a fetch's server endpoint or a writer answers to, and what it needs. Each side finds the
-/// classes that carry it by enumeration (SomeService: ApproachRegistry; SyncDataSource: FetchEndpoints; the runner:
-/// ApproachMetadata, which reads SomeService.dll's metadata without loading it), so adding an approach is adding its
-/// class: nothing else names it. Only constant arguments, so the runner can decode them from metadata alone.
+/// An approach's name and what it needs, declared once: on a fetch's class in SyncData.Shared/Fetches (<see cref="IFetch"/>,
+/// read by both services and the runner) and on each writer in SomeService. Each side finds the classes by enumeration
+/// (SomeService: ApproachRegistry; SyncDataSource: FetchEndpoints; the runner: ApproachMetadata, which reads the writers
+/// from SomeService.dll's metadata without loading it), so adding an approach is adding its class(es): nothing else names
+/// it. Only constant arguments, so the runner can decode them from metadata alone.
 /// </summary>
 [AttributeUsage(AttributeTargets.Class, Inherited = false)]
 public sealed class ApproachAttribute(ApproachKind kind, string name) : Attribute
@@ -33,44 +27,10 @@ public sealed class ApproachAttribute(ApproachKind kind, string name) : Attribut
     public bool Batches { get; set; }
 
     /// <summary>
-    /// Fetch: SyncDataSource's path for it, declared the same on both halves; when omitted both derive
+    /// Fetch: SyncDataSource's path for it, which both halves read from the one declaration; when omitted,
     /// <see cref="SourceRoutes.Of"/>(name), so a new fetch adds no route constant anywhere.
     /// </summary>
     public string? Route { get; set; }
 
     public ApproachInfo ToInfo() => new(Kind, Name, CopyBytes, Pages, Batches, Route ?? SourceRoutes.Of(Name));
-}
-
-/// <summary>Reading the declaration back from a class (a consumer or an endpoint asking for its own route).</summary>
-public static class Approach
-{
-    public static ApproachInfo Of(Type type) =>
-        Declared(type) ?? throw new InvalidOperationException($"{type.Name} declares no [Approach(…)].");
-
-    /// <summary>
-    /// Every concrete class in <paramref name="assembly"/> that implements <paramref name="contract"/>, with what it
-    /// declares: the one scan both services find their approaches by. Each must declare an approach of
-    /// <paramref name="kind"/>, and no two the same name (names compare ignoring case, as the query does).
-    /// </summary>
-    public static List<(Type Type, ApproachInfo Info)> Find(System.Reflection.Assembly assembly, Type contract, ApproachKind kind)
-    {
-        var found = new List<(Type Type, ApproachInfo Info)>();
-        foreach (var type in assembly.GetTypes().Where(t => t is { IsClass: true, IsAbstract: false } && contract.IsAssignableFrom(t)))
-        {
-            var info = Declared(type) is { } declared && declared.Kind == kind
-                ? declared
-                : throw new InvalidOperationException($"{type.Name} implements {contract.Name} but declares no [Approach(ApproachKind.{kind}, …)].");
-            if (found.FirstOrDefault(f => string.Equals(f.Info.Name, info.Name, StringComparison.OrdinalIgnoreCase)) is { Type: { } other })
-            {
-                throw new InvalidOperationException($"{other.Name} and {type.Name} both declare the name {info.Name}.");
-            }
-
-            found.Add((type, info));
-        }
-
-        return found;
-    }
-
-    private static ApproachInfo? Declared(Type type) =>
-        (type.GetCustomAttributes(typeof(ApproachAttribute), inherit: false).SingleOrDefault() as ApproachAttribute)?.ToInfo();
 }

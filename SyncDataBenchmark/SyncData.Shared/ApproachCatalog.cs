@@ -1,29 +1,5 @@
 namespace SyncData.Shared;
 
-/// <summary>How SomeService pulls rows out of SyncDataSource: a name, as data (the approaches are found by enumeration).</summary>
-public readonly record struct FetchApproach(string Name) : IComparable<FetchApproach>
-{
-    public override string ToString() => Name;
-
-    /// <summary>Ordinal, as the catalogue lists names: sorted lists and reports never depend on culture.</summary>
-    public int CompareTo(FetchApproach other) => string.CompareOrdinal(Name, other.Name);
-}
-
-/// <summary>How SomeService writes the pulled rows into its own database: a name, as data.</summary>
-public readonly record struct InsertApproach(string Name) : IComparable<InsertApproach>
-{
-    public override string ToString() => Name;
-
-    /// <summary>Ordinal, as the catalogue lists names: sorted lists and reports never depend on culture.</summary>
-    public int CompareTo(InsertApproach other) => string.CompareOrdinal(Name, other.Name);
-}
-
-/// <summary>One approach as its class declares it (<see cref="ApproachAttribute"/>), route resolved.</summary>
-public sealed record ApproachInfo(ApproachKind Kind, string Name, bool CopyBytes, bool Pages, bool Batches, string Route);
-
-/// <summary>One approach as SomeService serves it at GET /approaches.</summary>
-public sealed record ApproachDescription(string Kind, string Name, bool CopyBytes, bool Pages, bool Batches, string? Route);
-
 /// <summary>
 /// Every approach name and what each needs, built from the declaring classes: SomeService builds it by reflection
 /// (ApproachRegistry), the runner from SomeService.dll's metadata; a fast test holds the two equal. Names are sorted

@@ -5,13 +5,19 @@ namespace SyncData.Shared;
 /// <summary>SyncDataSource's routes that are not a fetch approach's own (each fetch declares or derives its own).</summary>
 public static class SourceRoutes
 {
-    public const string Summary = "users/summary";
+    /// <summary>The table's count and checksum; read in the run's snapshot when the request names a run (<see cref="RunHeader"/>).</summary>
+    public const string Checksum = "users/checksum";
 
     /// <summary>
-    /// The header on every request SomeService makes for a run, carrying the run's id. SyncDataSource measures itself
-    /// over the requests of one run (its first fetch request opens the window; the run's summary request, its last,
-    /// closes it and carries the figures back in <see cref="SourceSummary"/>), so measuring needs no endpoint of its own.
+    /// A run at the source: POST begins it (waits for the previous run's baseline collection, opens the source's
+    /// measurement window and the run's snapshot, answers the <see cref="SourceSnapshot"/>); DELETE ends both and
+    /// answers the source's figures (<see cref="SourceRunEnd"/>).
     /// </summary>
+    public static string Run(Guid id) => $"{Runs}/{id}";
+
+    public const string Runs = "runs";
+
+    /// <summary>The header naming the run a fetch or checksum request belongs to; the consumer sets it on each request of a run.</summary>
     public const string RunHeader = "X-Sync-Run";
 
     /// <summary>The path of a fetch that declares no route of its own: derived from its name, the same on both halves.</summary>

@@ -6,10 +6,10 @@ using SyncData.Shared;
 namespace SyncDataBenchmark.Runner;
 
 /// <summary>
-/// The approach catalogue as SomeService declares it, read from SomeService.dll's metadata with
-/// System.Reflection.Metadata: the runner validates --cases before any service starts, and it must neither load the
-/// service's assembly nor EF Core (LayerTests). The runner's project reference builds SomeService alongside it.
-/// A fast test holds this equal to SomeService's own (ApproachRegistry.Catalog).
+/// The approach catalogue as SomeService builds it: the fetches as SyncData.Shared declares them (<see cref="Approach.Fetches"/>),
+/// the writers read from SomeService.dll's metadata with System.Reflection.Metadata: the runner validates --cases before
+/// any service starts, and it must neither load the service's assembly nor EF Core (LayerTests). The runner's project
+/// reference builds SomeService alongside it. A fast test holds this equal to SomeService's own (ApproachRegistry.Catalog).
 /// </summary>
 public static class ApproachMetadata
 {
@@ -41,7 +41,7 @@ public static class ApproachMetadata
             }
         }
 
-        return new ApproachCatalog(found);
+        return new ApproachCatalog(found.Concat(Approach.Fetches));
     }
 
     private static ApproachInfo Decode(CustomAttributeValue<string> value)

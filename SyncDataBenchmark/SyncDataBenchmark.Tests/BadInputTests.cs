@@ -119,9 +119,11 @@ public sealed class BadInputTests(InProcessLab lab) : IAsyncLifetime
             { "source", "GET", "users/keyset?limit=1000000", 400, "limit" },
             { "source", "POST", "users/stream", 405, "" },
             { "source", "DELETE", "users/copy", 405, "" },
-            { "source", "PUT", "users/summary", 405, "" },
+            { "source", "PUT", "users/checksum", 405, "" },
             { "source", "GET", "users/nothing", 404, "" },
-            // Measuring needs no endpoint (the source measures itself over a run's own requests): none exists.
+            { "source", "POST", "runs/not-a-run-id", 404, "" },
+            { "source", "PUT", $"runs/{Guid.Empty}", 405, "" },
+            // A run is measured from its begin to its end (runs/{id}): no window is opened or closed by hand.
             { "source", "POST", "runtime/window/start", 404, "" },
             { "some", "POST", "runtime/window/stop", 404, "" },
         };

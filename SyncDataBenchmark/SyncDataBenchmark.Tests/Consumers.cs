@@ -1,4 +1,3 @@
-using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Options;
 using SomeService;
 using SomeService.Fetch;
@@ -34,15 +33,11 @@ public static class Consumers
         return data;
     }
 
-    public static IFetchConsumer For(string fetch, HttpClient source)
+    /// <summary>Every row <paramref name="fetch"/>'s own consumer reads from <paramref name="source"/>, as a read of no run.</summary>
+    public static IAsyncEnumerable<User> Read(string fetch, HttpClient source, int pageSize = 1000, CancellationToken ct = default)
     {
-        var services = new ServiceCollection()
-            .AddSingleton(new SourceClient(source, Options.Create(new SyncOptions())))
-            .BuildServiceProvider();
-        return (IFetchConsumer)ActivatorUtilities.CreateInstance(services, ApproachRegistry.Consumers[new FetchApproach(fetch)]);
+        var consumer = (IFetchConsumer)Activator.CreateInstance(ApproachRegistry.Consumers[new FetchApproach(fetch)])!;
+        var request = new SyncRequest(new FetchApproach(fetch), ApproachRegistry.Catalog.Inserts.First(), pageSize, 1000);
+        return consumer.ReadAsync(new SourceRun(new SourceClient(source, Options.Create(new SyncOptions())), request, id: null), ct);
     }
-
-    /// <summary>A run's request for <paramref name="fetch"/> (the insert does not matter to a consumer).</summary>
-    public static SyncRequest Request(string fetch, int pageSize = 1000) =>
-        new(new FetchApproach(fetch), ApproachRegistry.Catalog.Inserts.First(), pageSize, 1000);
 }

@@ -71,7 +71,7 @@ public abstract class LabFixture : IAsyncLifetime
         // The first row of every fetch, read by SomeService's own consumer (a page of one, or the head of a stream).
         foreach (var fetch in Consumers.Fetches)
         {
-            await using var rows = Consumers.For(fetch, SourceClient).ReadAsync(Consumers.Request(fetch, pageSize: 1), CancellationToken.None).GetAsyncEnumerator();
+            await using var rows = Consumers.Read(fetch, SourceClient, pageSize: 1).GetAsyncEnumerator();
             try
             {
                 await rows.MoveNextAsync();

@@ -63,7 +63,7 @@ public sealed class ConcurrentReaderTests(MatrixLab lab)
     private async Task<List<Guid>> ReadAllAsync(string fetch)
     {
         var ids = new List<Guid>();
-        await foreach (var user in Consumers.For(fetch, lab.SourceClient).ReadAsync(Consumers.Request(fetch), CancellationToken.None))
+        await foreach (var user in Consumers.Read(fetch, lab.SourceClient))
         {
             ids.Add(user.Id);
         }

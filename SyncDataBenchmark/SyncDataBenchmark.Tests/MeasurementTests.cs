@@ -1,39 +1,33 @@
 using System.Collections.Concurrent;
 using System.Net;
-using Microsoft.Extensions.DependencyInjection;
+using System.Net.Http.Json;
 using Microsoft.Extensions.Logging.Abstractions;
 using SyncData.Harness;
 using SyncData.ServiceDefaults;
 using SyncData.Shared;
-using SyncDataSource.Measurement;
+using SyncDataSource.Runs;
 using Xunit;
 
 namespace SyncDataBenchmark.Tests;
 
 /// <summary>
-/// SyncDataSource measures itself over the requests of one run (README, "How a run is measured"): no endpoint opens
-/// or closes anything, a window that cannot be trusted gives no figures and says why, and none of it can fail a run.
+/// SyncDataSource measures itself over each run, from its begin to its end (docs/measuring.md, "How a run is
+/// measured"): a window opens only after the baseline collection, one that cannot be trusted gives no figures and says
+/// why, and none of it can fail a run.
 /// </summary>
 [Trait("Tier", "Fast")]
 public sealed class RunMeasurementTests
 {
-    private static RunMeasurement Started()
-    {
-        var measurement = new RunMeasurement(new RuntimeWindow(), NullLogger<RunMeasurement>.Instance);
-        measurement.CollectBaseline(); // what the service does at startup
-        return measurement;
-    }
+    private static RunMeasurement Started() => new(new RuntimeWindow(), NullLogger<RunMeasurement>.Instance);
 
     [Fact]
-    public void A_run_opened_by_its_requests_and_closed_by_its_verification_has_figures()
+    public async Task A_run_begun_and_ended_has_figures()
     {
         var measurement = Started();
         var run = Guid.NewGuid();
 
-        measurement.Enter(run);
-        var bytes = new byte[1 << 20];
-        measurement.Enter(run); // a later page of the same run
-        GC.KeepAlive(bytes);
+        Assert.True(await measurement.BeginAsync(run));
+        GC.KeepAlive(new byte[1 << 20]);
         var (figures, missing) = measurement.Close(run);
 
         Assert.Null(missing);
@@ -42,43 +36,64 @@ public sealed class RunMeasurementTests
         Assert.True(figures.PeakWorkingSetBytes > 0);
     }
 
+    /// <summary>
+    /// The flake of issue 37: a run whose first request came while the previous run's baseline collection was still
+    /// running (a busy machine) had its window marked untrusted and no source figures. A begin waits for it.
+    /// </summary>
     [Fact]
-    public void A_run_the_source_never_served_has_no_figures_and_says_so()
+    public async Task A_run_begun_right_after_the_previous_one_ended_waits_for_the_baseline_collection()
+    {
+        var measurement = Started();
+        var previous = Guid.NewGuid();
+        var next = Guid.NewGuid();
+        Assert.True(await measurement.BeginAsync(previous));
+        Assert.NotNull(measurement.Close(previous).Figures);
+
+        Assert.True(await measurement.BeginAsync(next));
+        var collectedBeforeTheWindow = measurement.BaselineCollection.IsCompleted;
+        var (figures, missing) = measurement.Close(next);
+
+        Assert.True(collectedBeforeTheWindow, "the window opened while the baseline collection was still running");
+        Assert.True(figures is not null, missing);
+    }
+
+    [Fact]
+    public void A_run_the_source_never_began_has_no_figures_and_says_so()
     {
         var (figures, missing) = Started().Close(Guid.NewGuid());
 
         Assert.Null(figures);
-        Assert.Equal("SyncDataSource served no fetch request of this run", missing);
+        Assert.Equal("SyncDataSource never began this run", missing);
     }
 
     [Fact]
-    public void Figures_go_out_once_and_a_late_request_reopens_nothing()
+    public async Task Figures_go_out_once_and_a_run_begins_once()
     {
         var measurement = Started();
         var run = Guid.NewGuid();
-        measurement.Enter(run);
+        Assert.True(await measurement.BeginAsync(run));
+        Assert.False(await measurement.BeginAsync(run));
         Assert.NotNull(measurement.Close(run).Figures);
 
-        measurement.Enter(run);
+        Assert.False(await measurement.BeginAsync(run));
         var (figures, missing) = measurement.Close(run);
 
         Assert.Null(figures);
-        Assert.Contains("sent with its first verification answer", missing);
+        Assert.Contains("sent with its first end answer", missing);
     }
 
     [Fact]
-    public async Task A_run_that_never_verified_costs_the_next_run_its_figures_but_not_the_one_after()
+    public async Task A_run_that_never_ended_costs_the_next_run_its_figures_but_not_the_one_after()
     {
         var measurement = Started();
         var unfinished = Guid.NewGuid();
         var next = Guid.NewGuid();
         var after = Guid.NewGuid();
 
-        measurement.Enter(unfinished);
-        measurement.Enter(next);
+        await measurement.BeginAsync(unfinished);
+        await measurement.BeginAsync(next);
         var (figures, missing) = measurement.Close(next);
-        await measurement.BaselineCollection;
-        measurement.Enter(after);
+        await measurement.BeginAsync(after);
         var clean = measurement.Close(after);
 
         Assert.Null(figures);
@@ -94,26 +109,12 @@ public sealed class RunMeasurementTests
         var failed = Guid.NewGuid();
         var next = Guid.NewGuid();
 
-        measurement.Enter(failed);
+        await measurement.BeginAsync(failed);
         measurement.Abandon(failed, "answered 422");
-        await measurement.BaselineCollection;
-        measurement.Enter(next);
+        await measurement.BeginAsync(next);
 
         Assert.NotNull(measurement.Close(next).Figures);
         Assert.Contains("answered 422", measurement.Close(failed).Missing);
-    }
-
-    [Fact]
-    public void A_window_that_opens_before_any_baseline_collection_gives_no_figures()
-    {
-        var measurement = new RunMeasurement(new RuntimeWindow(), NullLogger<RunMeasurement>.Instance);
-        var run = Guid.NewGuid();
-
-        measurement.Enter(run);
-        var (figures, missing) = measurement.Close(run);
-
-        Assert.Null(figures);
-        Assert.Contains("baseline collection", missing);
     }
 }
 
@@ -152,38 +153,55 @@ public sealed class MeasurementTests(InProcessLab lab)
     }
 
     [Fact]
-    public async Task Untagged_requests_are_no_run_and_a_summary_without_a_tag_has_no_figures()
+    public async Task Requests_of_no_run_measure_nothing_and_the_checksum_is_a_plain_read()
     {
         await using var source = lab.Source();
         var client = source.CreateClient();
 
         using var page = await client.GetAsync("users/keyset?limit=10");
-        var summary = await System.Net.Http.Json.HttpClientJsonExtensions.GetFromJsonAsync(client, SourceRoutes.Summary, SyncJsonContext.Default.SourceSummary);
+        var checksum = await client.GetFromJsonAsync(SourceRoutes.Checksum, SyncJsonContext.Default.TableChecksum);
 
         Assert.Equal(HttpStatusCode.OK, page.StatusCode);
-        Assert.Equal(InProcessLab.Rows, summary!.Rows);
-        Assert.Null(summary.Figures);
-        Assert.Null(summary.FiguresMissing);
+        Assert.Equal(InProcessLab.Rows, checksum!.Rows);
     }
 
     [Fact]
-    public async Task A_tagged_request_the_source_refuses_ends_the_runs_window()
+    public async Task The_checksum_only_reads_the_run_stays_open_until_its_end_which_brings_the_figures()
     {
         await using var source = lab.Source();
         var client = source.CreateClient();
         var run = Guid.NewGuid();
 
-        using var bad = new HttpRequestMessage(HttpMethod.Get, "users/keyset?limit=0");
-        bad.Headers.Add(SourceRoutes.RunHeader, run.ToString());
-        using var refused = await client.SendAsync(bad);
-        using var verify = new HttpRequestMessage(HttpMethod.Get, SourceRoutes.Summary);
-        verify.Headers.Add(SourceRoutes.RunHeader, run.ToString());
-        using var answer = await client.SendAsync(verify);
-        var summary = await System.Net.Http.Json.HttpContentJsonExtensions.ReadFromJsonAsync(answer.Content, SyncJsonContext.Default.SourceSummary);
+        using var begun = await client.PostAsync(SourceRoutes.Run(run), null);
+        using var page = await SendOfRunAsync(client, "users/keyset?limit=10", run);
+        var first = await ReadChecksumOfRunAsync(client, run);
+        var second = await ReadChecksumOfRunAsync(client, run);
+        var ended = await EndAsync(client, run);
+        var late = await EndAsync(client, run);
+
+        Assert.Equal(HttpStatusCode.OK, begun.StatusCode);
+        Assert.Equal(HttpStatusCode.OK, page.StatusCode);
+        Assert.Equal(first, second);
+        Assert.True(ended.Figures is not null, ended.FiguresMissing);
+        Assert.NotNull(ended.Snapshot);
+        Assert.Null(late.Figures);
+        Assert.Contains("sent with its first end answer", late.FiguresMissing);
+    }
+
+    [Fact]
+    public async Task A_request_of_the_run_the_source_refuses_ends_the_runs_window()
+    {
+        await using var source = lab.Source();
+        var client = source.CreateClient();
+        var run = Guid.NewGuid();
+
+        using var begun = await client.PostAsync(SourceRoutes.Run(run), null);
+        using var refused = await SendOfRunAsync(client, "users/keyset?limit=0", run);
+        var ended = await EndAsync(client, run);
 
         Assert.Equal(HttpStatusCode.BadRequest, refused.StatusCode);
-        Assert.Null(summary!.Figures);
-        Assert.Contains("answered 400", summary.FiguresMissing);
+        Assert.Null(ended.Figures);
+        Assert.Contains("answered 400", ended.FiguresMissing);
     }
 
     [Fact]
@@ -193,17 +211,35 @@ public sealed class MeasurementTests(InProcessLab lab)
         await using var source = lab.Source();
         await using var someService = lab.SomeService(source, log: log);
         await Lab.MakeTargetDifferAsync(lab.TargetDb, await Lab.ReadChecksumAsync(lab.SourceDb));
-        // Another client tags a request as its own run and never verifies it: the source's window for it stays open.
-        using var foreign = new HttpRequestMessage(HttpMethod.Get, "users/keyset?limit=1");
+        // Another client begins a run of its own and never ends it: the source's window for it stays open.
         var stranger = Guid.NewGuid();
-        foreign.Headers.Add(SourceRoutes.RunHeader, stranger.ToString());
-        using var _ = await source.CreateClient().SendAsync(foreign);
+        using var begun = await source.CreateClient().PostAsync(SourceRoutes.Run(stranger), null);
+        using var _ = await SendOfRunAsync(source.CreateClient(), "users/keyset?limit=1", stranger);
 
         var run = await InProcessLab.SyncAsync(someService.CreateClient(), "NpgsqlCopy", "NpgsqlCopy");
 
         Assert.True(run.Verified, run.Error);
         Assert.NotNull(run.SomeService);
         Assert.Null(run.SyncDataSource);
-        Assert.Contains(log, l => l.Contains("SyncDataSource sent no figures for this run", StringComparison.Ordinal) && l.Contains(stranger.ToString(), StringComparison.Ordinal));
+        Assert.Contains(log, l => l.Contains("SyncDataSource sent no figures for run", StringComparison.Ordinal) && l.Contains(stranger.ToString(), StringComparison.Ordinal));
+    }
+
+    private static async Task<HttpResponseMessage> SendOfRunAsync(HttpClient client, string uri, Guid run)
+    {
+        using var request = new HttpRequestMessage(HttpMethod.Get, uri);
+        request.Headers.Add(SourceRoutes.RunHeader, run.ToString());
+        return await client.SendAsync(request);
+    }
+
+    private static async Task<TableChecksum> ReadChecksumOfRunAsync(HttpClient client, Guid run)
+    {
+        using var answer = await SendOfRunAsync(client, SourceRoutes.Checksum, run);
+        return (await answer.EnsureSuccessStatusCode().Content.ReadFromJsonAsync(SyncJsonContext.Default.TableChecksum))!;
+    }
+
+    private static async Task<SourceRunEnd> EndAsync(HttpClient client, Guid run)
+    {
+        using var answer = await client.DeleteAsync(SourceRoutes.Run(run));
+        return (await answer.EnsureSuccessStatusCode().Content.ReadFromJsonAsync(SyncJsonContext.Default.SourceRunEnd))!;
     }
 }

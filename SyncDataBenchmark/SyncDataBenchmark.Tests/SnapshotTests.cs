@@ -1,5 +1,6 @@
 using System.Diagnostics;
 using System.Net;
+using System.Net.Http.Json;
 using Npgsql;
 using SomeService;
 using SyncData.Harness;
@@ -28,9 +29,9 @@ public sealed class SnapshotCollection : ICollectionFixture<SnapshotLab>
 }
 
 /// <summary>
-/// One snapshot per run (README, "Guarantees"): every request of a run reads the state of the source its first request
-/// saw, so a run verifies while another client writes, and the target equals the source at one instant; the
-/// snapshot's transaction is gone after a run and after a run whose consumer went away.
+/// One snapshot per run (docs/guarantees.md): every request of a run reads the state of the source its begin saw, so a
+/// run verifies while another client writes, and the target equals the source at one instant; the snapshot's
+/// transaction is gone after a run's end, after a refused request and after a run whose consumer went away.
 /// </summary>
 [Collection(SnapshotCollection.Name)]
 public sealed class SnapshotTests(SnapshotLab lab)
@@ -64,11 +65,11 @@ public sealed class SnapshotTests(SnapshotLab lab)
     }
 
     [Fact]
-    public async Task An_abandoned_runs_snapshot_ends_after_the_idle_timeout_and_its_late_requests_are_refused()
+    public async Task A_forgotten_run_ends_after_the_idle_timeout_and_its_late_requests_are_refused()
     {
-        var run = Guid.NewGuid();
+        var run = await BeginAsync();
         var route = OneRequestRoute;
-        using (var first = await SendTaggedAsync(route, run))
+        using (var first = await SendOfRunAsync(route, run))
         {
             Assert.Equal(HttpStatusCode.OK, first.StatusCode);
         }
@@ -82,32 +83,54 @@ public sealed class SnapshotTests(SnapshotLab lab)
             await Task.Delay(200);
         }
 
-        using var late = await SendTaggedAsync(route, run);
+        using var late = await SendOfRunAsync(route, run);
         Assert.Equal(HttpStatusCode.Conflict, late.StatusCode);
         Assert.Contains("snapshot of the source has ended", await late.Content.ReadAsStringAsync());
+        // …and its measurement window with it: the next run starts clean.
+        var ended = await EndAsync(run);
+        Assert.Null(ended.Figures);
+        Assert.Contains("no request of the run for", ended.FiguresMissing);
     }
 
     [Fact]
     public async Task A_refused_request_ends_its_runs_snapshot_at_once()
     {
-        var run = Guid.NewGuid();
-        using (var first = await SendTaggedAsync(OneRequestRoute, run))
+        var run = await BeginAsync();
+        using (var first = await SendOfRunAsync(OneRequestRoute, run))
         {
             Assert.Equal(HttpStatusCode.OK, first.StatusCode);
         }
 
         Assert.Equal(1, await OpenSnapshotTransactionsAsync());
         var paging = ApproachRegistry.Catalog[ApproachRegistry.Catalog.Fetches.First(f => ApproachRegistry.Catalog[f].Pages)].Route;
-        using (var refused = await SendTaggedAsync($"{paging}?limit=many", run))
+        using (var refused = await SendOfRunAsync($"{paging}?limit=many", run))
         {
             Assert.Equal(HttpStatusCode.BadRequest, refused.StatusCode);
         }
 
         // Not after the idle timeout: failing runs one after another would otherwise hold a connection each meanwhile.
         Assert.Equal(0, await OpenSnapshotTransactionsAsync());
-        using var late = await SendTaggedAsync(OneRequestRoute, run);
+        using var late = await SendOfRunAsync(OneRequestRoute, run);
         Assert.Equal(HttpStatusCode.Conflict, late.StatusCode);
         Assert.Contains("answered 400", await late.Content.ReadAsStringAsync());
+    }
+
+    [Fact]
+    public async Task A_run_begins_once_its_end_ends_its_snapshot_and_a_request_of_a_run_never_begun_is_refused()
+    {
+        var run = await BeginAsync();
+        using var again = await lab.SourceClient.PostAsync(SourceRoutes.Run(run), null);
+        Assert.Equal(HttpStatusCode.Conflict, again.StatusCode);
+        Assert.Equal(1, await OpenSnapshotTransactionsAsync());
+
+        var ended = await EndAsync(run);
+        Assert.NotNull(ended.Snapshot);
+        Assert.Equal(0, await OpenSnapshotTransactionsAsync());
+
+        using var stranger = await SendOfRunAsync(OneRequestRoute, Guid.NewGuid());
+        Assert.Equal(HttpStatusCode.Conflict, stranger.StatusCode);
+        Assert.Contains("was never begun", await stranger.Content.ReadAsStringAsync());
+        Assert.Equal(0, await OpenSnapshotTransactionsAsync());
     }
 
     [Fact]
@@ -121,7 +144,21 @@ public sealed class SnapshotTests(SnapshotLab lab)
     /// <summary>A fetch that needs no query parameters: one that does not page.</summary>
     private static string OneRequestRoute => ApproachRegistry.Catalog[ApproachRegistry.Catalog.Fetches.First(f => !ApproachRegistry.Catalog[f].Pages)].Route;
 
-    private async Task<HttpResponseMessage> SendTaggedAsync(string route, Guid run)
+    private async Task<Guid> BeginAsync()
+    {
+        var run = Guid.NewGuid();
+        using var begun = await lab.SourceClient.PostAsync(SourceRoutes.Run(run), null);
+        Assert.Equal(HttpStatusCode.OK, begun.StatusCode);
+        return run;
+    }
+
+    private async Task<SourceRunEnd> EndAsync(Guid run)
+    {
+        using var answer = await lab.SourceClient.DeleteAsync(SourceRoutes.Run(run));
+        return (await answer.EnsureSuccessStatusCode().Content.ReadFromJsonAsync(SyncJsonContext.Default.SourceRunEnd))!;
+    }
+
+    private async Task<HttpResponseMessage> SendOfRunAsync(string route, Guid run)
     {
         using var request = new HttpRequestMessage(HttpMethod.Get, route);
         request.Headers.Add(SourceRoutes.RunHeader, run.ToString());

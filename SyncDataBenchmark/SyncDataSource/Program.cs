@@ -1,15 +1,14 @@
 using Microsoft.EntityFrameworkCore;
 using SyncData.ServiceDefaults;
 using SyncDataSource;
-using SyncDataSource.Measurement;
+using SyncDataSource.Runs;
 using SyncDataSource.Users;
 
 var builder = WebApplication.CreateBuilder(args);
 builder.AddServiceDefaults();
 builder.AddPostgresDataSource("Source");
 builder.Services.AddDbContextPool<SendableUsersDbContext>((sp, o) => o.UseNpgsql(sp.GetRequiredService<Npgsql.NpgsqlDataSource>()));
-builder.Services.AddRunMeasurement();
-builder.Services.AddRunSnapshots();
+builder.Services.AddSourceRuns();
 builder.Services.AddBodyCompression();
 builder.Services.AddOptions<UsersApiOptions>().BindConfiguration(UsersApiOptions.Section).ValidateDataAnnotations().ValidateOnStart();
 // A consumer that pauses to commit a batch must not have its stream cut by Kestrel's 240 B/s rule;
@@ -18,11 +17,11 @@ builder.WebHost.ConfigureKestrel(k => k.Limits.MinResponseDataRate = null);
 
 var app = builder.Build();
 app.MapDefaultEndpoints();
-app.UseRunMeasurement();
-app.UseRunSnapshots();
-// Inside the measurement: the compressing, the last block included, is part of the request the run measures.
+app.UseSourceRuns();
+// Inside the run's request handling: the compressing, the last block included, is part of the request the run measures.
 app.UseResponseCompression();
 app.MapUsersApi();
+app.MapRunsApi();
 app.Run();
 
 public partial class Program;

@@ -4,23 +4,23 @@ namespace SomeService.Fetch;
 
 /// <summary>
 /// A fetch response's body as the consumer reads it: decoded according to its Content-Encoding, with the bytes
-/// counted on both sides of the decoder (<see cref="RunWire"/>). The decoder reads the raw body through the caller's
+/// counted on both sides of the decoder (<see cref="SourceRun"/>). The decoder reads the raw body through the caller's
 /// stream (the idle timeout's), so a stall or a broken connection is still named there; a body the decoder cannot
 /// decode is named here as the source's, never mistaken for the target's failure.
 /// </summary>
 internal sealed class DecodedBodyStream : ReadOnlyBodyStream
 {
-    private readonly RunWire _wire;
+    private readonly SourceRun _wire;
     private readonly string _coding;
 
-    private DecodedBodyStream(Stream decoded, RunWire wire, string coding) : base(decoded)
+    private DecodedBodyStream(Stream decoded, SourceRun wire, string coding) : base(decoded)
     {
         _wire = wire;
         _coding = coding;
     }
 
     /// <summary>Wraps <paramref name="raw"/> (which it then owns) for a body that arrived with <paramref name="coding"/> (null: none).</summary>
-    public static Stream Open(Stream raw, string? coding, RunWire wire)
+    public static Stream Open(Stream raw, string? coding, SourceRun wire)
     {
         var counted = new WireCountingStream(raw, wire);
         Stream decoded = coding switch
@@ -65,7 +65,7 @@ internal sealed class DecodedBodyStream : ReadOnlyBodyStream
         new($"SyncDataSource's {_coding} body could not be decoded after {_wire.WireBytes:N0} bytes on the wire: {ex.Message}", ex);
 
     /// <summary>Counts the raw (wire) bytes under the decoder.</summary>
-    private sealed class WireCountingStream(Stream inner, RunWire wire) : ReadOnlyBodyStream(inner)
+    private sealed class WireCountingStream(Stream inner, SourceRun wire) : ReadOnlyBodyStream(inner)
     {
         public override async ValueTask<int> ReadAsync(Memory<byte> buffer, CancellationToken cancellationToken = default)
         {

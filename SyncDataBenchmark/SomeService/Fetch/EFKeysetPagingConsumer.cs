@@ -1,26 +1,24 @@
 using System.Runtime.CompilerServices;
-using SomeService.Sync;
 using SyncData.Shared;
+using SyncData.Shared.Fetches;
 
 namespace SomeService.Fetch;
 
 /// <summary>EFKeysetPaging: page after page by "rows after this id" until a short page.</summary>
-// The route is the one the original URLs used; SyncDataSource's endpoint declares the same.
-[Approach(ApproachKind.Fetch, "EFKeysetPaging", Pages = true, Route = "users/keyset")]
-public sealed class EFKeysetPagingConsumer(SourceClient client) : IFetchConsumer
+public sealed class EFKeysetPagingConsumer : IFetchConsumer<EFKeysetPagingFetch>
 {
-    private static readonly string Route = Approach.Of(typeof(EFKeysetPagingConsumer)).Route;
+    private static readonly string Route = Approach.Of(typeof(EFKeysetPagingFetch)).Route;
 
-    public async IAsyncEnumerable<User> ReadAsync(SyncRequest request, [EnumeratorCancellation] CancellationToken ct)
+    public async IAsyncEnumerable<User> ReadAsync(SourceRun run, [EnumeratorCancellation] CancellationToken ct)
     {
         Guid? after = null;
         while (true)
         {
             var uri = after is { } id
-                ? SourceRoutes.WithQuery(Route, $"after={id}&limit={request.PageSize}")
-                : SourceRoutes.WithQuery(Route, $"limit={request.PageSize}");
+                ? SourceRoutes.WithQuery(Route, $"after={id}&limit={run.Request.PageSize}")
+                : SourceRoutes.WithQuery(Route, $"limit={run.Request.PageSize}");
             var count = 0;
-            await using (var body = await client.OpenStreamAsync(uri, ct))
+            await using (var body = await run.OpenStreamAsync(uri, ct))
             {
                 await foreach (var user in JsonRows.ReadAsync(body, uri, ct))
                 {
@@ -30,7 +28,7 @@ public sealed class EFKeysetPagingConsumer(SourceClient client) : IFetchConsumer
                 }
             }
 
-            if (count < request.PageSize)
+            if (count < run.Request.PageSize)
             {
                 yield break;
             }

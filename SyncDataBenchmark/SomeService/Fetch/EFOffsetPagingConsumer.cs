@@ -1,23 +1,21 @@
 using System.Runtime.CompilerServices;
-using SomeService.Sync;
 using SyncData.Shared;
+using SyncData.Shared.Fetches;
 
 namespace SomeService.Fetch;
 
 /// <summary>EFOffsetPaging: page after page by offset/limit until a short page.</summary>
-// The route is the one the original URLs used; SyncDataSource's endpoint declares the same.
-[Approach(ApproachKind.Fetch, "EFOffsetPaging", Pages = true, Route = "users/offset")]
-public sealed class EFOffsetPagingConsumer(SourceClient client) : IFetchConsumer
+public sealed class EFOffsetPagingConsumer : IFetchConsumer<EFOffsetPagingFetch>
 {
-    private static readonly string Route = Approach.Of(typeof(EFOffsetPagingConsumer)).Route;
+    private static readonly string Route = Approach.Of(typeof(EFOffsetPagingFetch)).Route;
 
-    public async IAsyncEnumerable<User> ReadAsync(SyncRequest request, [EnumeratorCancellation] CancellationToken ct)
+    public async IAsyncEnumerable<User> ReadAsync(SourceRun run, [EnumeratorCancellation] CancellationToken ct)
     {
-        for (long offset = 0; ; offset += request.PageSize)
+        for (long offset = 0; ; offset += run.Request.PageSize)
         {
-            var uri = SourceRoutes.WithQuery(Route, $"offset={offset}&limit={request.PageSize}");
+            var uri = SourceRoutes.WithQuery(Route, $"offset={offset}&limit={run.Request.PageSize}");
             var count = 0;
-            await using (var body = await client.OpenStreamAsync(uri, ct))
+            await using (var body = await run.OpenStreamAsync(uri, ct))
             {
                 await foreach (var user in JsonRows.ReadAsync(body, uri, ct))
                 {
@@ -26,7 +24,7 @@ public sealed class EFOffsetPagingConsumer(SourceClient client) : IFetchConsumer
                 }
             }
 
-            if (count < request.PageSize)
+            if (count < run.Request.PageSize)
             {
                 yield break;
             }

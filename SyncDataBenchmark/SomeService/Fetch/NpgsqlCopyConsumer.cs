@@ -1,24 +1,22 @@
 using System.Runtime.CompilerServices;
-using SomeService.Sync;
 using SyncData.Shared;
+using SyncData.Shared.Fetches;
 
 namespace SomeService.Fetch;
 
 /// <summary>NpgsqlCopy: one request whose body is PostgreSQL binary COPY, parsed row by row as it arrives.</summary>
-// The route is the one the original URLs used; SyncDataSource's endpoint declares the same.
-[Approach(ApproachKind.Fetch, "NpgsqlCopy", CopyBytes = true, Route = "users/copy")]
-public sealed class NpgsqlCopyConsumer(SourceClient client) : IBinaryCopyConsumer
+public sealed class NpgsqlCopyConsumer : IBinaryCopyConsumer, IFetchConsumer<NpgsqlCopyFetch>
 {
-    private static readonly string Route = Approach.Of(typeof(NpgsqlCopyConsumer)).Route;
+    private static readonly string Route = Approach.Of(typeof(NpgsqlCopyFetch)).Route;
 
-    public async IAsyncEnumerable<User> ReadAsync(SyncRequest request, [EnumeratorCancellation] CancellationToken ct)
+    public async IAsyncEnumerable<User> ReadAsync(SourceRun run, [EnumeratorCancellation] CancellationToken ct)
     {
-        await using var body = await client.OpenStreamAsync(Route, ct);
+        await using var body = await run.OpenStreamAsync(Route, ct);
         await foreach (var user in BinaryCopyReader.ReadUsersAsync(body, ct))
         {
             yield return user;
         }
     }
 
-    public Task<Stream> OpenCopyStreamAsync(CancellationToken ct) => client.OpenStreamAsync(Route, ct);
+    public Task<Stream> OpenCopyStreamAsync(SourceRun run, CancellationToken ct) => run.OpenStreamAsync(Route, ct);
 }

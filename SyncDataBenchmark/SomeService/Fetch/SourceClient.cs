@@ -11,28 +11,38 @@ public sealed class SourceClient(HttpClient http, IOptions<SyncOptions> options)
     public TimeSpan IdleTimeout => options.Value.SourceIdleTimeout;
 
     /// <summary>
-    /// The source's count and checksum (a full scan, so it gets the database timeout, not the idle one), and, asked
-    /// during a run, the source's figures for it.
+    /// POST runs/{id}: SyncDataSource begins the run (once the previous run's baseline collection has finished, it opens
+    /// its measurement window and the run's snapshot) and answers the snapshot.
     /// </summary>
-    public Task<SourceSummary> GetSummaryAsync(CancellationToken ct) =>
-        SendForJsonAsync(HttpMethod.Get, SourceRoutes.Summary, SyncJsonContext.Default.SourceSummary,
-            TimeSpan.FromSeconds(options.Value.DatabaseCommandTimeoutSeconds), ct);
+    public Task<SourceSnapshot> BeginRunAsync(Guid run, CancellationToken ct) =>
+        SendForJsonAsync(new HttpRequestMessage(HttpMethod.Post, SourceRoutes.Run(run)), SyncJsonContext.Default.SourceSnapshot, IdleTimeout, ct);
 
     /// <summary>
-    /// Sends a GET and returns the body as a stream that fails after <see cref="IdleTimeout"/> of silence. Within a run
-    /// (<see cref="RunWire"/>) the request asks for the run's content coding, the body comes back decoded and its
-    /// bytes are counted; an answer in another coding than asked is refused, so a compressed run really was one.
+    /// The source's count and checksum, read in the run's snapshot (a full scan, so it gets the database timeout, not
+    /// the idle one).
     /// </summary>
-    public async Task<Stream> OpenStreamAsync(string relativeUri, CancellationToken ct)
+    public Task<TableChecksum> ReadChecksumAsync(SourceRun run, CancellationToken ct) =>
+        SendForJsonAsync(Named(new HttpRequestMessage(HttpMethod.Get, SourceRoutes.Checksum), run), SyncJsonContext.Default.TableChecksum,
+            TimeSpan.FromSeconds(options.Value.DatabaseCommandTimeoutSeconds), ct);
+
+    /// <summary>DELETE runs/{id}: SyncDataSource ends the run (its window and its snapshot) and answers its figures.</summary>
+    public Task<SourceRunEnd> EndRunAsync(Guid run, CancellationToken ct) =>
+        SendForJsonAsync(new HttpRequestMessage(HttpMethod.Delete, SourceRoutes.Run(run)), SyncJsonContext.Default.SourceRunEnd, IdleTimeout, ct);
+
+    /// <summary>
+    /// Sends a GET of <paramref name="run"/> and returns the body as a stream that fails after <see cref="IdleTimeout"/>
+    /// of silence. The request asks for the run's content coding, the body comes back decoded and its bytes are
+    /// counted; an answer in another coding than asked is refused, so a compressed run really was one.
+    /// </summary>
+    public async Task<Stream> OpenStreamAsync(string relativeUri, SourceRun run, CancellationToken ct)
     {
         using var headersTimeout = CancellationTokenSource.CreateLinkedTokenSource(ct);
         headersTimeout.CancelAfter(IdleTimeout);
-        var wire = RunWire.OfThisRun;
         HttpResponseMessage response;
         try
         {
-            var request = new HttpRequestMessage(HttpMethod.Get, relativeUri);
-            if (wire?.ContentCoding is { } asked)
+            var request = Named(new HttpRequestMessage(HttpMethod.Get, relativeUri), run);
+            if (run.ContentCoding is { } asked)
             {
                 request.Headers.AcceptEncoding.Add(new(asked));
             }
@@ -52,9 +62,8 @@ public sealed class SourceClient(HttpClient http, IOptions<SyncOptions> options)
         try
         {
             await EnsureSuccessAsync(response, relativeUri, ct);
-            var coding = wire is null ? null : CodingOf(response, relativeUri, wire);
-            var body = new IdleTimeoutStream(await response.Content.ReadAsStreamAsync(ct), response, IdleTimeout, ct);
-            return wire is null ? body : DecodedBodyStream.Open(body, coding, wire);
+            var coding = CodingOf(response, relativeUri, run);
+            return DecodedBodyStream.Open(new IdleTimeoutStream(await response.Content.ReadAsStreamAsync(ct), response, IdleTimeout, ct), coding, run);
         }
         catch
         {
@@ -63,30 +72,42 @@ public sealed class SourceClient(HttpClient http, IOptions<SyncOptions> options)
         }
     }
 
+    /// <summary>Names the run the request belongs to, if any: set on each request, by the caller that holds the run.</summary>
+    private static HttpRequestMessage Named(HttpRequestMessage request, SourceRun run)
+    {
+        if (run.Id is { } id)
+        {
+            request.Headers.Add(SourceRoutes.RunHeader, id.ToString());
+        }
+
+        return request;
+    }
+
     /// <summary>The response's content coding (null: none), which must be the one the run asked for.</summary>
-    private static string? CodingOf(HttpResponseMessage response, string relativeUri, RunWire wire)
+    private static string? CodingOf(HttpResponseMessage response, string relativeUri, SourceRun run)
     {
         var codings = response.Content.Headers.ContentEncoding;
         var received = codings.Count == 0 ? null : string.Join(", ", codings);
-        if (!string.Equals(received, wire.ContentCoding, StringComparison.OrdinalIgnoreCase))
+        if (!string.Equals(received, run.ContentCoding, StringComparison.OrdinalIgnoreCase))
         {
             throw new SourceStreamException(
-                $"SyncDataSource answered GET /{relativeUri} with Content-Encoding {received ?? "(none)"}, but the run asked for {wire.Compression} " +
-                $"(Accept-Encoding {wire.ContentCoding ?? "(none)"}): the response came back in another encoding than asked.");
+                $"SyncDataSource answered GET /{relativeUri} with Content-Encoding {received ?? "(none)"}, but the run asked for {run.Request.Compression} " +
+                $"(Accept-Encoding {run.ContentCoding ?? "(none)"}): the response came back in another encoding than asked.");
         }
 
         return received?.ToLowerInvariant();
     }
 
-    private async Task<T> SendForJsonAsync<T>(HttpMethod method, string relativeUri, System.Text.Json.Serialization.Metadata.JsonTypeInfo<T> type, TimeSpan limit, CancellationToken ct)
+    private async Task<T> SendForJsonAsync<T>(HttpRequestMessage request, System.Text.Json.Serialization.Metadata.JsonTypeInfo<T> type, TimeSpan limit, CancellationToken ct)
     {
+        using var owned = request;
+        var (method, relativeUri) = (request.Method, request.RequestUri);
         using var timeout = CancellationTokenSource.CreateLinkedTokenSource(ct);
         timeout.CancelAfter(limit <= TimeSpan.Zero ? Timeout.InfiniteTimeSpan : limit);
         try
         {
-            using var request = new HttpRequestMessage(method, relativeUri);
             using var response = await http.SendAsync(request, timeout.Token);
-            await EnsureSuccessAsync(response, relativeUri, ct);
+            await EnsureSuccessAsync(response, $"{relativeUri}", ct);
             return await response.Content.ReadFromJsonAsync(type, timeout.Token)
                    ?? throw new SourceStreamException($"SyncDataSource answered {method} /{relativeUri} with null.");
         }

@@ -10,6 +10,9 @@ namespace SomeService.Sync;
 public sealed class RunStore(NpgsqlDataSource dataSource, ILogger<RunStore> logger)
 {
     private volatile bool _ready;
+    // One at a time: the initializer and a first trigger racing to create the table made PostgreSQL fail one of them
+    // ("duplicate key value violates unique constraint pg_type_typname_nsp_index"), answered 500 (seen in MeasurementTests).
+    private readonly SemaphoreSlim _creating = new(1, 1);
 
     /// <summary>
     /// Creates the runs table and marks runs left "running" by a previous process as interrupted: a run that was
@@ -22,6 +25,23 @@ public sealed class RunStore(NpgsqlDataSource dataSource, ILogger<RunStore> logg
             return;
         }
 
+        await _creating.WaitAsync(ct);
+        try
+        {
+            if (!_ready)
+            {
+                await CreateAsync(ct);
+                _ready = true;
+            }
+        }
+        finally
+        {
+            _creating.Release();
+        }
+    }
+
+    private async Task CreateAsync(CancellationToken ct)
+    {
         await using var batch = dataSource.CreateBatch();
         batch.BatchCommands.Add(new("""
             create table if not exists sync_runs (
@@ -38,7 +58,6 @@ public sealed class RunStore(NpgsqlDataSource dataSource, ILogger<RunStore> logg
             where status = 'running'
             """));
         await batch.ExecuteNonQueryAsync(ct);
-        _ready = true;
     }
 
     public async Task SaveAsync(RunResult run, CancellationToken ct)
@@ -109,21 +128,5 @@ public sealed class RunStore(NpgsqlDataSource dataSource, ILogger<RunStore> logg
         }
 
         return runs;
-    }
-}
-
-/// <summary>Prepares the runs table at startup (best effort: a database that is down now is retried on first use).</summary>
-public sealed class RunStoreInitializer(RunStore store, ILogger<RunStoreInitializer> logger) : BackgroundService
-{
-    protected override async Task ExecuteAsync(CancellationToken stoppingToken)
-    {
-        try
-        {
-            await store.EnsureReadyAsync(stoppingToken);
-        }
-        catch (Exception ex) when (PostgresPool.IsDatabaseUnreachable(ex))
-        {
-            logger.LogWarning(ex, "Runs table not ready yet; PostgreSQL unreachable. Will retry on first use.");
-        }
     }
 }

@@ -31,7 +31,3 @@ public sealed class SyncOptions
     [Range(0, 86_400)]
     public int DatabaseCommandTimeoutSeconds { get; set; } = 600;
 }
-
-/// <summary>One run's parameters, validated; <paramref name="Compression"/> is a <see cref="SyncData.Shared.BodyCompression"/> name.</summary>
-public sealed record SyncRequest(SyncData.Shared.FetchApproach Fetch, SyncData.Shared.InsertApproach Insert, int PageSize, int BatchSize,
-    string Compression = SyncData.Shared.BodyCompression.None);

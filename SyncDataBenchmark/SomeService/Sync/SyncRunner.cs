@@ -1,5 +1,4 @@
 using System.Diagnostics;
-using System.Runtime.CompilerServices;
 using Microsoft.Extensions.Options;
 using Npgsql;
 using SomeService.Fetch;
@@ -11,9 +10,9 @@ using SyncData.Shared;
 namespace SomeService.Sync;
 
 /// <summary>
-/// Runs one sync at a time: open this service's measurement window; in ONE transaction empty the target and write
-/// every row; verify count and checksum against the source inside that transaction (the source's answer also brings
-/// its own figures for the run); commit only if they match.
+/// Runs one sync at a time: open this service's measurement window and begin the run at the source; in ONE transaction
+/// empty the target and write every row; verify count and checksum against the source's (read in the run's snapshot)
+/// inside that transaction; commit only if they match; end the run at the source, which answers its own figures.
 /// </summary>
 public sealed class SyncRunner(
     IServiceProvider services,
@@ -28,14 +27,19 @@ public sealed class SyncRunner(
     private readonly SemaphoreSlim _gate = new(1, 1);
     private ActiveRun? _active;
 
-    private sealed record ActiveRun(Guid Id, CancellationTokenSource Cancellation, Task<RunResult> Completion);
+    /// <summary><paramref name="Finished"/>: the run recorded; <paramref name="Execution"/> ends after it has ended at the source too.</summary>
+    private sealed record ActiveRun(Guid Id, CancellationTokenSource Cancellation, Task Execution, Task Finished);
 
+    /// <summary><paramref name="Completion"/>: the run as stored once it has finished.</summary>
     public sealed record Started(RunResult Run, Task<RunResult> Completion);
 
     /// <summary>Starts a run in the background, or returns null when one is already in progress.</summary>
     public async Task<Started?> TryStartAsync(SyncRequest request, CancellationToken ct)
     {
-        if (!await _gate.WaitAsync(0, ct))
+        // A run that is recorded and only ending at the source is not in progress: the next one waits for it (bounded
+        // by the end request's own timeout) rather than being refused.
+        if (!await _gate.WaitAsync(0, ct)
+            && (_active is not { Finished.IsCompleted: true } || !await _gate.WaitAsync(options.Value.SourceIdleTimeout, ct)))
         {
             return null;
         }
@@ -56,15 +60,17 @@ public sealed class SyncRunner(
             };
             await store.SaveAsync(run, ct);
             var cancellation = CancellationTokenSource.CreateLinkedTokenSource(lifetime.ApplicationStopping);
-            var completion = Task.Run(() => ExecuteAsync(run, request, writer, cancellation.Token), CancellationToken.None);
-            _active = new ActiveRun(run.Id, cancellation, completion);
-            _ = completion.ContinueWith(_ =>
+            var finished = new TaskCompletionSource<RunResult>(TaskCreationOptions.RunContinuationsAsynchronously);
+            var execution = Task.Run(() => ExecuteAsync(run, request, writer, finished, cancellation.Token), CancellationToken.None);
+            _active = new ActiveRun(run.Id, cancellation, execution, finished.Task);
+            _ = execution.ContinueWith(done =>
             {
+                finished.TrySetException(done.Exception?.InnerExceptions ?? [new InvalidOperationException($"Run {run.Id} ended unrecorded.")]);
                 _active = null;
                 cancellation.Dispose();
                 _gate.Release();
             }, TaskScheduler.Default);
-            return new Started(run, completion);
+            return new Started(run, finished.Task);
         }
         catch
         {
@@ -77,7 +83,7 @@ public sealed class SyncRunner(
     public bool TryCancel(Guid id)
     {
         var active = _active;
-        if (active is null || active.Id != id)
+        if (active is null || active.Id != id || active.Finished.IsCompleted)
         {
             return false;
         }
@@ -105,48 +111,91 @@ public sealed class SyncRunner(
                 // The run ended between reading _active and cancelling: its continuation already disposed the source.
             }
 
-            await ((Task)active.Completion).WaitAsync(cancellationToken).ConfigureAwait(ConfigureAwaitOptions.SuppressThrowing);
+            await active.Execution.WaitAsync(cancellationToken).ConfigureAwait(ConfigureAwaitOptions.SuppressThrowing);
         }
     }
 
-    private async Task<RunResult> ExecuteAsync(RunResult run, SyncRequest request, IUserWriter writer, CancellationToken ct)
+    private async Task ExecuteAsync(RunResult run, SyncRequest request, IUserWriter writer, TaskCompletionSource<RunResult> finished, CancellationToken ct)
     {
         metrics.Started(request);
-        // Every request to the source from here on carries the run's id: the source measures itself over them.
-        RunTagHandler.TagRequestsWith(run.Id);
-        // …and asks for the run's content coding; the bodies' bytes are counted as they arrive.
-        var wire = RunWire.Begin(request.Compression);
+        // Typed HttpClients are transient: one per run, so the handler rotation of IHttpClientFactory still works.
+        var client = services.GetRequiredService<SourceClient>();
+        var source = new SourceRun(client, request, run.Id);
+        var result = await RunAsync(run, source, writer, client, ct);
+        // A failed run is recorded and answered first: its source may be what failed (frozen, gone), and waiting for
+        // it would add its patience to the answer. Its source figures are not waited for; a run's are missing, not late.
+        if (result.Status != RunStatus.Succeeded)
+        {
+            finished.TrySetResult(await RecordAsync(result, source, null));
+        }
+
+        // Whatever happened, the run ends at the source now (a failed run releases its snapshot at once), after this
+        // service's window closed, so the request is in neither service's figures; the next run waits for it.
+        var ended = await EndAtSourceAsync(client, run.Id);
+        if (result.Status == RunStatus.Succeeded)
+        {
+            finished.TrySetResult(await RecordAsync(result, source, ended));
+        }
+    }
+
+    /// <summary>Begins the run at the source, transfers, verifies and commits: the run succeeded, failed or was cancelled, with this service's figures.</summary>
+    private async Task<RunResult> RunAsync(RunResult run, SourceRun source, IUserWriter writer, SourceClient client, CancellationToken ct)
+    {
         RuntimeSnapshot? localStart = null;
-        var source = new StrongBox<SourceSummary?>();
-        RunResult result = run;
-        Committed? committed = null;
+        SourceSnapshot? snapshot = null;
         try
         {
             localStart = runtimeWindow.Start();
-            // Typed HttpClients are transient: one per run, so the handler rotation of IHttpClientFactory still works.
-            committed = await TransferAndCommitAsync(request, writer, services.GetRequiredService<SourceClient>(), source, ct);
+            snapshot = await client.BeginRunAsync(run.Id, ct);
+            var committed = await TransferAndCommitAsync(source, writer, ct);
+            // Committed: nothing from here on can turn the run into a failure or a rollback.
+            return Succeeded(run, committed, ServiceFigures.Between(localStart, runtimeWindow.Stop())) with { SourceSnapshot = snapshot };
         }
         catch (Exception ex)
         {
-            result = Ended(run, ex, localStart, source.Value, ct);
+            return Ended(run, ex, localStart is null ? null : ServiceFigures.Between(localStart, runtimeWindow.Stop()), ct) with { SourceSnapshot = snapshot };
         }
+    }
 
-        if (committed is { } done)
+    /// <summary>The run as finished, with the source's figures (if the source ended it) and the bytes it received; stored.</summary>
+    private async Task<RunResult> RecordAsync(RunResult result, SourceRun source, SourceRunEnd? ended)
+    {
+        result = result with
         {
-            // Committed: nothing from here on can turn the run into a failure or a rollback.
-            result = Succeeded(run, done, localStart!, source.Value);
-        }
-
-        result = result with { WireBytes = wire.WireBytes, BodyBytes = wire.BodyBytes };
-
+            SyncDataSource = ended?.Figures,
+            SourceSnapshot = ended?.Snapshot ?? result.SourceSnapshot,
+            WireBytes = source.WireBytes,
+            BodyBytes = source.BodyBytes,
+        };
         metrics.Finished(result);
         // Store even when the app is stopping: the run's fate must not stay "running".
         await store.SaveFinalAsync(result, lifetime.ApplicationStopping);
         return result;
     }
 
+    /// <summary>Ends the run at the source and returns its figures; a run without them is still a run, and the log says why.</summary>
+    private async Task<SourceRunEnd?> EndAtSourceAsync(SourceClient client, Guid run)
+    {
+        try
+        {
+            // Not the run's token: a cancelled run must still end at the source.
+            var ended = await client.EndRunAsync(run, CancellationToken.None);
+            if (ended.Figures is null)
+            {
+                logger.LogWarning("SyncDataSource sent no figures for run {Run}: {Why}", run, ended.FiguresMissing);
+            }
+
+            return ended;
+        }
+        catch (SourceStreamException ex)
+        {
+            logger.LogWarning(ex, "SyncDataSource sent no figures for run {Run}: ending it there failed", run);
+            return null;
+        }
+    }
+
     /// <summary>A run that threw: cancelled (on request or at shutdown) or failed, with the figures measured so far.</summary>
-    private RunResult Ended(RunResult run, Exception ex, RuntimeSnapshot? localStart, SourceSummary? source, CancellationToken ct)
+    private RunResult Ended(RunResult run, Exception ex, ServiceFigures? local, CancellationToken ct)
     {
         // Once the run is cancelled, whatever broke next is a consequence of it.
         var cancelled = ct.IsCancellationRequested;
@@ -157,9 +206,7 @@ public sealed class SyncRunner(
             Error = cancelled
                 ? (stopping ? "Cancelled: SomeService is shutting down; the target was rolled back." : "Cancelled on request; the target was rolled back.")
                 : Describe(ex),
-            SomeService = localStart is null ? null : ServiceFigures.Between(localStart, runtimeWindow.Stop()),
-            SyncDataSource = SourceFigures(source),
-            SourceSnapshot = source?.Snapshot,
+            SomeService = local,
         };
         if (!cancelled)
         {
@@ -170,7 +217,7 @@ public sealed class SyncRunner(
         return result;
     }
 
-    private RunResult Succeeded(RunResult run, Committed done, RuntimeSnapshot localStart, SourceSummary? source) =>
+    private static RunResult Succeeded(RunResult run, Committed done, ServiceFigures local) =>
         run with
         {
             Status = RunStatus.Succeeded,
@@ -181,21 +228,8 @@ public sealed class SyncRunner(
             VerifyMs = Math.Round(done.VerifyTime.TotalMilliseconds, 1),
             Source = done.Source,
             Target = done.Target,
-            SomeService = ServiceFigures.Between(localStart, runtimeWindow.Stop()),
-            SyncDataSource = SourceFigures(source),
-            SourceSnapshot = source?.Snapshot,
+            SomeService = local,
         };
-
-    /// <summary>The source's figures from its verification answer; a run without them is still a run, and the log says why.</summary>
-    private ServiceFigures? SourceFigures(SourceSummary? summary)
-    {
-        if (summary is { Figures: null })
-        {
-            logger.LogWarning("SyncDataSource sent no figures for this run: {Why}", summary.FiguresMissing ?? "it measured no run (an older SyncDataSource?)");
-        }
-
-        return summary?.Figures;
-    }
 
     private sealed record Committed(TableChecksum Source, TableChecksum Target, TimeSpan Duration, TimeSpan VerifyTime);
 
@@ -203,7 +237,7 @@ public sealed class SyncRunner(
     /// The run itself: in one transaction empty the target and write every row; compare both sides' count and
     /// checksum inside it; commit only if they match. Returns only once committed.
     /// </summary>
-    private async Task<Committed> TransferAndCommitAsync(SyncRequest request, IUserWriter writer, SourceClient sourceClient, StrongBox<SourceSummary?> source, CancellationToken ct)
+    private async Task<Committed> TransferAndCommitAsync(SourceRun source, IUserWriter writer, CancellationToken ct)
     {
         var clock = Stopwatch.StartNew();
         await using var connection = await target.OpenConnectionAsync(ct);
@@ -213,45 +247,46 @@ public sealed class SyncRunner(
             await truncate.ExecuteNonQueryAsync(ct);
         }
 
-        var written = await TransferAsync(request, writer, new WriteTarget(connection, transaction, request.BatchSize, options.Value.DatabaseCommandTimeoutSeconds), ct);
+        var request = source.Request;
+        var written = await TransferAsync(source, writer, new WriteTarget(connection, transaction, request.BatchSize, options.Value.DatabaseCommandTimeoutSeconds), ct);
         var writeTime = clock.Elapsed;
 
         // Asked only now (a full scan on the source while rows move would slow the transfer it measures), and
-        // both sides at once: two backends, two cores.
-        var sourceSummaryTask = sourceClient.GetSummaryAsync(ct);
-        var targetSummary = await connection.ReadUsersChecksumAsync(transaction, ct);
-        source.Value = await sourceSummaryTask;
-        var sourceSummary = source.Value.Table;
+        // both sides at once: two backends, two cores. The source's is read in the run's snapshot.
+        var sourceChecksumTask = source.ReadChecksumAsync(ct);
+        var targetChecksum = await connection.ReadUsersChecksumAsync(transaction, ct);
+        var sourceChecksum = await sourceChecksumTask;
         var verifyTime = clock.Elapsed - writeTime;
-        if (targetSummary != sourceSummary || (written is not null && written != targetSummary.Rows))
+        if (targetChecksum != sourceChecksum || (written is not null && written != targetChecksum.Rows))
         {
             throw new VerificationException(
-                $"Verification failed, rolled back: source has {sourceSummary.Rows:N0} rows (checksum {sourceSummary.Checksum}), " +
-                $"target would have {targetSummary.Rows:N0} (checksum {targetSummary.Checksum})" +
+                $"Verification failed, rolled back: source has {sourceChecksum.Rows:N0} rows (checksum {sourceChecksum.Checksum}), " +
+                $"target would have {targetChecksum.Rows:N0} (checksum {targetChecksum.Checksum})" +
                 (written is null ? "" : $", writer reported {written:N0}") + ".");
         }
 
         // Verified: the commit is not cancellable (a DELETE or a shutdown arriving now must not abandon it half-way).
         var commitStart = clock.Elapsed;
         await transaction.CommitAsync(CancellationToken.None);
-        return new Committed(sourceSummary, targetSummary, writeTime + (clock.Elapsed - commitStart), verifyTime);
+        return new Committed(sourceChecksum, targetChecksum, writeTime + (clock.Elapsed - commitStart), verifyTime);
     }
 
     /// <summary>
     /// Feeds the writer what it consumes, and names the side that failed by where the failure happened: anything
     /// thrown while reading the source is the source's (<see cref="SourceStreamException"/>), the rest the target's.
     /// </summary>
-    private async Task<long?> TransferAsync(SyncRequest request, IUserWriter writer, WriteTarget writeTarget, CancellationToken ct)
+    private async Task<long?> TransferAsync(SourceRun source, IUserWriter writer, WriteTarget writeTarget, CancellationToken ct)
     {
+        var request = source.Request;
         var consumer = services.GetRequiredKeyedService<IFetchConsumer>(request.Fetch);
         try
         {
             switch (writer)
             {
                 case IRowWriter rows:
-                    return await rows.WriteAsync(metrics.CountWritten(SourceReads.Attributed(consumer.ReadAsync(request, ct), ct), request), writeTarget, ct);
+                    return await rows.WriteAsync(metrics.CountWritten(SourceReads.Attributed(consumer.ReadAsync(source, ct), ct), request), writeTarget, ct);
                 case ICopyBytesWriter bytes when consumer is IBinaryCopyConsumer copyConsumer:
-                    await using (var body = metrics.CountWritten(await copyConsumer.OpenCopyStreamAsync(ct), request))
+                    await using (var body = metrics.CountWritten(await copyConsumer.OpenCopyStreamAsync(source, ct), request))
                     {
                         return await bytes.WriteAsync(body, writeTarget, ct);
                     }
@@ -282,8 +317,3 @@ public sealed class SyncRunner(
         return string.Join(" ← ", parts);
     }
 }
-
-public sealed class VerificationException(string message) : Exception(message);
-
-/// <summary>The target database failed while rows were being written (not the source).</summary>
-public sealed class TargetWriteException(string message, Exception inner) : Exception(message, inner);

@@ -3,13 +3,12 @@ using Microsoft.EntityFrameworkCore;
 using Microsoft.Extensions.Options;
 using Npgsql;
 using SyncData.Shared;
-using SyncDataSource.Measurement;
+using SyncData.Shared.Fetches;
+using SyncDataSource.Runs;
 
 namespace SyncDataSource.Users;
 
-// The route is the one the original URLs used; SomeService's consumer declares the same.
-[Approach(ApproachKind.Fetch, "EFStream", Route = "users/stream")]
-public sealed class EFStreamEndpoint : IFetchEndpoint
+public sealed class EFStreamEndpoint : IFetchEndpoint<EFStreamFetch>
 {
     public Delegate Handler => Stream;
 
@@ -20,7 +19,7 @@ public sealed class EFStreamEndpoint : IFetchEndpoint
     /// </summary>
     internal static async Task Stream(HttpContext http, SendableUsersDbContext db, RunSnapshots snapshots, CancellationToken ct)
     {
-        await using var lease = await snapshots.AcquireAsync(http.Request, ct);
+        await using var lease = snapshots.Acquire(http.Request);
         await using var transaction = lease is null ? null : await lease.BeginAsync(db.Database, ct);
         try
         {

@@ -4,13 +4,12 @@ using Microsoft.Extensions.Options;
 using Npgsql;
 using SyncData.Postgres;
 using SyncData.Shared;
-using SyncDataSource.Measurement;
+using SyncData.Shared.Fetches;
+using SyncDataSource.Runs;
 
 namespace SyncDataSource.Users;
 
-// The route is the one the original URLs used; SomeService's consumer declares the same.
-[Approach(ApproachKind.Fetch, "NpgsqlCopy", CopyBytes = true, Route = "users/copy")]
-public sealed class NpgsqlCopyEndpoint : IFetchEndpoint
+public sealed class NpgsqlCopyEndpoint : IFetchEndpoint<NpgsqlCopyFetch>
 {
     public Delegate Handler => Copy;
 
@@ -44,7 +43,7 @@ public sealed class NpgsqlCopyEndpoint : IFetchEndpoint
     /// <summary>NpgsqlCopy: COPY TO STDOUT (FORMAT binary) relayed as bytes; no row is ever materialised here.</summary>
     internal static async Task Copy(HttpContext http, NpgsqlDataSource dataSource, RunSnapshots snapshots, CancellationToken ct)
     {
-        await using var lease = await snapshots.AcquireAsync(http.Request, ct);
+        await using var lease = snapshots.Acquire(http.Request);
         await using var connection = await dataSource.OpenConnectionAsync(ct);
         // A run's COPY reads its snapshot; the transaction is read only, so disposing it (a rollback) loses nothing.
         await using var transaction = lease is null ? null : await lease.BeginAsync(connection, ct);

@@ -1,4 +1,3 @@
-using System.ComponentModel.DataAnnotations;
 using System.Data;
 using System.Text.RegularExpressions;
 using Microsoft.EntityFrameworkCore;
@@ -8,28 +7,15 @@ using Microsoft.Extensions.Options;
 using Npgsql;
 using SyncData.Shared;
 
-namespace SyncDataSource.Measurement;
-
-public sealed class RunSnapshotOptions
-{
-    public const string Section = "Snapshots";
-
-    /// <summary>A run's snapshot with no request in flight for this long ends: its consumer went away (SomeService's own idle timeout is 30 s).</summary>
-    [Range(typeof(TimeSpan), "00:00:01", "1.00:00:00")]
-    public TimeSpan IdleTimeout { get; set; } = TimeSpan.FromSeconds(60);
-}
-
-/// <summary>Thrown for a request of a run whose snapshot already ended: reading a fresh one would mix two states of the table.</summary>
-public sealed class RunSnapshotEndedException(Guid run, string why)
-    : Exception($"Run {run}'s snapshot of the source has ended ({why}); its requests cannot read the state the run started from.");
+namespace SyncDataSource.Runs;
 
 /// <summary>
-/// One consistent read per run, as pgcopydb reads every part of a copy under one exported snapshot. The run's first
-/// request (tagged with <see cref="SourceRoutes.RunHeader"/>, <see cref="RunMeasurementApi.RunOf"/>) opens a
-/// REPEATABLE READ transaction and exports its snapshot, held on its own connection for the run; every request of the
-/// run, the verification summary included, reads in a REPEATABLE READ transaction of its own that imports it. The
-/// summary ends it; so does <see cref="RunSnapshotOptions.IdleTimeout"/> with no request in flight, so a SomeService
-/// that went away leaves no transaction open. Requests without a run read as before, each in its own transaction.
+/// One consistent read per run, as pgcopydb reads every part of a copy under one exported snapshot. The run's begin
+/// opens a REPEATABLE READ transaction and exports its snapshot, held on its own connection for the run; every request
+/// of the run (named by <see cref="SourceRoutes.RunHeader"/>, <see cref="RunsApi.RunOf"/>), the checksum included,
+/// reads in a REPEATABLE READ transaction of its own that imports it. The run's end ends it; so does
+/// <see cref="RunSnapshotOptions.IdleTimeout"/> with no request in flight (<see cref="Expired"/>), so a SomeService that
+/// went away leaves no transaction open. Requests without a run read as before, each in its own transaction.
 /// </summary>
 public sealed partial class RunSnapshots : IAsyncDisposable
 {
@@ -55,10 +41,44 @@ public sealed partial class RunSnapshots : IAsyncDisposable
         _sweep = new Timer(_ => _ = SweepAsync(), null, every, every);
     }
 
-    /// <summary>The run's snapshot for this request (opened by the run's first), or null for a request of no run. Dispose the lease when the request is done.</summary>
-    public async Task<Lease?> AcquireAsync(HttpRequest request, CancellationToken ct)
+    /// <summary>A run with no request in flight for <see cref="RunSnapshotOptions.IdleTimeout"/> ended: its consumer went away.</summary>
+    public event Action<Guid, string>? Expired;
+
+    /// <summary>Opens <paramref name="run"/>'s snapshot, held until <see cref="EndAsync"/> or the idle timeout.</summary>
+    public async Task<SourceSnapshot> OpenAsync(Guid run)
     {
-        if (RunMeasurementApi.RunOf(request) is not { } run)
+        Held held;
+        lock (_lock)
+        {
+            if (_held.ContainsKey(run) || _ended.ContainsKey(run))
+            {
+                throw RunConflictException.Again(run);
+            }
+
+            // Not the request's token: the snapshot outlives the request that opened it.
+            _held[run] = held = new Held(run, OpenCoreAsync(run));
+        }
+
+        try
+        {
+            return (await held.Opening).Snapshot;
+        }
+        catch
+        {
+            // A snapshot that could not be opened (the database was down) is not the run's.
+            lock (_lock)
+            {
+                _held.Remove(run);
+            }
+
+            throw;
+        }
+    }
+
+    /// <summary>The snapshot of the run this request names, or null for a request of no run. Dispose the lease when the request is done.</summary>
+    public Lease? Acquire(HttpRequest request)
+    {
+        if (RunsApi.RunOf(request) is not { } run)
         {
             return null;
         }
@@ -68,34 +88,25 @@ public sealed partial class RunSnapshots : IAsyncDisposable
         {
             if (_ended.TryGetValue(run, out var why))
             {
-                throw new RunSnapshotEndedException(run, why);
+                throw RunConflictException.Ended(run, why);
             }
 
-            if (!_held.TryGetValue(run, out held!))
+            if (!_held.TryGetValue(run, out held!) || !held.Opening.IsCompletedSuccessfully)
             {
-                // Not the request's token: the snapshot outlives the request that opened it.
-                _held[run] = held = new Held(run, OpenAsync(run));
+                throw RunConflictException.NeverBegun(run);
             }
 
             held.InFlight++;
         }
 
-        try
-        {
-            return new Lease(this, held, (await held.Opening.WaitAsync(ct)).Snapshot);
-        }
-        catch
-        {
-            Release(held, forgetIfFailed: true);
-            throw;
-        }
+        return new Lease(this, held, held.Opening.Result.Snapshot);
     }
 
     /// <summary>
-    /// The run's verification is read, or one of its requests failed: its snapshot ends (the holding transaction rolls
-    /// back), and later requests of the run are refused with <paramref name="why"/>.
+    /// The run ended, or one of its requests failed: its snapshot ends (the holding transaction rolls back), and later
+    /// requests of the run are refused with <paramref name="why"/>. Returns the snapshot when one was held.
     /// </summary>
-    public async Task EndAsync(Guid run, string why = "the run's summary was read")
+    public async Task<SourceSnapshot?> EndAsync(Guid run, string why)
     {
         Held? held;
         lock (_lock)
@@ -106,10 +117,7 @@ public sealed partial class RunSnapshots : IAsyncDisposable
             }
         }
 
-        if (held is not null)
-        {
-            await CloseAsync(held);
-        }
+        return held is null ? null : await CloseAsync(held);
     }
 
     public async ValueTask DisposeAsync()
@@ -128,7 +136,7 @@ public sealed partial class RunSnapshots : IAsyncDisposable
         }
     }
 
-    private async Task<Opened> OpenAsync(Guid run)
+    private async Task<Opened> OpenCoreAsync(Guid run)
     {
         var connection = await _dataSource.OpenConnectionAsync();
         try
@@ -153,17 +161,12 @@ public sealed partial class RunSnapshots : IAsyncDisposable
         }
     }
 
-    private void Release(Held held, bool forgetIfFailed = false)
+    private void Release(Held held)
     {
         lock (_lock)
         {
             held.InFlight--;
             held.LastUsed = Environment.TickCount64;
-            // A snapshot that could not be opened (the database was down) is not the run's: the next request tries again.
-            if (forgetIfFailed && held.Opening.IsFaulted && _held.TryGetValue(held.Run, out var current) && current == held)
-            {
-                _held.Remove(held.Run);
-            }
         }
     }
 
@@ -183,12 +186,13 @@ public sealed partial class RunSnapshots : IAsyncDisposable
 
         foreach (var held in idle)
         {
-            _logger.LogWarning("Run {Run}'s snapshot ended: no request for {Idle}", held.Run, _idle);
+            _logger.LogWarning("Run {Run} ended: no request for {Idle}", held.Run, _idle);
+            Expired?.Invoke(held.Run, $"no request of the run for {_idle.TotalSeconds:0.#} s");
             await CloseAsync(held);
         }
     }
 
-    private async Task CloseAsync(Held held)
+    private async Task<SourceSnapshot?> CloseAsync(Held held)
     {
         Opened opened;
         try
@@ -197,7 +201,7 @@ public sealed partial class RunSnapshots : IAsyncDisposable
         }
         catch
         {
-            return; // never opened: nothing to close
+            return null; // never opened: nothing to close
         }
 
         try
@@ -213,6 +217,8 @@ public sealed partial class RunSnapshots : IAsyncDisposable
         {
             await opened.Connection.DisposeAsync();
         }
+
+        return opened.Snapshot;
     }
 
     private void MarkEnded(Guid run, string why)
@@ -288,45 +294,5 @@ public sealed partial class RunSnapshots : IAsyncDisposable
 
             return ValueTask.CompletedTask;
         }
-    }
-}
-
-/// <summary>Wires <see cref="RunSnapshots"/> in: the service, and a late request of an ended run answered 409 with why.</summary>
-public static class RunSnapshotsApi
-{
-    public static IServiceCollection AddRunSnapshots(this IServiceCollection services)
-    {
-        services.AddOptions<RunSnapshotOptions>().BindConfiguration(RunSnapshotOptions.Section).ValidateDataAnnotations().ValidateOnStart();
-        return services.AddSingleton<RunSnapshots>();
-    }
-
-    public static IApplicationBuilder UseRunSnapshots(this IApplicationBuilder app)
-    {
-        var snapshots = app.ApplicationServices.GetRequiredService<RunSnapshots>();
-        return app.Use(async (http, next) =>
-        {
-            try
-            {
-                await next(http);
-            }
-            catch (RunSnapshotEndedException ex) when (!http.Response.HasStarted)
-            {
-                await TypedResults.Problem(ex.Message, statusCode: StatusCodes.Status409Conflict, title: "The run's snapshot has ended").ExecuteAsync(http);
-                return;
-            }
-            catch (Exception ex) when (RunMeasurementApi.RunOf(http.Request) is { } run)
-            {
-                await snapshots.EndAsync(run, $"a request of the run failed ({ex.GetType().Name})");
-                throw;
-            }
-
-            // A refused request ends its run: holding the snapshot (a connection and an open transaction) until the idle
-            // timeout would let a series of failing runs exhaust the server's connections. Not an aborted one that
-            // completed: a consumer may close a stream it has read to the end before the server has finished with it.
-            if (RunMeasurementApi.RunOf(http.Request) is { } failed && http.Response.StatusCode >= 400)
-            {
-                await snapshots.EndAsync(failed, $"a request of the run was answered {http.Response.StatusCode}");
-            }
-        });
     }
 }

@@ -1,0 +1,37 @@
+using SomeService.Sync;
+using SyncData.Shared;
+
+namespace SomeService.Fetch;
+
+/// <summary>
+/// One run's reads of SyncDataSource, handed to its fetch consumer: the run's id, which every request names
+/// (<see cref="SourceRoutes.RunHeader"/>), its content coding (<see cref="BodyCompression"/>), and the body bytes its
+/// fetch responses brought, as received on the wire and decoded. A read of no run (<see cref="Id"/> null: the tests,
+/// a warm-up) names none.
+/// </summary>
+public sealed class SourceRun(SourceClient source, SyncRequest request, Guid? id)
+{
+    private long _wireBytes;
+    private long _bodyBytes;
+
+    public Guid? Id { get; } = id;
+
+    public SyncRequest Request { get; } = request;
+
+    /// <summary>The Accept-Encoding token the run's fetch requests send, and the Content-Encoding they must come back with; null for none.</summary>
+    public string? ContentCoding => BodyCompression.ContentCoding(Request.Compression);
+
+    public long WireBytes => Interlocked.Read(ref _wireBytes);
+
+    public long BodyBytes => Interlocked.Read(ref _bodyBytes);
+
+    /// <summary>GET <paramref name="relativeUri"/> as a request of this run: the body decoded, counted and guarded by the idle timeout.</summary>
+    public Task<Stream> OpenStreamAsync(string relativeUri, CancellationToken ct) => source.OpenStreamAsync(relativeUri, this, ct);
+
+    /// <summary>The source's count and checksum, read in this run's snapshot.</summary>
+    public Task<TableChecksum> ReadChecksumAsync(CancellationToken ct) => source.ReadChecksumAsync(this, ct);
+
+    internal void AddWire(int bytes) => Interlocked.Add(ref _wireBytes, bytes);
+
+    internal void AddBody(int bytes) => Interlocked.Add(ref _bodyBytes, bytes);
+}

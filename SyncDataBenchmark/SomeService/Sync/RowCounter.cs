@@ -1,0 +1,28 @@
+using System.Diagnostics.Metrics;
+
+namespace SomeService.Sync;
+
+/// <summary>Adds rows to sync.rows.written in steps of <see cref="SyncMetrics.RowsPerStep"/>, and the remainder at the end.</summary>
+internal sealed class RowCounter(Counter<long> counter, KeyValuePair<string, object?>[] tags)
+{
+    private int _pending;
+
+    public void Add(int rows)
+    {
+        _pending += rows;
+        if (_pending >= SyncMetrics.RowsPerStep)
+        {
+            counter.Add(_pending, tags);
+            _pending = 0;
+        }
+    }
+
+    public void Flush()
+    {
+        if (_pending > 0)
+        {
+            counter.Add(_pending, tags);
+            _pending = 0;
+        }
+    }
+}

@@ -1,0 +1,24 @@
+using System.Globalization;
+
+namespace SyncData.Shared;
+
+/// <summary>SomeService's routes, as the server maps them and its callers (the runner, the tests) call them.</summary>
+public static class SyncRoutes
+{
+    public const string Sync = "sync";
+    public const string Runs = "sync/runs";
+
+    public static string Run(Guid id) => $"{Runs}/{id}";
+
+    /// <summary>
+    /// The one place the trigger's query string is written: GET /sync?f=&amp;i=[&amp;pageSize=&amp;batchSize=][&amp;wait=true][&amp;c=].
+    /// Names go as given (the service matches them case-insensitively), escaped; no <paramref name="compression"/>
+    /// leaves c= out (the service's default, none).
+    /// </summary>
+    public static string Trigger(string fetch, string insert, int? pageSize = null, int? batchSize = null, bool wait = false, string? compression = null) =>
+        $"{Sync}?f={Uri.EscapeDataString(fetch)}&i={Uri.EscapeDataString(insert)}"
+        + (pageSize is { } p ? "&pageSize=" + p.ToString(CultureInfo.InvariantCulture) : "")
+        + (batchSize is { } b ? "&batchSize=" + b.ToString(CultureInfo.InvariantCulture) : "")
+        + (wait ? "&wait=true" : "")
+        + (compression is { } c ? "&c=" + Uri.EscapeDataString(c) : "");
+}

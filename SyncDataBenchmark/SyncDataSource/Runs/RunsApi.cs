@@ -1,0 +1,86 @@
+using Microsoft.AspNetCore.Http.HttpResults;
+using Microsoft.Extensions.Primitives;
+using SyncData.Shared;
+
+namespace SyncDataSource.Runs;
+
+/// <summary>A run's begin and end (<see cref="SourceRoutes.Run"/>), and the requests that name a run (<see cref="SourceRoutes.RunHeader"/>).</summary>
+public static class RunsApi
+{
+    public static IServiceCollection AddSourceRuns(this IServiceCollection services)
+    {
+        services.AddOptions<RunSnapshotOptions>().BindConfiguration(RunSnapshotOptions.Section).ValidateDataAnnotations().ValidateOnStart();
+        return services.AddSingleton<RunMeasurement>().AddSingleton<RunSnapshots>().AddSingleton<SourceRuns>();
+    }
+
+    public static IEndpointRouteBuilder MapRunsApi(this IEndpointRouteBuilder app)
+    {
+        var run = app.MapGroup("/" + SourceRoutes.Runs + "/{id:guid}");
+        run.MapPost("/", Begin);
+        run.MapDelete("/", End);
+        return app;
+    }
+
+    /// <summary>
+    /// A request naming a run reads in its snapshot; one of a run that is not open is refused (409, with why), and one
+    /// that throws or is refused (≥ 400) ends its run at once: holding the snapshot (a connection and an open
+    /// transaction) until the idle timeout would let failing runs exhaust the server's connections. Not an aborted one
+    /// that completed: a consumer may close a stream it has read to the end before the server has finished with it.
+    /// </summary>
+    public static IApplicationBuilder UseSourceRuns(this IApplicationBuilder app)
+    {
+        // Created now: the measurement's startup baseline collection starts with the service, not with the first run.
+        var runs = app.ApplicationServices.GetRequiredService<SourceRuns>();
+        return app.Use(async (http, next) =>
+        {
+            if (RunOf(http.Request) is not { } run)
+            {
+                await next(http);
+                return;
+            }
+
+            try
+            {
+                await next(http);
+            }
+            catch (RunConflictException ex) when (!http.Response.HasStarted)
+            {
+                await Conflict(ex).ExecuteAsync(http);
+                return;
+            }
+            catch (Exception ex)
+            {
+                await runs.FailAsync(run, $"a request of the run failed ({ex.GetType().Name})");
+                throw;
+            }
+
+            if (http.Response.StatusCode >= 400)
+            {
+                await runs.FailAsync(run, $"a request of the run was answered {http.Response.StatusCode}");
+            }
+        });
+    }
+
+    /// <summary>The run a request belongs to, or null when it carries no (valid) <see cref="SourceRoutes.RunHeader"/>.</summary>
+    public static Guid? RunOf(HttpRequest request) =>
+        request.Headers.TryGetValue(SourceRoutes.RunHeader, out StringValues value) && Guid.TryParse(value.ToString(), out var run) ? run : null;
+
+    /// <summary>POST runs/{id}: waits for the previous run's baseline collection, then opens the window and the snapshot.</summary>
+    private static async Task<Results<Ok<SourceSnapshot>, ProblemHttpResult>> Begin(Guid id, SourceRuns runs)
+    {
+        try
+        {
+            return TypedResults.Ok(await runs.BeginAsync(id));
+        }
+        catch (RunConflictException ex)
+        {
+            return Conflict(ex);
+        }
+    }
+
+    /// <summary>DELETE runs/{id}: closes the window, ends the snapshot, answers the figures (or why there are none).</summary>
+    private static async Task<Ok<SourceRunEnd>> End(Guid id, SourceRuns runs) => TypedResults.Ok(await runs.EndAsync(id));
+
+    private static ProblemHttpResult Conflict(RunConflictException ex) =>
+        TypedResults.Problem(ex.Message, statusCode: StatusCodes.Status409Conflict, title: "The run is not open at SyncDataSource, or was begun before");
+}

@@ -1,0 +1,40 @@
+using Microsoft.AspNetCore.Http.HttpResults;
+using Microsoft.EntityFrameworkCore;
+using Microsoft.Extensions.Options;
+using SyncData.Shared;
+using SyncDataSource.Runs;
+
+namespace SyncDataSource.Users;
+
+/// <summary>
+/// What the paging endpoints share (bound with [AsParameters]): the limit, the validation answer, and one page read in
+/// the run's snapshot, ordered by id. A value the wire cannot carry becomes a named 422.
+/// </summary>
+public sealed record PageQuery(string? Limit, SendableUsersDbContext Db, IOptions<UsersApiOptions> Options, RunSnapshots Snapshots, HttpRequest Request)
+{
+    /// <summary>
+    /// Reads the page <paramref name="select"/> picks from the users ordered by id, or answers the errors found so far
+    /// (<paramref name="errors"/>, with the limit's). Each page of a run reads the run's snapshot, so rows cannot shift
+    /// between pages while the source takes writes.
+    /// </summary>
+    public async Task<Results<Ok<List<User>>, ValidationProblem, ProblemHttpResult>> ReadAsync(
+        Dictionary<string, string[]> errors, Func<IOrderedQueryable<User>, IQueryable<User>> select, CancellationToken ct)
+    {
+        var take = (int)UsersApi.ParseNumber(Limit, "limit", 1, Options.Value.MaxPageSize, errors, required: true);
+        if (errors.Count > 0)
+        {
+            return TypedResults.ValidationProblem(errors);
+        }
+
+        await using var lease = Snapshots.Acquire(Request);
+        await using var transaction = lease is null ? null : await lease.BeginAsync(Db.Database, ct);
+        try
+        {
+            return TypedResults.Ok(await select(Db.Users.AsNoTracking().OrderBy(u => u.Id)).Take(take).ToListAsync(ct));
+        }
+        catch (Exception ex) when (ex is not OperationCanceledException)
+        {
+            return UsersApi.Unsendable(SendableUsersDbContext.Unsendable(ex) ?? throw ex.Rethrown());
+        }
+    }
+}

@@ -22,7 +22,7 @@ public sealed class PeerLab : IAsyncLifetime
 
     public async Task InitializeAsync()
     {
-        Postgres = await LocalPostgres.StartAsync(BenchSettings.LabPostgresSettings);
+        Postgres = await LocalPostgres.StartAsync(LabDatabases.LabPostgresSettings);
         await Lab.CreateDatabasesAsync(Postgres, Rows);
         SourceChecksum = await Lab.ReadChecksumAsync(SourceDb);
     }

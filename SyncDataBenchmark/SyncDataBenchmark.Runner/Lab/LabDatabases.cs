@@ -39,7 +39,20 @@ public sealed record LabDatabases(string SourceDb, string TargetDb, PeerPlacemen
         }
     }
 
-    /// <summary>The settings of the runner's own clusters: always wal_level = logical, plus the tmpfs ones with --tmpfs.</summary>
+    /// <summary>Where --tmpfs puts the runner's clusters.</summary>
+    public const string TmpfsDirectory = "/dev/shm";
+
+    /// <summary>
+    /// Always set on the runner's own clusters: the logical-replication peer needs logical decoding, and wal_level can
+    /// only change at server start (README, "The peers").
+    /// </summary>
+    public static IReadOnlyDictionary<string, string> LabPostgresSettings { get; } = new Dictionary<string, string> { ["wal_level"] = "logical" };
+
+    /// <summary>
+    /// --tmpfs adds the sqlx write-up's finding: on a throwaway cluster durability costs dominate COPY; with these off
+    /// the database stops being the bottleneck, so the services' own costs show.
+    /// </summary>
     public static Dictionary<string, string> ServerSettings(BenchSettings settings) =>
-        BenchSettings.LabPostgresSettings.Concat(settings.Tmpfs ? BenchSettings.TmpfsPostgresSettings : []).ToDictionary(s => s.Key, s => s.Value);
+        LabPostgresSettings.Concat(settings.Tmpfs ? [new("fsync", "off"), new("synchronous_commit", "off"), new("full_page_writes", "off")] : [])
+            .ToDictionary(s => s.Key, s => s.Value);
 }

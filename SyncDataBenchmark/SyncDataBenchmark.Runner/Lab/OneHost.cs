@@ -9,9 +9,9 @@ public static class OneHost
     {
         var serverSettings = LabDatabases.ServerSettings(settings);
         say(settings.Tmpfs
-            ? $"Starting a throwaway PostgreSQL cluster on {BenchSettings.TmpfsDirectory} ({string.Join(", ", serverSettings.Select(s => $"{s.Key}={s.Value}"))})…"
+            ? $"Starting a throwaway PostgreSQL cluster on {LabDatabases.TmpfsDirectory} ({string.Join(", ", serverSettings.Select(s => $"{s.Key}={s.Value}"))})…"
             : "Starting a throwaway PostgreSQL cluster…");
-        var postgres = await LocalPostgres.StartAsync(serverSettings, settings.Tmpfs ? BenchSettings.TmpfsDirectory : null, ct);
+        var postgres = await LocalPostgres.StartAsync(serverSettings, settings.Tmpfs ? LabDatabases.TmpfsDirectory : null, ct);
         try
         {
             await postgres.CreateDatabaseAsync(Lab.SourceDatabase, ct);

@@ -16,7 +16,7 @@ public static class TwoHosts
         say($"Building two hosts joined by a {link.Name} link (network namespaces, one veth pair shaped with tc tbf)…");
         var lab = await TwoHostLab.CreateAsync(link.RateBitsPerSecond!.Value, ct: ct);
         var serverSettings = LabDatabases.ServerSettings(settings);
-        var parent = settings.Tmpfs ? BenchSettings.TmpfsDirectory : null;
+        var parent = settings.Tmpfs ? LabDatabases.TmpfsDirectory : null;
         LocalPostgres? source = null;
         LocalPostgres? target = null;
         try

@@ -75,7 +75,7 @@ public sealed class BenchOptions
 
     private readonly Option<string[]> _profileCases = new("--profile-cases")
     {
-        Description = $"Cases measured under the profiles after the first, as Fetch:Insert with * for any; comma-separated or repeated. Default: {BenchSettings.DefaultProfileCasesText} (a name this build lacks is skipped).",
+        Description = $"Cases measured under the profiles after the first, as Fetch:Insert with * for any; comma-separated or repeated. Default: {BenchSettings.DefaultProfileCasesText}.",
     };
 
     private readonly Option<string[]> _link = Names("--link", "link", NetworkLink.Names, n => NetworkLink.Find(n) is not null,

@@ -45,10 +45,7 @@ public sealed record BenchSettings
     /// <summary>Whether the peer with this key runs: peers on, and all of them or this one chosen.</summary>
     public bool RunsPeer(string key) => Peers && (PeerKeys?.Contains(key) ?? true);
 
-    /// <summary>
-    /// --profile-cases when not given: the COPY path, EF Core's typical write and the bulk library. A name this build
-    /// does not have is skipped, not an error.
-    /// </summary>
+    /// <summary>--profile-cases when not given: the COPY path, EF Core's typical write and the bulk library.</summary>
     public const string DefaultProfileCasesText = "NpgsqlCopy:NpgsqlCopy,EFStream:EFTypical,NpgsqlCopy:EFBulk";
 
     /// <summary>

@@ -11,17 +11,6 @@ source scripts/lab-build.sh
 echo "Building $LAB_CONFIGURATION…"
 runner_project=SyncDataBenchmark/SyncDataBenchmark.Runner/SyncDataBenchmark.Runner.csproj
 lab_build "$runner_project"
-# The one-command benchmark measures every case under the `default` profile and the runner's --profile-cases under
-# `workstation` and `tuned` too (README, "Measuring honestly"); any --profile given here replaces that.
-# A sweep (--rows with several sizes) measures the default profile alone: each further profile would restart the
-# services, and warm up again, at every size (README, "How it scales").
-profile=(--profile default,workstation,tuned)
-previous=
-for arg in "$@"; do
-  case $arg in --profile|--profile=*|--someservice-url|--someservice-url=*|--help|-h|-\?|--rows=*,*) profile=() ;; esac
-  [[ $previous == --rows && $arg == *,* ]] && profile=()
-  previous=$arg
-done
 # Where the build put the runner, asked of MSBuild: the target framework is written only in Directory.Build.props.
 runner=$(dotnet msbuild "$runner_project" -nologo -p:Configuration="$LAB_CONFIGURATION" -getProperty:TargetPath)
-exec dotnet "$runner" "${profile[@]}" "$@"
+exec dotnet "$runner" "$@"

@@ -68,6 +68,15 @@ public static class Lab
         return await connection.ReadUsersChecksumAsync(null, ct);
     }
 
+    /// <summary>One statement's single value, on its own unpooled connection (checks made around faults and restarts must not trip over a dead pooled one).</summary>
+    public static async Task<object?> ScalarAsync(string connectionString, string sql, CancellationToken ct = default)
+    {
+        await using var connection = new Npgsql.NpgsqlConnection(new Npgsql.NpgsqlConnectionStringBuilder(connectionString) { Pooling = false }.ConnectionString);
+        await connection.OpenAsync(ct);
+        await using var command = new Npgsql.NpgsqlCommand(sql, connection) { CommandTimeout = 0 };
+        return await command.ExecuteScalarAsync(ct);
+    }
+
     /// <summary>
     /// Untimed, before every run and every peer: empties the target and leaves one sentinel row no source holds, so
     /// that a run or a tool that does nothing can never verify. Throws if the target still equals the source.

@@ -82,7 +82,7 @@ public static class LabSweeper
         try
         {
             var ownerFile = Path.Combine(directory, OwnerFile);
-            // A cluster without an owner file was made by an older harness, or is being made right now: not ours to judge.
+            // A cluster without an owner file is being made right now (the file comes just after the directory): not ours to judge.
             if (!File.Exists(ownerFile) || IsAlive(File.ReadAllText(ownerFile).Trim()))
             {
                 return;

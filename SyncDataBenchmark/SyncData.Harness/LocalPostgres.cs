@@ -5,12 +5,6 @@ using Npgsql;
 namespace SyncData.Harness;
 
 /// <summary>
-/// Where a cluster runs when it is one host of a two-host lab: inside <paramref name="Namespace"/>, listening also on
-/// <paramref name="LinkAddress"/> (null: loopback only) and trusting <paramref name="TrustedNetwork"/> there.
-/// </summary>
-public sealed record PostgresHost(string Namespace, string? LinkAddress = null, string? TrustedNetwork = null);
-
-/// <summary>
 /// A throwaway PostgreSQL cluster: initdb into a temp directory, started on a free loopback port, removed on dispose.
 /// As root it runs as the `postgres` system user (PostgreSQL refuses to run as root).
 /// </summary>

@@ -3,13 +3,6 @@ using SyncData.Harness.Network;
 
 namespace SyncData.Harness;
 
-/// <summary>
-/// Where a service runs in a two-host lab: inside <paramref name="Namespace"/>, listening on
-/// <paramref name="ListenAddress"/> (its link address, for the other host) and on the unix socket
-/// <paramref name="ControlSocket"/> (for the runner in the root namespace).
-/// </summary>
-public sealed record ServiceHost(string Namespace, string ListenAddress, string ControlSocket);
-
 /// <summary>One of the lab's ASP.NET Core services running as its own process, on its own loopback port.</summary>
 public sealed class ServiceProcess : IAsyncDisposable
 {
@@ -63,6 +56,30 @@ public sealed class ServiceProcess : IAsyncDisposable
             urls += ";http://unix:" + host.ControlSocket;
         }
 
+        // Command-line arguments outrank appsettings.json's Urls (ASPNETCORE_URLS does not).
+        var process = ChildProcess.Start("dotnet", [assemblyPath, "--urls", urls], new ChildProcessOptions
+        {
+            Namespace = host?.Namespace,
+            WorkingDirectory = Path.GetDirectoryName(assemblyPath)!,
+            Environment = Variables(environment),
+            TailLines = RecentLines,
+        });
+        var service = new ServiceProcess(name, process, baseAddress) { Host = host };
+        try
+        {
+            await service.WaitHealthyAsync(TimeSpan.FromSeconds(60), ct);
+            return service;
+        }
+        catch
+        {
+            await service.DisposeAsync();
+            throw;
+        }
+    }
+
+    /// <summary>The service's environment: Production, no runtime knob inherited from this process, the caller's variables, and its owner.</summary>
+    private static Dictionary<string, string?> Variables(IReadOnlyDictionary<string, string> environment)
+    {
         var variables = new Dictionary<string, string?>
         {
             ["DOTNET_ENVIRONMENT"] = "Production",
@@ -81,26 +98,7 @@ public sealed class ServiceProcess : IAsyncDisposable
 
         // Whose service this is: if this process dies without stopping it, the next lab's sweep kills it.
         variables[LabSweeper.OwnerVariable] = LabSweeper.Me;
-
-        // Command-line arguments outrank appsettings.json's Urls (ASPNETCORE_URLS does not).
-        var process = ChildProcess.Start("dotnet", [assemblyPath, "--urls", urls], new ChildProcessOptions
-        {
-            Namespace = host?.Namespace,
-            WorkingDirectory = Path.GetDirectoryName(assemblyPath)!,
-            Environment = variables,
-            TailLines = RecentLines,
-        });
-        var service = new ServiceProcess(name, process, baseAddress) { Host = host };
-        try
-        {
-            await service.WaitHealthyAsync(TimeSpan.FromSeconds(60), ct);
-            return service;
-        }
-        catch
-        {
-            await service.DisposeAsync();
-            throw;
-        }
+        return variables;
     }
 
     public async Task WaitHealthyAsync(TimeSpan timeout, CancellationToken ct = default)

@@ -4,7 +4,7 @@ using SyncDataBenchmark.Runner.Report;
 
 namespace SyncDataBenchmark.Runner;
 
-/// <summary>The whole benchmark: tools checked, the system under test up, the session (each job written to the record), outputs from the record, all stopped.</summary>
+/// <summary>The whole benchmark: tools checked, the lab up, the plan carried out (each item appended to the record), outputs from the record, all stopped.</summary>
 public static class BenchCommand
 {
     public const int Passed = 0;
@@ -28,10 +28,10 @@ public static class BenchCommand
             return SetupFailed;
         }
 
-        SystemUnderTest system;
+        BenchLab lab;
         try
         {
-            system = await Heartbeat.RunAsync("setting up the lab (cluster, seed, services)", () => SystemUnderTest.StartAsync(settings, display.Say, ct), display.Say);
+            lab = await Heartbeat.RunAsync("setting up the lab (cluster, seed, services)", () => BenchLab.StartAsync(settings, settings.Links[0], display.Say, ct), display.Say);
         }
         catch (Exception ex) when (ex is not OperationCanceledException)
         {
@@ -39,10 +39,10 @@ public static class BenchCommand
             return SetupFailed;
         }
 
-        await using (system)
+        await using (lab)
         {
-            var environment = await EnvironmentProbe.ReadAsync(system.PostgresVersion, tools, startedAt);
-            var (report, complete) = await MeasureAsync(settings, system, display, environment, wall, ct);
+            var environment = await EnvironmentProbe.ReadAsync(lab.PostgresVersion, tools, startedAt);
+            var (report, complete) = await MeasureAsync(settings, lab, display, environment, wall, ct);
             var pictureProblem = await Reports.WriteAsync(report, settings.Out.FullName, settings.Charts, display.Say);
             ConsoleSummary.Show(report, settings.Out.FullName, pictureProblem);
             return !complete ? Interrupted : report.Passed && pictureProblem is null ? Passed : RunsFailed;
@@ -58,64 +58,29 @@ public static class BenchCommand
         return pictureProblem is null ? Passed : RunsFailed;
     }
 
-    /// <summary>The session's jobs, the record written after each and once more, complete (or not), at the end.</summary>
+    /// <summary>The plan carried out, the record written after each item and once more, complete (or not), at the end.</summary>
     private static async Task<(BenchReport Report, bool Complete)> MeasureAsync(
-        BenchSettings settings, SystemUnderTest system, IBenchDisplay display, BenchEnvironment environment, Stopwatch wall, CancellationToken ct)
+        BenchSettings settings, BenchLab lab, IBenchDisplay display, BenchEnvironment environment, Stopwatch wall, CancellationToken ct)
     {
         var jsonPath = Path.Combine(settings.Out.FullName, ResultsRecord.FileName);
-        using var session = new BenchSession(settings, system, display,
-            s => ResultsRecord.WriteAsync(ResultsRecord.Build(s, system, settings, environment, complete: false), jsonPath));
+        var record = new BenchRecord();
+        var session = new BenchSession(new BenchPlan(settings), record, display,
+            plan => ResultsRecord.WriteAsync(ResultsRecord.Build(plan, record, lab, settings, environment, complete: false), jsonPath));
         var complete = true;
         try
         {
-            await RunLinksAsync(settings, session, display, ct);
+            await session.RunAsync(lab, ct);
         }
         catch (OperationCanceledException)
         {
             complete = false;
             display.Say("Stopped: writing what was measured so far.");
         }
-        finally
-        {
-            // The first link's system is the caller's to stop; a later link's is stopped here, on failure and Ctrl-C too.
-            if (session.CurrentSystem != system)
-            {
-                await session.CurrentSystem.DisposeAsync();
-            }
-        }
 
         var finished = environment with { FinishedAt = DateTimeOffset.UtcNow, WallTimeMs = Math.Round(wall.Elapsed.TotalMilliseconds) };
-        var report = ResultsRecord.Build(session, system, settings, finished, complete);
+        var report = ResultsRecord.Build(session.Plan, record, lab, settings, finished, complete);
         await ResultsRecord.WriteAsync(report, jsonPath);
         return (report, complete);
-    }
-
-    /// <summary>
-    /// The whole schedule across each link in turn (--link): the first on the system already up, each further one on
-    /// its own, set up after the previous one is stopped (its own hosts, clusters and services).
-    /// </summary>
-    private static async Task RunLinksAsync(BenchSettings settings, BenchSession session, IBenchDisplay display, CancellationToken ct)
-    {
-        await session.RunAsync(ct);
-        foreach (var link in settings.Links.Skip(1))
-        {
-            await session.CurrentSystem.DisposeAsync();
-            SystemUnderTest next;
-            try
-            {
-                next = await Heartbeat.RunAsync($"setting up the {link.Name} lab (hosts, clusters, seed, services)",
-                    () => SystemUnderTest.StartAsync(settings, link, display.Say, ct), display.Say);
-            }
-            catch (Exception ex) when (ex is not OperationCanceledException)
-            {
-                session.Problems.Add($"Could not set up the {link.Name} link's lab: {ex.Message}");
-                display.Say(session.Problems[^1]);
-                return;
-            }
-
-            session.UseSystem(next);
-            await session.RunAsync(ct);
-        }
     }
 
     /// <summary>The external tools' versions, checked before an hour of runs; null (and said why) when the pictures cannot be drawn.</summary>

@@ -1,12 +1,12 @@
 using SyncDataBenchmark.Runner;
 
 var parsed = new BenchOptions().Command(BenchCommand.RunAsync).Parse(args);
-if (parsed.Errors.Count > 0)
+if (BenchOptions.Errors(parsed) is { Count: > 0 } errors)
 {
     // One line per problem, no help page and no stack trace; 1 is the documented exit code for invalid options.
-    foreach (var error in parsed.Errors)
+    foreach (var error in errors)
     {
-        Console.Error.WriteLine(error.Message);
+        Console.Error.WriteLine(error);
     }
 
     return BenchCommand.RunsFailed;

@@ -208,7 +208,8 @@ public sealed class BenchCommandTests
     [InlineData("--cases", "EFStreem:*", "'EFStreem' in 'EFStreem:*' is not a fetch approach")]
     [InlineData("--cases", "EFStream:NpgsqlCopyRaw", "EFStream:NpgsqlCopyRaw cannot run")]
     [InlineData("--someservice-url", "http://127.0.0.1:1", "need --connection")]
-    [InlineData("--profile", "tunned", "--profile: 'tunned' is not a runtime profile")]
+    [InlineData("--profile", "tunned", "--profile: 'tunned' is not valid: one or more of default, workstation, tuned")]
+    [InlineData("--bogus", "x", "'--bogus' is not an option of this command. Valid options: --help, --version, --rows,")]
     public async Task Options_that_cannot_go_together_are_refused_before_anything_starts(string option, string value, string message)
     {
         var output = Path.Combine(Path.GetTempPath(), "syncdata-bench-refused-" + Path.GetRandomFileName());

@@ -226,10 +226,10 @@ public sealed class CompressionOptionTests
     }
 
     [Theory]
-    [InlineData("deflate", "'deflate' is not valid: none, gzip, brotli")]
-    [InlineData("br", "'br' is not valid: none, gzip, brotli")]
+    [InlineData("deflate", "'deflate' is not valid: one or more of none, gzip, brotli")]
+    [InlineData("br", "'br' is not valid: one or more of none, gzip, brotli")]
     [InlineData("gzip,GZIP", "names a compression twice")]
-    [InlineData(",", "'' is not valid")]
+    [InlineData(",", "',' is not valid")]
     public void A_bad_compression_is_one_line_naming_it(string value, string mentions)
     {
         var errors = Parse("--compression", value).Errors.Select(e => e.Message).ToList();

@@ -9,7 +9,7 @@ using Xunit;
 namespace SyncDataBenchmark.Tests;
 
 /// <summary>
-/// One small two-host lab as the runner builds it for --link 100mbit (SystemUnderTest): two namespaces, two
+/// One small two-host lab as the runner builds it for --link 100mbit (BenchLab): two namespaces, two
 /// clusters, the services each on its own host, joined by one shaped veth pair. Enough rows that the link's limit
 /// shows (about 20 MB cross it), and a short idle timeout so the link fault fails fast.
 /// </summary>
@@ -21,10 +21,10 @@ public sealed class LinkLab : IAsyncLifetime
 
     public static NetworkLink Link { get; } = NetworkLink.Find("100mbit")!;
 
-    public SystemUnderTest System { get; private set; } = null!;
+    public BenchLab BenchLab { get; private set; } = null!;
     public HttpClient Client { get; private set; } = null!;
     public SomeServiceClient Api => new(Client);
-    public TwoHostLab Network => System.NetworkLab!;
+    public TwoHostLab Network => BenchLab.Databases.Network!;
 
     public async Task InitializeAsync()
     {
@@ -38,8 +38,8 @@ public sealed class LinkLab : IAsyncLifetime
             Sizes = [Rows], Repeat = 1, Cases = CaseSelection.Parse([], out _), Out = new DirectoryInfo(Path.GetTempPath()),
             Links = [Link], Profiles = [profile],
         };
-        System = await SystemUnderTest.StartAsync(settings, Link, _ => { }, CancellationToken.None);
-        Client = System.CreateSomeServiceClient(TimeSpan.FromMinutes(5));
+        BenchLab = await BenchLab.StartAsync(settings, Link, _ => { }, CancellationToken.None);
+        Client = BenchLab.Services.CreateSomeServiceClient(TimeSpan.FromMinutes(5));
     }
 
     /// <summary>Triggers a run and waits for it; fails the test on anything but 200.</summary>
@@ -47,16 +47,16 @@ public sealed class LinkLab : IAsyncLifetime
     {
         using var response = await Api.TriggerAsync(fetch, insert, wait: true);
         var body = await response.Content.ReadAsStringAsync();
-        Assert.True(response.IsSuccessStatusCode, $"{fetch} × {insert} answered {(int)response.StatusCode}: {body}\n{System.SomeServiceOutput}");
+        Assert.True(response.IsSuccessStatusCode, $"{fetch} × {insert} answered {(int)response.StatusCode}: {body}\n{BenchLab.Services.SomeServiceOutput}");
         return JsonSerializer.Deserialize(body, SyncJsonContext.Default.RunResult)!;
     }
 
     public async Task DisposeAsync()
     {
         Client?.Dispose();
-        if (System is not null)
+        if (BenchLab is not null)
         {
-            await System.DisposeAsync();
+            await BenchLab.DisposeAsync();
         }
     }
 }
@@ -76,8 +76,8 @@ public sealed class LinkTests(LinkLab lab) : IAsyncLifetime
     public async Task InitializeAsync()
     {
         await lab.Network.SetLinkAsync(up: true);
-        await Lab.MakeTargetDifferAsync(lab.System.TargetDb, lab.System.SourceChecksum);
-        _before = await Lab.ReadChecksumAsync(lab.System.TargetDb);
+        await Lab.MakeTargetDifferAsync(lab.BenchLab.TargetDb, lab.BenchLab.SourceChecksum);
+        _before = await Lab.ReadChecksumAsync(lab.BenchLab.TargetDb);
     }
 
     public Task DisposeAsync() => lab.Network.SetLinkAsync(up: true);
@@ -132,7 +132,7 @@ public sealed class LinkTests(LinkLab lab) : IAsyncLifetime
     {
         var before = await lab.Network.ReadCountersAsync();
         var copy = await ChildProcess.RunAsync("psql",
-            ["-X", "-q", "-v", "ON_ERROR_STOP=1", "-d", PostgresUri.From(lab.System.PeerPlacement.SourceConnection, out _), "-c", @"\copy users to '/dev/null' (format binary)"],
+            ["-X", "-q", "-v", "ON_ERROR_STOP=1", "-d", PostgresUri.From(lab.BenchLab.Databases.PeerPlacement.SourceConnection, out _), "-c", @"\copy users to '/dev/null' (format binary)"],
             new ChildProcessOptions { Namespace = lab.Network.TargetNamespace, KeepAllOutput = true });
         var crossed = (await lab.Network.ReadCountersAsync()).Since(before);
 
@@ -184,7 +184,7 @@ public sealed class LinkTests(LinkLab lab) : IAsyncLifetime
         Assert.Contains("SyncDataSource", run.Error);
         Assert.Contains("(idle timeout)", run.Error);
         Assert.True(failedAfter < LinkLab.IdleTimeout + TimeSpan.FromSeconds(5), $"failed {failedAfter.TotalSeconds:0.0} s after the link went down");
-        Assert.Equal(_before, await Lab.ReadChecksumAsync(lab.System.TargetDb));
+        Assert.Equal(_before, await Lab.ReadChecksumAsync(lab.BenchLab.TargetDb));
 
         var next = await lab.SyncAsync("NpgsqlCopy", "NpgsqlCopy");
         Assert.True(next.Verified, next.Error);
@@ -202,7 +202,7 @@ public sealed class LinkTests(LinkLab lab) : IAsyncLifetime
                 return run;
             }
 
-            Assert.True(deadline.Elapsed < timeout, $"run {id} still running after {timeout}.\n{lab.System.SomeServiceOutput}");
+            Assert.True(deadline.Elapsed < timeout, $"run {id} still running after {timeout}.\n{lab.BenchLab.Services.SomeServiceOutput}");
             await Task.Delay(100);
         }
     }

@@ -1,4 +1,3 @@
-using Npgsql;
 using SyncData.Harness;
 using SyncData.Shared;
 using SyncDataBenchmark.Runner;
@@ -23,17 +22,9 @@ public sealed class PeerLab : IAsyncLifetime
 
     public async Task InitializeAsync()
     {
-        Postgres = await LocalPostgres.StartAsync(BenchSettings.LabPostgresSettings);
+        Postgres = await LocalPostgres.StartAsync(LabDatabases.LabPostgresSettings);
         await Lab.CreateDatabasesAsync(Postgres, Rows);
         SourceChecksum = await Lab.ReadChecksumAsync(SourceDb);
-    }
-
-    public async Task<object?> ScalarAsync(string connectionString, string sql)
-    {
-        await using var connection = new NpgsqlConnection(connectionString);
-        await connection.OpenAsync();
-        await using var command = new NpgsqlCommand(sql, connection);
-        return await command.ExecuteScalarAsync();
     }
 
     public async Task DisposeAsync()
@@ -88,13 +79,13 @@ public sealed class PeerTests(PeerLab lab)
         }
 
         // The tuned peer dropped and re-added the primary key: it is back, as sql/schema.sql defines it.
-        Assert.Equal("users_pkey PRIMARY KEY (id)", await lab.ScalarAsync(lab.TargetDb,
+        Assert.Equal("users_pkey PRIMARY KEY (id)", await Lab.ScalarAsync(lab.TargetDb,
             "select conname || ' ' || pg_get_constraintdef(oid) from pg_constraint where conrelid = 'users'::regclass and contype = 'p'"));
         // Set-up and tear-down: no subscription, slot, publication or foreign server outlives the run.
-        Assert.Equal(0L, await lab.ScalarAsync(lab.TargetDb, "select count(*) from pg_subscription"));
-        Assert.Equal(0L, await lab.ScalarAsync(lab.TargetDb, "select count(*) from pg_foreign_server"));
-        Assert.Equal(0L, await lab.ScalarAsync(lab.SourceDb, "select count(*) from pg_replication_slots"));
-        Assert.Equal(0L, await lab.ScalarAsync(lab.SourceDb, "select count(*) from pg_publication"));
+        Assert.Equal(0L, await Lab.ScalarAsync(lab.TargetDb, "select count(*) from pg_subscription"));
+        Assert.Equal(0L, await Lab.ScalarAsync(lab.TargetDb, "select count(*) from pg_foreign_server"));
+        Assert.Equal(0L, await Lab.ScalarAsync(lab.SourceDb, "select count(*) from pg_replication_slots"));
+        Assert.Equal(0L, await Lab.ScalarAsync(lab.SourceDb, "select count(*) from pg_publication"));
     }
 
     [Theory]
@@ -119,7 +110,7 @@ public sealed class PeerTests(PeerLab lab)
     public async Task Pgcopydb_whose_copy_fails_comes_out_failed_with_its_error_although_it_exits_0()
     {
         // Every generated row breaks this constraint; the sentinel row the runner plants does not.
-        await lab.ScalarAsync(lab.TargetDb, "alter table users add constraint planted_failure check (name like 'sentinel%') not valid");
+        await Lab.ScalarAsync(lab.TargetDb, "alter table users add constraint planted_failure check (name like 'sentinel%') not valid");
         try
         {
             var run = await lab.Runner.RunAsync(PeerDefinition.All.Single(p => p.Key == PeerDefinition.PgcopydbKey), 1, false, CancellationToken.None);
@@ -131,7 +122,7 @@ public sealed class PeerTests(PeerLab lab)
         }
         finally
         {
-            await lab.ScalarAsync(lab.TargetDb, "alter table users drop constraint planted_failure");
+            await Lab.ScalarAsync(lab.TargetDb, "alter table users drop constraint planted_failure");
         }
     }
 }

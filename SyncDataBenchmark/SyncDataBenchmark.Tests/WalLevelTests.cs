@@ -19,7 +19,7 @@ public sealed class WalLevelTests
         try
         {
             var (exitCode, console) = await BenchCommandTests.RunAsync(["--connection", postgres.ConnectionString("postgres"), "--rows", "1500", "--repeat", "1",
-                "--cases", "NpgsqlCopy:NpgsqlCopy", "--no-charts", "--out", output.FullName]);
+                "--cases", "NpgsqlCopy:NpgsqlCopy", "--profile", "default", "--no-charts", "--out", output.FullName]);
 
             const string reason = "wal_level is replica on the source server; set wal_level = logical and restart it to include this peer";
             Assert.True(exitCode == 0, $"exit code {exitCode}:\n{console}");

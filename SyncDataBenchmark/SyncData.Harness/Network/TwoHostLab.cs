@@ -3,15 +3,6 @@ using System.Text.Json;
 
 namespace SyncData.Harness.Network;
 
-/// <summary>Bytes that crossed the link, each way, read from the source host's veth end.</summary>
-public sealed record LinkCounters(long SourceToTargetBytes, long TargetToSourceBytes)
-{
-    public LinkCounters Since(LinkCounters before) =>
-        new(SourceToTargetBytes - before.SourceToTargetBytes, TargetToSourceBytes - before.TargetToSourceBytes);
-
-    public long TotalBytes => SourceToTargetBytes + TargetToSourceBytes;
-}
-
 /// <summary>
 /// Two hosts and one link on this machine: a source-host and a target-host network namespace joined by one veth pair,
 /// shaped both ways with tbf at the link's rate (Network/lab-up.sh). The ends have link-local addresses in a /30 and

@@ -18,17 +18,8 @@ public sealed class CaseSelection
 
     public static CaseSelection All { get; } = new([(null, null)], ["*:*"]);
 
-    /// <summary>BenchSettings.DefaultProfileCasesText, keeping only the pairs this build knows.</summary>
-    public static CaseSelection DefaultProfileCases { get; } = ParseTolerant(BenchSettings.DefaultProfileCasesText);
-
-    /// <summary>Like <see cref="Parse"/>, but a pattern naming an approach this build lacks is dropped.</summary>
-    public static CaseSelection ParseTolerant(string text)
-    {
-        var known = text.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries)
-            .Where(item => { Parse([item], out var error); return error is null; })
-            .ToList();
-        return known.Count == 0 ? new CaseSelection([], []) : Parse(known, out _);
-    }
+    /// <summary>--profile-cases when not given (BenchSettings.DefaultProfileCasesText).</summary>
+    public static CaseSelection DefaultProfileCases { get; } = Parse([BenchSettings.DefaultProfileCasesText], out _);
 
     /// <summary>The patterns as given (normalised), for the report.</summary>
     public IReadOnlyList<string> Patterns { get; }

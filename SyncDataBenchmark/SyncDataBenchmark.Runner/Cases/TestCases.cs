@@ -43,9 +43,6 @@ public static class TestCases
         ("NpgsqlCopy", "NpgsqlCopyRawTuned"),
     ];
 
-    /// <summary>How many of <see cref="Published"/> are the original's (numbered 1..10).</summary>
-    public const int OriginalCount = 10;
-
     /// <summary>The TestCase number of every compatible combination.</summary>
     public static IReadOnlyDictionary<(FetchApproach Fetch, InsertApproach Insert), int> Numbers => NumbersOnce.Value;
 

@@ -21,7 +21,7 @@ public sealed class Estimator(Func<string, TimeSpan?>? prior = null)
     public TimeSpan? Expected(string key) => _ms.TryGetValue(key, out var list) ? TimeSpan.FromMilliseconds(list.Average()) : prior?.Invoke(key);
 
     /// <summary>Sum over the jobs of their case's mean; Unknown counts jobs of cases never run yet.</summary>
-    public (TimeSpan Known, int Unknown) Remaining(IEnumerable<BenchJob> jobs)
+    public (TimeSpan Known, int Unknown) Remaining(IEnumerable<PlanItem> jobs)
     {
         var known = TimeSpan.Zero;
         var unknown = 0;

@@ -7,7 +7,7 @@ public sealed class PlainDisplay(int repeat) : IBenchDisplay
 {
     public void Say(string text) => Console.WriteLine(text);
 
-    public async Task RunAsync(IReadOnlyList<BenchJob> jobs, Func<BenchJob, CancellationToken, Task<JobOutcome>> execute, CancellationToken ct,
+    public async Task RunAsync(IReadOnlyList<PlanItem> jobs, Func<PlanItem, CancellationToken, Task<ItemOutcome>> execute, CancellationToken ct,
         Func<string, TimeSpan?>? prior = null)
     {
         var estimator = new Estimator(prior);

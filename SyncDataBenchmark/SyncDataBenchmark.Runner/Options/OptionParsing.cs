@@ -173,6 +173,43 @@ public static class OptionParsing
         }
     }
 
+    /// <summary>An absolute http(s) URL, as a base address (ending in /).</summary>
+    public static Uri? HttpUrl(ArgumentResult result, string option)
+    {
+        var text = Text(result);
+        if (Uri.TryCreate(text.EndsWith('/') ? text : text + "/", UriKind.Absolute, out var uri) && uri.Scheme is "http" or "https")
+        {
+            return uri;
+        }
+
+        result.AddError(Invalid(option, text, "an absolute http(s) URL, e.g. http://127.0.0.1:5180"));
+        return null;
+    }
+
+    /// <summary>An Npgsql connection string that names a host.</summary>
+    public static string? ConnectionString(ArgumentResult result)
+    {
+        var text = Text(result);
+        try
+        {
+            if (!string.IsNullOrWhiteSpace(text) && !string.IsNullOrEmpty(new Npgsql.NpgsqlConnectionStringBuilder(text).Host))
+            {
+                return text;
+            }
+        }
+        catch (ArgumentException)
+        {
+            // not a connection string: said below
+        }
+
+        result.AddError(Invalid("--connection", text, "an Npgsql connection string, e.g. 'Host=127.0.0.1;Port=5432;Username=postgres;Password=postgres'"));
+        return null;
+    }
+
+    /// <summary>Values given comma-separated, repeated, or both, as one list.</summary>
+    public static List<string> List(IEnumerable<string> values) =>
+        values.SelectMany(v => v.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries)).ToList();
+
     public static string Invalid(string option, string value, string accepted) => $"{option}: '{value}' is not valid: {accepted}.";
 
     private static string Text(ArgumentResult result) => string.Join(' ', result.Tokens.Select(t => t.Value));

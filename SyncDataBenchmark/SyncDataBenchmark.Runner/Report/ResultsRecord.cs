@@ -10,12 +10,12 @@ public static class ResultsRecord
 {
     public const string FileName = "results.json";
 
-    public static BenchReport Build(BenchSession session, SystemUnderTest system, BenchSettings settings, BenchEnvironment environment, bool complete)
+    public static BenchReport Build(BenchPlan plan, BenchRecord session, BenchLab system, BenchSettings settings, BenchEnvironment environment, bool complete)
     {
         // The headline table and the per-case pictures describe one size: the largest one measured so far.
         var measuredSizes = settings.Sizes.Where(s => session.Runs.Any(r => r.SourceRows == s) || session.PeerRuns.Any(r => r.SourceRows == s)).ToList();
         var headline = measuredSizes.LastOrDefault(settings.Sizes[0]);
-        var summary = SummaryAt(session, system, settings, headline);
+        var summary = SummaryAt(plan, session, system, settings, headline);
         var anyRun = session.Runs.Count + session.PeerRuns.Count > 0;
         return new BenchReport
         {
@@ -27,10 +27,10 @@ public static class ResultsRecord
             Runs = SampleThinning.KeepPictured(session.Runs, summary),
             Peers = session.PeerRuns.ToList(),
             Problems = session.Problems.ToList(),
-            Growth = settings.Sizes.Count > 1 ? Growth.Build(measuredSizes, rows => SummaryAt(session, system, settings, rows), session.Skipped.Where(s => s.Link == settings.Links[0].Name).ToList()) : [],
+            Growth = settings.Sizes.Count > 1 ? Growth.Build(measuredSizes, rows => SummaryAt(plan, session, system, settings, rows), session.Skipped.Where(s => s.Link == settings.Links[0].Name).ToList()) : [],
             Skipped = session.Skipped.ToList(),
             Links = settings.Links.Count > 1 || settings.Links[0].Shaped
-                ? settings.Links.Select(l => new LinkSummary(l.Name, l.RateBitsPerSecond, SummaryAt(session, system, settings, headline, l.Name))).ToList()
+                ? settings.Links.Select(l => new LinkSummary(l.Name, l.RateBitsPerSecond, SummaryAt(plan, session, system, settings, headline, l.Name))).ToList()
                 : [],
             SkippedPeers = session.SkippedPeers.ToList(),
         };
@@ -56,23 +56,23 @@ public static class ResultsRecord
     }
 
     /// <summary>The rows at one size across one link (default: the first, the headline's).</summary>
-    private static List<CaseSummary> SummaryAt(BenchSession session, SystemUnderTest system, BenchSettings settings, long rows, string? link = null)
+    private static List<CaseSummary> SummaryAt(BenchPlan plan, BenchRecord session, BenchLab system, BenchSettings settings, long rows, string? link = null)
     {
         link ??= settings.Links[0].Name;
         bool Skipped(string key, string profile) => session.Skipped.Any(s => s.Rows == rows && s.Case == key && s.Profile == profile && s.Link == link);
-        var mainProfile = system.ServicesStartedByRunner ? settings.MainProfile.Name : BenchSession.ExternalProfile;
+        var mainProfile = system.ServicesStartedByRunner ? settings.MainProfile.Name : BenchLab.ExternalProfile;
         var others = settings.Profiles.Skip(1)
-            .Select(p => (p.Name, (IReadOnlyList<Combination>)session.ProfileCombinations.Where(c => !Skipped(c.Key, p.Name)).ToList()))
+            .Select(p => (p.Name, (IReadOnlyList<Combination>)plan.ProfileCombinations.Where(c => !Skipped(c.Key, p.Name)).ToList()))
             .ToList();
         return Summaries.Build(
-            session.Combinations.Where(c => !Skipped(c.Key, settings.MainProfile.Name)).ToList(),
-            session.Peers.Where(p => !Skipped(p.Key, settings.MainProfile.Name)).ToList(),
+            plan.Combinations.Where(c => !Skipped(c.Key, settings.MainProfile.Name)).ToList(),
+            plan.Peers.Where(p => !Skipped(p.Key, settings.MainProfile.Name)).ToList(),
             session.Runs.Where(r => r.SourceRows == rows && r.Link == link).ToList(),
             session.PeerRuns.Where(r => r.SourceRows == rows && r.Link == link).ToList(),
             mainProfile, others);
     }
 
-    private static BenchParameters Parameters(BenchSession session, SystemUnderTest system, BenchSettings settings, long headline) => new()
+    private static BenchParameters Parameters(BenchRecord session, BenchLab system, BenchSettings settings, long headline) => new()
     {
         Rows = headline,
         Sizes = settings.Sizes,
@@ -100,7 +100,7 @@ public static class ResultsRecord
         ServicesStartedByRunner = system.ServicesStartedByRunner,
         Profiles = system.ServicesStartedByRunner
             ? settings.Profiles.Select(p => new ProfileReport(p.Name, p.Description, p.Environment, p == settings.MainProfile)).ToList()
-            : [new ProfileReport(BenchSession.ExternalProfile, "services started by someone else: see each run's reported settings", new Dictionary<string, string>(), true)],
+            : [new ProfileReport(BenchLab.ExternalProfile, "services started by someone else: see each run's reported settings", new Dictionary<string, string>(), true)],
         ProfileCases = settings.Profiles.Count > 1 ? settings.ProfileCases.Patterns : [],
         Links = settings.Links,
         Compressions = settings.Compressions,

@@ -1,0 +1,89 @@
+using System.Diagnostics;
+using System.Net;
+using System.Text.Json;
+using SyncData.Harness;
+using SyncData.Shared;
+using SyncDataBenchmark.Runner.Report;
+
+namespace SyncDataBenchmark.Runner;
+
+/// <summary>
+/// Runs one plan item against one lab and appends what it measured to the record: the services under the item's
+/// profile and alive, the target made to differ from the source (untimed), the run, and the runner's own check of the
+/// target, whatever SomeService says.
+/// </summary>
+public sealed class BenchExecutor(BenchSettings settings, BenchLab lab, BenchRecord record, Action<string> say) : IDisposable
+{
+    // A million rows through EFOffsetPaging × EFTypical takes minutes; HttpClient's 100 s default would cut it.
+    private readonly HttpClient _http = lab.Services.CreateSomeServiceClient(TimeSpan.FromHours(2));
+
+    public async Task<ItemOutcome> RunAsync(PlanItem item, CancellationToken ct)
+    {
+        await lab.Services.UseProfileAsync(item.Profile, say, ct);
+        if (await lab.Services.ReviveAsync(ct) is { } revived)
+        {
+            record.AddProblem($"Before {item.Title} {item.RunLabel(settings.Repeat)}: {revived}");
+            say(revived);
+        }
+
+        if (item.Combination is { } combination)
+        {
+            var run = await RunCombinationAsync(combination, item, ct) with { SourceRows = lab.SourceChecksum.Rows, Link = lab.Link.Name };
+            record.Add(run);
+            return run.Ok ? new(true, $"{run.Result!.DurationMs:N0} ms, {run.Result.Rows:N0} rows, verified") : new(false, run.Error ?? "failed");
+        }
+
+        var peer = await lab.Peers().RunAsync(item.Peer!, item.Round, item.Warmup, ct) with { SourceRows = lab.SourceChecksum.Rows, Link = lab.Link.Name };
+        record.Add(peer);
+        return peer.Ok ? new(true, $"{peer.DurationMs:N0} ms, {peer.Rows:N0} rows, verified") : new(false, peer.Error ?? "failed");
+    }
+
+    private async Task<CombinationRun> RunCombinationAsync(Combination combination, PlanItem item, CancellationToken ct)
+    {
+        // Untimed: the target must differ from the source, so a run that writes nothing cannot verify.
+        await Lab.MakeTargetDifferAsync(lab.TargetDb, lab.SourceChecksum, ct);
+        var clock = Stopwatch.StartNew();
+        try
+        {
+            var before = await lab.ReadLinkCountersAsync(ct);
+            var (status, body, wall) = await SyncTrigger.SendAsync(_http, combination, settings, ct);
+            var traffic = PeerRunner.LinkTrafficOf(before, await lab.ReadLinkCountersAsync(ct), lab.SourceChecksum.Rows);
+            if (status != HttpStatusCode.OK)
+            {
+                return Run(combination, item, wall, (int)status, $"HTTP {(int)status}: {Shorten(body)}", null) with { Traffic = traffic };
+            }
+
+            var result = JsonSerializer.Deserialize(body, SyncJsonContext.Default.RunResult) ?? throw new JsonException("empty body");
+            // The runner's own verdict, whatever the service says: read the target directly.
+            var target = await Lab.ReadChecksumAsync(lab.TargetDb, ct);
+            var error = RunVerdict.Of(result, lab.SourceChecksum, target, lab.ServicesStartedByRunner ? item.Profile : null);
+            return Run(combination, item, wall, 200, error, result) with { RunnerVerified = target == lab.SourceChecksum, RunnerTarget = target, Traffic = traffic };
+        }
+        catch (Exception ex) when (ex is HttpRequestException or JsonException || (ex is TaskCanceledException && !ct.IsCancellationRequested))
+        {
+            var context = lab.Services.SomeServiceOutput is { } output ? $" SomeService's last output: {output}" : "";
+            return Run(combination, item, clock.Elapsed, null, $"Request failed: {ex.Message}{context}", null);
+        }
+    }
+
+    private CombinationRun Run(Combination combination, PlanItem item, TimeSpan wall, int? status, string? error, RunResult? result) => new()
+    {
+        Number = combination.Number,
+        Case = combination.Key,
+        Fetch = combination.Fetch.ToString(),
+        Insert = combination.Insert.ToString(),
+        Compression = combination.Compression,
+        Round = item.Round,
+        Warmup = item.Warmup,
+        // Services someone else started run whatever they run: recorded as reported, not as a profile name.
+        Profile = lab.ServicesStartedByRunner ? item.Profile.Name : BenchLab.ExternalProfile,
+        WallMs = Math.Round(wall.TotalMilliseconds, 1),
+        HttpStatus = status,
+        Error = error,
+        Result = result,
+    };
+
+    private static string Shorten(string text) => text.Length <= 600 ? text : text[..600] + "…";
+
+    public void Dispose() => _http.Dispose();
+}

@@ -1,0 +1,81 @@
+using System.CommandLine;
+using SyncDataBenchmark.Runner;
+using Xunit;
+
+namespace SyncDataBenchmark.Tests;
+
+/// <summary>Fast tier: the runner's command line, parsed without running anything.</summary>
+[Trait("Tier", "Fast")]
+public sealed class BenchOptionsTests
+{
+    private static readonly string Out = Path.Combine(Path.GetTempPath(), "syncdata-options-test");
+
+    private static (BenchOptions Options, ParseResult Parse) Parse(params string[] args)
+    {
+        var options = new BenchOptions();
+        return (options, options.Command((_, _) => Task.FromResult(0)).Parse([.. args, "--out", Out]));
+    }
+
+    [Theory]
+    [InlineData("--bogus")]
+    [InlineData("--profile default --bogus")]
+    [InlineData("--cases NpgsqlCopy:* --bogus")]
+    public void An_unknown_option_is_named_as_unknown_with_the_valid_options(string args)
+    {
+        var errors = BenchOptions.Errors(Parse(args.Split(' ')).Parse);
+
+        var line = Assert.Single(errors);
+        Assert.True(line.StartsWith("'--bogus' is not an option of this command. Valid options: --help, --version, --rows, ", StringComparison.Ordinal), line);
+        Assert.Contains("--profile, --profile-cases, --link, --compression, --report-from.", line);
+    }
+
+    [Theory]
+    [InlineData(new string[0], new[] { "default", "workstation", "tuned" })]
+    [InlineData(new[] { "--rows", "1000" }, new[] { "default", "workstation", "tuned" })]
+    [InlineData(new[] { "--rows", "1000,2000" }, new[] { "default" })]
+    [InlineData(new[] { "--connection", "Host=127.0.0.1", "--someservice-url", "http://127.0.0.1:5180" }, new[] { "default" })]
+    [InlineData(new[] { "--profile", "tuned,default" }, new[] { "tuned", "default" })]
+    [InlineData(new[] { "--rows", "1000,2000", "--profile", "default", "--profile", "workstation" }, new[] { "default", "workstation" })]
+    public void The_profiles_default_to_all_three_but_one_for_a_sweep_or_someone_elses_services(string[] args, string[] profiles)
+    {
+        var (options, parse) = Parse(args);
+
+        Assert.Empty(BenchOptions.Errors(parse));
+        Assert.Equal(profiles, options.Settings(parse).Profiles.Select(p => p.Name));
+    }
+
+    /// <summary>Every rule across options, each refused with its own line.</summary>
+    [Theory]
+    [InlineData(new[] { "--report-from", "{record}", "--rows", "1000" }, "--report-from only writes the reports again from a record and runs nothing: --rows, --out would be ignored")]
+    [InlineData(new[] { "--someservice-url", "http://127.0.0.1:1" }, "need --connection")]
+    [InlineData(new[] { "--source-url", "http://127.0.0.1:1" }, "need --connection")]
+    [InlineData(new[] { "--peers", "psql-binary", "--no-peers" }, "--peers and --no-peers contradict each other")]
+    [InlineData(new[] { "--connection", "Host=h", "--someservice-url", "http://h:1", "--profile", "tuned" }, "--profile applies to services the runner starts")]
+    [InlineData(new[] { "--max-run-seconds", "5", "--no-max-run" }, "--max-run-seconds and --no-max-run contradict each other")]
+    [InlineData(new[] { "--connection", "Host=h", "--link", "100mbit" }, "cannot use --connection, --source-url or --someservice-url")]
+    [InlineData(new[] { "--connection", "Host=h", "--tmpfs" }, "--tmpfs applies to the runner's own throwaway cluster")]
+    [InlineData(new[] { "--profile", "tunned" }, "--profile: 'tunned' is not valid: one or more of default, workstation, tuned")]
+    [InlineData(new[] { "--link", "1gbit,1GBIT" }, "--link: '1gbit,1GBIT' names a link twice.")]
+    public void Options_that_cannot_go_together_are_refused(string[] args, string message)
+    {
+        var record = Path.Combine(SyncData.Harness.Lab.RepositoryRoot, "artifacts", "floor-warm");
+        var errors = BenchOptions.Errors(Parse([.. args.Select(a => a.Replace("{record}", record, StringComparison.Ordinal))]).Parse);
+
+        Assert.Contains(errors, e => e.Contains(message, StringComparison.Ordinal));
+    }
+
+    [Fact]
+    public void Options_that_go_together_parse_to_their_settings()
+    {
+        var (options, parse) = Parse("--rows", "300,100", "--repeat", "2", "--warmup", "4", "--cases", "NpgsqlCopy:*", "--peers", "PSQL-BINARY", "--no-max-run",
+            "--link", "loopback,100mbit", "--compression", "gzip");
+
+        Assert.Empty(BenchOptions.Errors(parse));
+        var settings = options.Settings(parse);
+        Assert.Equal([100L, 300L], settings.Sizes);
+        Assert.Equal((2, 4, (double?)null), (settings.Repeat, settings.Warmups, settings.MaxRunSeconds));
+        Assert.Equal(["psql-binary"], settings.PeerKeys!);
+        Assert.Equal(["loopback", "100mbit"], settings.Links.Select(l => l.Name));
+        Assert.Equal(["gzip"], settings.Compressions);
+    }
+}

@@ -1,0 +1,106 @@
+using SyncData.Harness;
+using SyncData.Shared;
+using SyncDataBenchmark.Runner;
+using SyncDataBenchmark.Runner.Report;
+using Xunit;
+
+namespace SyncDataBenchmark.Tests;
+
+/// <summary>Fast tier: the plan (links × sizes × profiles × codings × cases × rounds, and the cap's skips) made from options alone, no process started.</summary>
+[Trait("Tier", "Fast")]
+public sealed class BenchPlanTests
+{
+    private const string Copy = "NpgsqlCopy:NpgsqlCopy";
+    private const string Stream = "EFStream:NpgsqlCopy";
+
+    private static BenchSettings Settings(IReadOnlyList<RuntimeProfile>? profiles = null, double? cap = 5) => new()
+    {
+        Sizes = [100, 1_000, 10_000],
+        Repeat = 2,
+        Warmups = 1,
+        MaxRunSeconds = cap,
+        Cases = CaseSelection.Parse([Copy, Stream], out _),
+        Out = new DirectoryInfo(Path.GetTempPath()),
+        Profiles = profiles ?? [RuntimeProfiles.Default],
+        Compressions = [BodyCompression.None, BodyCompression.Gzip],
+        PeerKeys = [PeerDefinition.PsqlBinaryKey],
+    };
+
+    [Fact]
+    public void Each_round_visits_every_case_and_coding_then_the_peers_warm_ups_first()
+    {
+        var plan = new BenchPlan(Settings());
+
+        var items = plan.ItemsAt(0, NetworkLink.LoopbackName, new BenchRecord());
+
+        string[] round = [Copy, Copy + "[gzip]", Stream, Stream + "[gzip]", PeerDefinition.PsqlBinaryKey];
+        Assert.Equal([.. round, .. round, .. round], items.Select(i => i.Key));
+        Assert.Equal([0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2], items.Select(i => i.Round));
+        Assert.Equal(items.Select(i => i.Round == 0), items.Select(i => i.Warmup));
+        Assert.Equal(Enumerable.Range(0, items.Count), items.Select(i => i.Index));
+        Assert.All(items, i => Assert.Equal(100, i.Rows));
+        // One profile: the services stay up and warm across sizes, so only the first size warms up.
+        Assert.DoesNotContain(plan.ItemsAt(1, NetworkLink.LoopbackName, new BenchRecord()), i => i.Warmup);
+    }
+
+    [Fact]
+    public void A_further_profile_runs_only_the_profile_cases_without_peers_and_warms_up_at_every_size()
+    {
+        var plan = new BenchPlan(Settings([RuntimeProfiles.Default, RuntimeProfiles.Tuned]));
+
+        var tuned = plan.ItemsAt(1, NetworkLink.LoopbackName, new BenchRecord()).Where(i => !i.MainProfile).ToList();
+
+        // --profile-cases' default names NpgsqlCopy:NpgsqlCopy of the two selected; EFStream:NpgsqlCopy is not among them.
+        Assert.Equal([Copy + "@tuned", Copy + "[gzip]@tuned"], tuned.Where(i => i.Round == 1).Select(i => i.Key));
+        Assert.Equal(6, tuned.Count);
+        Assert.Contains(tuned, i => i.Warmup);
+        Assert.All(tuned, i => Assert.Null(i.Peer));
+        Assert.Equal("#9 NpgsqlCopy × NpgsqlCopy [gzip] [tuned]", tuned[1].Title);
+    }
+
+    [Fact]
+    public void A_case_predicted_past_the_cap_is_skipped_at_that_size_and_every_larger_one_on_its_link_only()
+    {
+        var plan = new BenchPlan(Settings());
+        var record = new BenchRecord();
+        Add(record, plan, Copy, rows: 100, ms: 600);   // ×10 rows: 6 s, past the 5 s cap
+        Add(record, plan, Copy, rows: 100, ms: 900);   // not the best: the prediction uses the best run
+        Add(record, plan, Stream, rows: 100, ms: 400); // ×10 rows: 4 s
+
+        var at1000 = plan.SkipsAt(NetworkLink.LoopbackName, 1_000, record);
+
+        var skip = Assert.Single(at1000);
+        Assert.Equal((Copy, 1_000L, 6_000.0, "default"), (skip.Case, skip.Rows, skip.PredictedMs, skip.Profile));
+        Assert.Contains("past --max-run-seconds 5", skip.Reason);
+        record.Add(skip);
+        Assert.DoesNotContain(plan.ItemsAt(1, NetworkLink.LoopbackName, record), i => i.Key == Copy);
+        Assert.Contains(plan.ItemsAt(1, "100mbit", record), i => i.Key == Copy);
+        // At the next size it stays skipped, its prediction scaled on from the skip; the other case now runs past the cap too.
+        Assert.Equal([(Copy, 60_000.0)], plan.SkipsAt(NetworkLink.LoopbackName, 10_000, record).Where(s => s.Case == Copy).Select(s => (s.Case, s.PredictedMs)));
+        Assert.Empty(plan.SkipsAt("100mbit", 1_000, record));
+    }
+
+    [Fact]
+    public void Without_a_cap_nothing_is_skipped_and_a_peer_can_be_left_out()
+    {
+        var plan = new BenchPlan(Settings(cap: null));
+        var record = new BenchRecord();
+        Add(record, plan, Copy, rows: 100, ms: 1_000_000);
+
+        Assert.Empty(plan.SkipsAt(NetworkLink.LoopbackName, 10_000, record));
+        Assert.DoesNotContain(plan.Without(plan.Peers).ItemsAt(0, NetworkLink.LoopbackName, record), i => i.Peer is not null);
+    }
+
+    private static void Add(BenchRecord record, BenchPlan plan, string key, long rows, double ms)
+    {
+        var c = plan.Combinations.Single(x => x.Key == key);
+        record.Add(new CombinationRun
+        {
+            Number = c.Number, Case = c.Key, Fetch = $"{c.Fetch}", Insert = $"{c.Insert}", Round = 1, Warmup = false, WallMs = ms, RunnerVerified = true, SourceRows = rows,
+            Result = new RunResult
+            {
+                Id = Guid.NewGuid(), Fetch = $"{c.Fetch}", Insert = $"{c.Insert}", Status = RunStatus.Succeeded, Verified = true, StartedAt = DateTimeOffset.UnixEpoch, DurationMs = ms,
+            },
+        });
+    }
+}

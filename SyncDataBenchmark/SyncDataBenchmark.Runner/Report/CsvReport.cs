@@ -89,14 +89,14 @@ public static partial class CsvReport
     }
 
     public static IEnumerable<Row> Rows(BenchReport report) =>
-        report.Runs.Select(OfRun).Concat(report.Peers.Select(p => OfPeer(p, report.Summary.FirstOrDefault(s => s.Case == p.Peer))));
+        report.Runs.Select(OfRun).Concat(report.Peers.Select(p => OfPeer(p, PeerDefinition.Find(p.Peer)!, report.Parameters.MainProfile)));
 
     private static Row OfRun(CombinationRun r)
     {
         var result = r.Result;
         return new Row
         {
-            Kind = CaseSummary.Kinds.Combination,
+            Kind = SummaryRow.Kinds.Combination,
             Case = r.Case,
             Profile = r.Profile,
             Number = r.Number,
@@ -128,14 +128,14 @@ public static partial class CsvReport
         };
     }
 
-    private static Row OfPeer(PeerRun p, CaseSummary? summary) =>
+    private static Row OfPeer(PeerRun p, PeerDefinition peer, string mainProfile) =>
         new()
         {
-            Kind = CaseSummary.Kinds.Peer,
+            Kind = SummaryRow.Kinds.Peer,
             Case = p.Peer,
-            Profile = summary?.Profile ?? "",
-            Fetch = summary?.Fetch ?? "",
-            Insert = summary?.Insert ?? "",
+            Profile = mainProfile,
+            Fetch = peer.FetchLabel,
+            Insert = peer.InsertLabel,
             Round = p.Round,
             SourceRows = p.SourceRows,
             Warmup = p.Warmup,

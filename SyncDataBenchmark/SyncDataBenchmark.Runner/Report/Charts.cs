@@ -45,10 +45,10 @@ public static class Charts
             // matplotlib caches fonts under $HOME; keep it out of a read-only or shared home.
             ["MPLCONFIGDIR"] = Path.Combine(Path.GetTempPath(), "syncdata-matplotlib"),
         };
-        var script = $"\"$PY\" \"$SCRIPT\" \"$RESULTS\" --out \"$OUT\"";
+        var script = $"\"$PY\" \"$SCRIPT\" \"$TABLES\" --out \"$OUT\"";
         environment["PY"] = Python;
         environment["SCRIPT"] = Script;
-        environment["RESULTS"] = tablesJson;
+        environment["TABLES"] = tablesJson;
         environment["OUT"] = outDirectory;
         var outcome = await ShellCommand.RunAsync(script, environment, outDirectory, ct);
         return outcome.ExitCode == 0 ? null : $"bench/plot.py exited with {outcome.ExitCode}: {outcome.Output}";

@@ -43,5 +43,5 @@ public sealed record CombinationRun
 
     /// <summary>"Fetch × Insert", with " [gzip]" when compressed (Combination.Label, from the names the record holds).</summary>
     [JsonIgnore]
-    public string Label => $"{Fetch} × {Insert}" + (Compression == BodyCompression.None ? "" : $" [{Compression}]");
+    public string Label => $"{Fetch} × {Insert}" + RunDimension.LabelSuffix(this);
 }

@@ -47,7 +47,7 @@ public static class SummaryColumns
     /// <summary>"[7](7.png)", "7" without pictures, or "peer: psql binary pipe".</summary>
     public static ReportColumn<SummaryRow> TestCase(bool charts) => new("TestCase",
         r => r.Kind == SummaryRow.Kinds.Peer ? $"peer: {r.Title}" : charts ? $"[{r.Number}]({r.Picture})" : $"{r.Number}",
-        PeersLegend + (charts ? "\n" + PictureLegend : ""));
+        charts ? PictureLegend : null);
 
     /// <summary>"#7 NpgsqlCopy × EFBulk [gzip]", with the profile when not the main one.</summary>
     public static ReportColumn<SummaryRow> Case { get; } = new("Case", r => r.Label + (r.MainProfile ? "" : $" [{r.Profile}]"));
@@ -63,7 +63,9 @@ public static class SummaryColumns
 
     public static ReportColumn<SummaryRow> StdDev { get; } = new("StdDev", r => r.StdDevMs is { } sd ? Ms(sd) : None, Numeric: true);
 
-    public static ReportColumn<SummaryRow> Compression { get; } = new("Compression", r => r.Kind == SummaryRow.Kinds.Combination ? r.Compression : None);
+    /// <summary>One column per RunDimension: the row's value; peers have none.</summary>
+    public static IReadOnlyList<ReportColumn<SummaryRow>> Dimensions { get; } =
+        RunDimension.All.Select(d => new ReportColumn<SummaryRow>(d.Header, r => r.Dimensions.GetValueOrDefault(d.Header, None))).ToList();
 
     public static ReportColumn<SummaryRow> Failures { get; } = new("Failures", r => Count(r.Failures) + (r.WarmupFailed ? " + warm-up" : ""),
         "Failures counts failed or unverified timed runs; \"+ warm-up\" marks a failed warm-up.", Numeric: true);
@@ -79,7 +81,7 @@ public static class SummaryColumns
         PeerScopes.WholeCommand => "whole command",
         PeerScopes.TargetStatements when r is { Kind: SummaryRow.Kinds.Peer, BestWallMs: { } wall } => $"target statements (whole command {Ms(wall)})",
         _ => "target statements",
-    }, RankLegend);
+    }, RankLegend + "\n" + PeersLegend);
 
     /// <summary>Memory Allocated, Physical Memory (peak), GC Collections, GC Pause of one service; against the baseline row in the profile table.</summary>
     public static IReadOnlyList<ReportColumn<SummaryRow>> Service(string name, Func<SummaryRow, ServiceMedians?> of) =>
@@ -95,7 +97,7 @@ public static class SummaryColumns
     /// <summary>The headline table of results.md (README's table is a copy of it).</summary>
     public static IReadOnlyList<ReportColumn<SummaryRow>> Headline(int repeat, bool charts) =>
     [
-        TestCase(charts), Rank, Field("FetchApproach", r => r.Fetch), Field("InsertApproach", r => r.Insert), Best(repeat), Compression,
+        TestCase(charts), Rank, Field("FetchApproach", r => r.Fetch), Field("InsertApproach", r => r.Insert), Best(repeat), .. Dimensions,
         .. Service("SomeService", r => r.SomeService), .. Service("SyncDataSource", r => r.SyncDataSource),
         Median, StdDev, Failures, Verified, RatioToFastest, RatioToPsqlBinary, TimeScope,
     ];
@@ -111,7 +113,7 @@ public static class SummaryColumns
     /// <summary>Per combination: bytes per row on the wire and decoded, and both services' CPU and JIT time.</summary>
     public static IReadOnlyList<ReportColumn<SummaryRow>> WireAndCpu { get; } =
     [
-        Case, Compression,
+        Case, .. Dimensions,
         new("Wire bytes/row", r => r.WireBytesPerRow is { } w ? Number(w, "0.0") : None, Numeric: true),
         new("Body bytes/row", r => r.BodyBytesPerRow is { } b ? Number(b, "0.0") : None, Numeric: true),
         new("Wire / body", r => r is { WireBytesPerRow: { } w, BodyBytesPerRow: > 0 and var b } ? Number(w / b, "0.000") : None, Numeric: true),

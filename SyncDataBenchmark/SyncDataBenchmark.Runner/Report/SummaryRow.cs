@@ -21,8 +21,8 @@ public sealed record SummaryRow
     public required string Title { get; init; }
     public required string Fetch { get; init; }
     public required string Insert { get; init; }
-    /// <summary>Combinations: the content coding of the row's runs (--compression); peers: none.</summary>
-    public required string Compression { get; init; }
+    /// <summary>Combinations: the row's value of each RunDimension, by header (Compression: gzip); peers: none.</summary>
+    public required IReadOnlyDictionary<string, string> Dimensions { get; init; }
     /// <summary>1 = fastest best time among the combinations (peers are not ranked).</summary>
     public int? Rank { get; init; }
     public int TimedRuns { get; init; }
@@ -56,6 +56,5 @@ public sealed record SummaryRow
     public SummaryRow? Baseline { get; init; }
 
     /// <summary>"#7 NpgsqlCopy × EFBulk [gzip]" or "peer: psql binary pipe".</summary>
-    [JsonIgnore]
     public string Label => Kind == Kinds.Peer ? $"peer: {Title}" : $"#{Number} {Title}";
 }

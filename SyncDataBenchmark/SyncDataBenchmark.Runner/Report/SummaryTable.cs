@@ -14,17 +14,21 @@ public static class SummaryTable
         var runs = record.Runs.Where(r => r.SourceRows == rows && r.Link == link).ToList();
         var peerRuns = record.Peers.Where(r => r.SourceRows == rows && r.Link == link).ToList();
         var profiles = parameters.Profiles.Select(p => p.Name).ToList();
-        var compressions = parameters.Compressions.ToList();
         var peerOrder = PeerDefinition.All.Select(p => p.Key).ToList();
         var combinations = runs.GroupBy(r => (r.Case, r.Profile))
             .OrderBy(g => g.First().Number)
-            .ThenBy(g => profiles.IndexOf(g.Key.Profile))
-            .ThenBy(g => compressions.IndexOf(g.First().Compression))
-            .Select(g => OfCombination(g.ToList(), parameters.MainProfile));
+            .ThenBy(g => profiles.IndexOf(g.Key.Profile));
+        // Within a number and profile, each dimension's values in the order the session asked for them.
+        foreach (var dimension in RunDimension.All)
+        {
+            var asked = dimension.Asked(parameters).ToList();
+            combinations = combinations.ThenBy(g => asked.IndexOf(dimension.Of(g.First())));
+        }
+
         var peers = peerRuns.GroupBy(r => r.Peer)
             .OrderBy(g => peerOrder.IndexOf(g.Key))
             .Select(g => OfPeer(PeerDefinition.Find(g.Key)!, g.ToList(), parameters.MainProfile));
-        return Ranked(combinations.Concat(peers).ToList());
+        return Ranked(combinations.Select(g => OfCombination(g.ToList(), parameters.MainProfile)).Concat(peers).ToList());
     }
 
     private static SummaryRow OfCombination(List<CombinationRun> all, string mainProfile)
@@ -35,7 +39,6 @@ public static class SummaryTable
         // A failed case still gets a picture of what it did, if it got far enough to sample anything.
         var pictured = best ?? all.LastOrDefault(r => r.Result?.SomeService?.Samples is { Count: > 0 });
         var main = first.Profile == mainProfile;
-        var suffix = (first.Compression == BodyCompression.None ? "" : "-" + first.Compression) + (main ? "" : "-" + first.Profile);
         return Timed(ok.Select(r => r.Result!.DurationMs!.Value).ToList(), all.Count(r => !r.Warmup), all.Any(r => r.Warmup && !r.Ok), new SummaryRow
         {
             Kind = SummaryRow.Kinds.Combination,
@@ -46,13 +49,13 @@ public static class SummaryTable
             Title = first.Label,
             Fetch = first.Fetch,
             Insert = first.Insert,
-            Compression = first.Compression,
+            Dimensions = RunDimension.All.ToDictionary(d => d.Header, d => d.Of(first)),
             WireBytesPerRow = PerRow(ok, r => r.WireBytes),
             BodyBytesPerRow = PerRow(ok, r => r.BodyBytes),
             // SomeService's durationMs: first target statement (truncate) to commit.
             Scope = PeerScopes.TargetStatements,
             PictureRunId = pictured?.Result?.Id,
-            Picture = $"{first.Number}{suffix}.png",
+            Picture = $"{first.Number}{RunDimension.PictureSuffix(first)}{(main ? "" : "-" + first.Profile)}.png",
             SomeService = ServiceMedians.Of(ok.Select(r => r.Result!.SomeService)),
             SyncDataSource = ServiceMedians.Of(ok.Select(r => r.Result!.SyncDataSource)),
             Traffic = best?.Traffic,
@@ -75,7 +78,7 @@ public static class SummaryTable
             Title = p.Name,
             Fetch = p.FetchLabel,
             Insert = p.InsertLabel,
-            Compression = BodyCompression.None,
+            Dimensions = new Dictionary<string, string>(),
             Scope = all[0].Scope,
             BestWallMs = walls.Count > 0 ? walls.Min() : null,
             Traffic = ok.MinBy(r => r.DurationMs)?.Traffic,

@@ -65,8 +65,12 @@ public sealed class SummaryTableTests
         var positions = ConsoleSummary.Columns(repeat, narrow: false).Select(c => consoleHeader.IndexOf(c.Header, StringComparison.Ordinal)).ToList();
         Assert.DoesNotContain(-1, positions);
         Assert.Equal(positions.Order(), positions);
-        // The console's columns are the summary table's own, not look-alikes.
-        Assert.All(ConsoleSummary.Columns(repeat, narrow: false), c => Assert.Contains(SummaryColumns.Headline(repeat, true).Concat([SummaryColumns.Case]), h => h.Header == c.Header));
+        // The console's columns are the summary table's own, not look-alikes: the same cell for every row.
+        var declared = SummaryColumns.Headline(repeat, charts: true).Append(SummaryColumns.Case).ToDictionary(c => c.Header);
+        foreach (var column in ConsoleSummary.Columns(repeat, narrow: false).Concat(ConsoleSummary.Columns(repeat, narrow: true)))
+        {
+            Assert.All(tables.Summary, row => Assert.Equal(declared[column.Header].Cell(row), column.Cell(row)));
+        }
     }
 
     /// <summary>results.md and results.csv are written from the same record: each headline row's figures are those of its runs in the CSV.</summary>

@@ -289,16 +289,17 @@ def draw_growth(report, path):
     order = {key: i for i, key in enumerate(case_order(report))}
     growth = sorted([g for g in report["growth"] if g["mainProfile"] and g["points"]],
                     key=lambda g: order.get(g["case"], 1e9))
-    panels = [("best time (s)", lambda pt: (pt.get("bestMs") or 0) / 1000, "time"),
-              ("SomeService peak working set (MiB)", lambda pt: (pt.get("someServicePeakWorkingSetBytes") or 0) / MIB, "someServiceWorkingSet"),
-              ("SyncDataSource peak working set (MiB)", lambda pt: (pt.get("syncDataSourcePeakWorkingSetBytes") or 0) / MIB, "syncDataSourceWorkingSet")]
+    # Each point is the case's summary row at that size.
+    panels = [("best time (s)", lambda row: (row.get("bestMs") or 0) / 1000, "time"),
+              ("SomeService peak working set (MiB)", lambda row: ((row.get("someService") or {}).get("peakWorkingSetBytes") or 0) / MIB, "someServiceWorkingSet"),
+              ("SyncDataSource peak working set (MiB)", lambda row: ((row.get("syncDataSource") or {}).get("peakWorkingSetBytes") or 0) / MIB, "syncDataSourceWorkingSet")]
     fig, axes = plt.subplots(1, 3, figsize=(18, 6.5))
     sizes = report["parameters"]["sizes"]
     fig.suptitle(f"How cost grows with rows — best of {report['parameters']['repeat']} per size, log–log; k = fitted exponent "
                  "(1 linear, 2 quadratic, 0 flat)", fontsize=13)
     for ax, (unit, pick, exponent_key) in zip(axes, panels):
         for g in growth:
-            pts = [(pt["rows"], pick(pt)) for pt in g["points"] if pick(pt) > 0]
+            pts = [(pt["rows"], pick(pt["summary"])) for pt in g["points"] if pick(pt["summary"]) > 0]
             if not pts:
                 continue
             e = g.get(exponent_key)

@@ -3,10 +3,8 @@ namespace SyncDataBenchmark.Runner.Report;
 /// <summary>How one case's cost grows with rows: its summary figures at every size and the exponents fitted through them.</summary>
 public sealed record CaseGrowth
 {
-    /// <summary>One size: medians over the case's successful timed runs there (the summary row's figures).</summary>
-    public sealed record Point(long Rows, int Runs, double? BestMs, double? MedianMs,
-        double? SomeServicePeakWorkingSetBytes, double? SyncDataSourcePeakWorkingSetBytes,
-        double? SomeServiceAllocatedBytes, double? SyncDataSourceAllocatedBytes);
+    /// <summary>One size the case ran at successfully, and its summary row there.</summary>
+    public sealed record Point(long Rows, SummaryRow Summary);
 
     /// <summary>A size the case was not run at, because its predicted run time was past --max-run-seconds.</summary>
     public sealed record Skip(long Rows, double PredictedMs, string Reason);
@@ -24,28 +22,19 @@ public sealed record CaseGrowth
     public GrowthExponent? SyncDataSourceWorkingSet { get; init; }
     public required IReadOnlyList<Skip> Skipped { get; init; }
 
-    /// <summary>Per case (and profile), on one link, the points of every size it ran at and the fitted exponents.</summary>
-    public static List<CaseGrowth> Build(BenchReport record, string link)
-    {
-        var measured = record.Parameters.Sizes.Where(s => record.Runs.Any(r => r.SourceRows == s) || record.Peers.Any(r => r.SourceRows == s));
-        var bySize = measured.Select(s => (Rows: s, Summary: SummaryTable.Build(record, s, link))).ToList();
-        var skipped = record.Skipped.Where(s => s.Link == link).ToList();
-        return bySize.SelectMany(s => s.Summary).Select(r => (r.Case, r.Profile)).Distinct()
+    /// <summary>Per case (and profile), the points of every size it ran at and the fitted exponents.</summary>
+    public static List<CaseGrowth> Build(IReadOnlyList<(long Rows, IReadOnlyList<SummaryRow> Summary)> bySize, IReadOnlyList<SkippedCase> skipped) =>
+        bySize.SelectMany(s => s.Summary).Select(r => (r.Case, r.Profile)).Distinct()
             .Select(c => Of(bySize.Select(s => (s.Rows, Row: s.Summary.FirstOrDefault(r => r.Case == c.Case && r.Profile == c.Profile)))
                     .Where(s => s.Row is not null).Select(s => (s.Rows, s.Row!)).ToList(),
                 skipped.Where(s => s.Case == c.Case && s.Profile == c.Profile)))
             .ToList();
-    }
 
     private static CaseGrowth Of(List<(long Rows, SummaryRow Row)> sizes, IEnumerable<SkippedCase> skipped)
     {
         var first = sizes[0].Row;
-        var points = sizes.Where(s => s.Row.Succeeded > 0)
-            .Select(s => new Point(s.Rows, s.Row.Succeeded, s.Row.BestMs, s.Row.MedianMs,
-                s.Row.SomeService?.PeakWorkingSetBytes, s.Row.SyncDataSource?.PeakWorkingSetBytes,
-                s.Row.SomeService?.ShownAllocatedBytes, s.Row.SyncDataSource?.ShownAllocatedBytes))
-            .ToList();
-        GrowthExponent? FitOf(Func<Point, double?> y) => Growth.Fit(points.Where(p => y(p) is not null).Select(p => ((double)p.Rows, y(p)!.Value)));
+        var points = sizes.Where(s => s.Row.Succeeded > 0).Select(s => new Point(s.Rows, s.Row)).ToList();
+        GrowthExponent? FitOf(Func<SummaryRow, double?> y) => Growth.Fit(points.Where(p => y(p.Summary) is not null).Select(p => ((double)p.Rows, y(p.Summary)!.Value)));
         return new CaseGrowth
         {
             Kind = first.Kind,
@@ -55,9 +44,9 @@ public sealed record CaseGrowth
             Profile = first.Profile,
             MainProfile = first.MainProfile,
             Points = points,
-            Time = FitOf(p => p.BestMs),
-            SomeServiceWorkingSet = FitOf(p => p.SomeServicePeakWorkingSetBytes),
-            SyncDataSourceWorkingSet = FitOf(p => p.SyncDataSourcePeakWorkingSetBytes),
+            Time = FitOf(r => r.BestMs),
+            SomeServiceWorkingSet = FitOf(r => r.SomeService?.PeakWorkingSetBytes),
+            SyncDataSourceWorkingSet = FitOf(r => r.SyncDataSource?.PeakWorkingSetBytes),
             Skipped = skipped.Select(s => new Skip(s.Rows, Math.Round(s.PredictedMs), s.Reason)).ToList(),
         };
     }

@@ -16,31 +16,16 @@ public static class FloorRatios
     // Fixed: the same record always renders the same interval.
     private const int Seed = 27;
 
-    /// <summary>Every main-link combination (each profile) against each floor that ran, at every size both ran at.</summary>
-    public static List<FloorRatio> Build(BenchReport report)
-    {
-        var link = report.Parameters.Links[0].Name;
-        var mainProfile = report.Parameters.MainProfile;
-        var ratios = new List<FloorRatio>();
-        foreach (var floor in Floors)
-        {
-            var peerBySize = report.Peers.Where(p => p.Peer == floor && p.Link == link && !p.Warmup && p.Ok && p.Scope == PeerScopes.TargetStatements)
-                .GroupBy(p => p.SourceRows!.Value)
-                .ToDictionary(g => g.Key, g => g.Select(p => p.DurationMs!.Value).ToList());
-            var cases = report.Runs.Where(r => r.Link == link && !r.Warmup && r.Ok)
-                .GroupBy(r => (r.Case, r.Profile, r.SourceRows))
-                .Where(g => g.Key.SourceRows is { } rows && peerBySize.ContainsKey(rows))
-                .OrderBy(g => g.First().Number).ThenBy(g => g.Key.Profile != mainProfile).ThenBy(g => g.Key.SourceRows);
-            foreach (var g in cases)
-            {
-                var first = g.First();
-                ratios.Add(Compare($"#{first.Number} {first.Label}", g.Key.Profile, g.Key.Profile == mainProfile, g.Key.SourceRows!.Value, floor,
-                    g.Select(r => r.Result!.DurationMs!.Value).ToList(), peerBySize[g.Key.SourceRows!.Value]));
-            }
-        }
-
-        return ratios;
-    }
+    /// <summary>Every first-link combination (each profile) against each floor that ran, at every size both ran at.</summary>
+    public static List<FloorRatio> Build(ReportTables tables) =>
+        Floors.SelectMany(floor => tables.BySize
+                .Select(size => (size.Rows, size.Summary, Floor: size.Summary.FirstOrDefault(r => r is { Succeeded: > 0, Scope: PeerScopes.TargetStatements } && r.Case == floor)))
+                .Where(size => size.Floor is not null)
+                .SelectMany(size => size.Summary.Where(r => r is { Kind: SummaryRow.Kinds.Combination, Succeeded: > 0 })
+                    .Select(r => (size.Rows, Row: r, size.Floor)))
+                .OrderBy(x => x.Row.Number).ThenBy(x => !x.Row.MainProfile).ThenBy(x => x.Rows)
+                .Select(x => Compare(x.Row.Label, x.Row.Profile, x.Row.MainProfile, x.Rows, floor, x.Row.Durations, x.Floor!.Durations)))
+            .ToList();
 
     public static FloorRatio Compare(string title, string profile, bool main, long rows, string peer, IReadOnlyList<double> caseMs, IReadOnlyList<double> peerMs)
     {
@@ -84,9 +69,9 @@ public static class FloorRatios
         return Statistics.Median(buffer)!.Value;
     }
 
-    public static void Append(StringBuilder md, BenchReport report)
+    public static void Append(StringBuilder md, ReportTables tables)
     {
-        var ratios = Build(report);
+        var ratios = Build(tables);
         if (ratios.Count == 0)
         {
             return;

@@ -38,8 +38,8 @@ public static class GrowthTable
     }
 
     private static string AtSize(CaseGrowth g, long size) =>
-        g.Points.FirstOrDefault(x => x.Rows == size) is { BestMs: { } best } point
-            ? Ms(best) + (point.SomeServicePeakWorkingSetBytes is { } ws ? $" ({Bytes(ws)} WS)" : "")
+        g.Points.FirstOrDefault(x => x.Rows == size)?.Summary is { BestMs: { } best } row
+            ? Ms(best) + (row.SomeService?.PeakWorkingSetBytes is { } ws ? $" ({Bytes(ws)} WS)" : "")
             : g.Skipped.FirstOrDefault(x => x.Rows == size) is { } skip ? $"skipped: predicted {Ms(skip.PredictedMs)}"
             : None;
 }

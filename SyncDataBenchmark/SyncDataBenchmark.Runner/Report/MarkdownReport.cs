@@ -36,7 +36,7 @@ public static class MarkdownReport
         }
 
         GrowthTable.Append(md, tables, charts);
-        FloorRatios.Append(md, report);
+        FloorRatios.Append(md, tables);
         AppendLinks(md, tables, charts);
         return md.ToString();
     }

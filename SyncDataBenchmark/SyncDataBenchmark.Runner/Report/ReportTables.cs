@@ -8,7 +8,7 @@ namespace SyncDataBenchmark.Runner.Report;
 /// how each case grows with rows. The exporters (markdown, console, bench/plot.py through <see cref="Charts"/>) print
 /// these; nothing here is stored in results.json.
 /// </summary>
-public sealed class ReportTables(BenchReport record, IReadOnlyList<SummaryRow> summary, IReadOnlyList<LinkRows> links, IReadOnlyList<CaseGrowth> growth)
+public sealed class ReportTables(BenchReport record, IReadOnlyList<SummaryRow> summary, IReadOnlyList<LinkRows> links, IReadOnlyList<(long Rows, IReadOnlyList<SummaryRow> Summary)> bySize)
 {
     [JsonIgnore]
     public BenchReport Record { get; } = record;
@@ -16,7 +16,13 @@ public sealed class ReportTables(BenchReport record, IReadOnlyList<SummaryRow> s
     public IReadOnlyList<SummaryRow> Summary { get; } = summary;
     /// <summary>Per link (only when one is shaped or there are several): its rows at the headline size.</summary>
     public IReadOnlyList<LinkRows> Links { get; } = links;
-    public IReadOnlyList<CaseGrowth> Growth { get; } = growth;
+    /// <summary>The first link's summary table at every size measured, ascending: the sweep's tables read these.</summary>
+    [JsonIgnore]
+    public IReadOnlyList<(long Rows, IReadOnlyList<SummaryRow> Summary)> BySize { get; } = bySize;
+    /// <summary>For a sweep: how each case grows with rows.</summary>
+    public IReadOnlyList<CaseGrowth> Growth { get; } = record.Parameters.Sizes.Count > 1
+        ? CaseGrowth.Build(bySize, record.Skipped.Where(s => s.Link == record.Parameters.Links[0].Name).ToList())
+        : [];
     public BenchParameters Parameters => Record.Parameters;
     /// <summary>For the pictures: the runs whose samples they draw.</summary>
     public IReadOnlyList<CombinationRun> Runs => Record.Runs;
@@ -28,7 +34,8 @@ public sealed class ReportTables(BenchReport record, IReadOnlyList<SummaryRow> s
         var links = parameters.Links.Count > 1 || firstLink.Shaped
             ? parameters.Links.Select(l => new LinkRows(l.Name, l.RateBitsPerSecond, SummaryTable.Build(record, parameters.Rows, l.Name))).ToList()
             : [];
+        var measured = parameters.Sizes.Where(s => record.Runs.Any(r => r.SourceRows == s) || record.Peers.Any(r => r.SourceRows == s));
         return new ReportTables(record, SummaryTable.Build(record, parameters.Rows, firstLink.Name), links,
-            parameters.Sizes.Count > 1 ? CaseGrowth.Build(record, firstLink.Name) : []);
+            measured.Select(s => (s, (IReadOnlyList<SummaryRow>)SummaryTable.Build(record, s, firstLink.Name))).ToList());
     }
 }

@@ -51,6 +51,9 @@ public sealed record SummaryRow
     public double? WireBytesPerRow { get; init; }
     /// <summary>The same decoded: what the consumer parsed or relayed per row.</summary>
     public double? BodyBytesPerRow { get; init; }
+    /// <summary>The successful timed runs' times, in run order: what Best, Median and StdDev are of.</summary>
+    [JsonIgnore]
+    public IReadOnlyList<double> Durations { get; init; } = [];
     /// <summary>In the profile table: the main profile's row of the same case, which this one is compared with.</summary>
     [JsonIgnore]
     public SummaryRow? Baseline { get; init; }

@@ -90,6 +90,7 @@ public static class SummaryTable
     {
         TimedRuns = timedRuns,
         Succeeded = durations.Count,
+        Durations = durations,
         WarmupFailed = warmupFailed,
         BestMs = durations.Count > 0 ? durations.Min() : null,
         MedianMs = Statistics.Median(durations),

@@ -73,6 +73,27 @@ public sealed class SummaryTableTests
         }
     }
 
+    /// <summary>A dimension declared once (RunDimension) is a column of every table and of results.csv, and names its rows and pictures.</summary>
+    [Fact]
+    public async Task Each_run_dimension_is_a_column_everywhere_and_names_its_rows()
+    {
+        var tables = ReportTables.Of(await ResultsRecord.ReadAsync(Path.Combine(Artifacts, "links-1m", ResultsRecord.FileName)));
+        string[][] headers =
+        [
+            [.. SummaryColumns.Headline(2, charts: true).Select(c => c.Header)], [.. SummaryColumns.WireAndCpu.Select(c => c.Header)],
+            [.. CsvReport.Columns.Select(c => c.Header)],
+        ];
+
+        foreach (var dimension in RunDimension.All)
+        {
+            Assert.All(headers, h => Assert.Contains(dimension.Header, h));
+            var named = tables.Summary.Where(r => r.Kind == SummaryRow.Kinds.Combination && r.Dimensions[dimension.Header] != dimension.Plain).ToList();
+            Assert.NotEmpty(named);
+            Assert.All(named, r => Assert.EndsWith($" [{r.Dimensions[dimension.Header]}]", r.Label, StringComparison.Ordinal));
+            Assert.All(named, r => Assert.EndsWith($"-{r.Dimensions[dimension.Header]}.png", r.Picture, StringComparison.Ordinal));
+        }
+    }
+
     /// <summary>results.md and results.csv are written from the same record: each headline row's figures are those of its runs' CSV cells.</summary>
     [Theory]
     [MemberData(nameof(RecordFolders))]

@@ -22,7 +22,7 @@ public static class CsvReport
         Column("Number", r => r.Number),
         Column("Fetch", r => r.Fetch, (_, run) => run.Definition!.FetchLabel),
         Column("Insert", r => r.Insert, (_, run) => run.Definition!.InsertLabel),
-        Column("Compression", r => r.Compression, _ => BodyCompression.None),
+        .. RunDimension.All.Select(d => Column(d.Header, d.Of, _ => d.Plain)),
         Column("Round", r => r.Round, p => p.Round),
         Column("Warmup", r => r.Warmup, p => p.Warmup),
         // Rows in the source for this run (the sweep's size); Rows below is what the run moved.

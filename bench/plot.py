@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
-"""Draws the benchmark's pictures from results.json with matplotlib (Debian: python3-matplotlib).
+"""Draws the benchmark's pictures with matplotlib (Debian: python3-matplotlib) from the report's tables.
 
-    plot.py RESULTS_JSON [OUT_DIR | --out DIR]   writes N.png per combination, summary.png, for a sweep growth.png,
+    plot.py TABLES_JSON [OUT_DIR | --out DIR]    writes N.png per combination, summary.png, for a sweep growth.png,
                                                 and with a shaped --link links.png (time against link rate per case)
     plot.py --version                            prints matplotlib's version (the runner's pre-flight check)
 
-Redraws from any results.json without running anything (older files without per-run sizes use their top-level rows).
+TABLES_JSON is what the runner derives from results.json when it writes a report (Report/ReportTables: the summary
+table's rows, per link, and for a sweep per size; with the parameters and the runs whose samples are drawn), so the
+pictures show the figures results.md shows and this script computes none of them; `--report-from DIR` redraws.
 N.png shows the run the summary row names (the best successful one): both services' working set, allocation
 rate and GC collections over the run's time, from the samples each service recorded (one point per <= 50 ms,
 RuntimeWindow.SampleInterval), with the timed part (durationMs) shaded.
@@ -29,9 +31,9 @@ GENERATIONS = (("gen0", "-"), ("gen1", "--"), ("gen2", ":"))
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("results", nargs="?", help="results.json written by the runner")
+    parser.add_argument("results", nargs="?", help="the tables' JSON the runner writes from results.json")
     parser.add_argument("out_dir", nargs="?", help="output directory (same as --out)")
-    parser.add_argument("--out", help="output directory (default: next to results.json)")
+    parser.add_argument("--out", help="output directory (default: next to the tables' JSON)")
     parser.add_argument("--version", action="store_true", help="print matplotlib's version and exit")
     args = parser.parse_args()
 
@@ -42,7 +44,7 @@ def main():
         print(f"matplotlib {matplotlib.__version__}")
         return 0
     if not args.results:
-        parser.error("results.json is required")
+        parser.error("the tables' JSON is required")
 
     with open(args.results, encoding="utf-8") as f:
         report = json.load(f)
@@ -57,11 +59,11 @@ def main():
         run = runs.get(row.get("pictureRunId"))
         draw_case(row, run, repeat, os.path.join(out, row["picture"]))
     draw_summary(report, os.path.join(out, "summary.png"))
-    if any(len(g.get("points") or []) > 1 for g in report.get("growth") or []):
+    if any(len(g["points"]) > 1 for g in report["growth"]):
         draw_growth(report, os.path.join(out, "growth.png"))
-    if any(r["kind"] == "combination" and not r.get("mainProfile", True) for r in report["summary"]):
+    if any(r["kind"] == "combination" and not r["mainProfile"] for r in report["summary"]):
         draw_profiles(report, os.path.join(out, "profiles.png"))
-    if any(link.get("rateBitsPerSecond") for link in report.get("links") or []):
+    if any(link["rateBitsPerSecond"] for link in report["links"]):
         draw_links(report, os.path.join(out, "links.png"))
     return 0
 
@@ -70,7 +72,7 @@ def case_order(report):
     """One order for every panel and picture: combinations by TestCase number, then the peers as the runner lists them."""
     keys = []
     # A case skipped at the largest size is only in the growth section: it keeps its place (and colour) all the same.
-    rows = [r for r in report["summary"] if r["kind"] in ("combination", "peer")] + list(report.get("growth") or [])
+    rows = [r for r in report["summary"] if r["kind"] in ("combination", "peer")] + list(report["growth"])
     rows.sort(key=lambda r: (r["kind"] != "combination", r.get("number") or 0))
     for r in rows:
         if r["case"] not in keys:
@@ -122,7 +124,7 @@ def draw_case(row, run, repeat, path):
     import matplotlib.pyplot as plt
 
     fig, axes = plt.subplots(3, 1, figsize=(11, 9), sharex=True)
-    title = f"#{row['number']} {row['fetch']} × {row['insert']}{compressed(row)} [{row.get('profile', 'default')}]"
+    title = f"{row['label']} [{row['profile']}]"
     result = (run or {}).get("result")
     if result is None:
         fig.suptitle(f"{title}: no run with samples", fontsize=13)
@@ -197,29 +199,17 @@ def draw_case(row, run, repeat, path):
     plt.close(fig)
 
 
-def compressed(r):
-    """' [gzip]' for a row run under --compression gzip; nothing for none (and for records from before it)."""
-    c = r.get("compression") or "none"
-    return "" if c == "none" else f" [{c}]"
-
-
-def label_of(r):
-    return f"#{r['number']} {r['fetch']} × {r['insert']}{compressed(r)}" if r["kind"] == "combination" else f"peer: {r['title']}"
-
-
 def figure(medians, field):
     """A summary's median; allocation as results.md shows it (the tick sum where GC.GetTotalAllocatedBytes is not
-    valid under DATAS), falling back to the exact figure in records written before the tick sum."""
-    if field == "allocatedBytes" and "shownAllocatedBytes" in medians:
-        return medians.get("shownAllocatedBytes")
-    return medians.get(field)
+    valid under DATAS)."""
+    return medians.get("shownAllocatedBytes" if field == "allocatedBytes" else field)
 
 
 def draw_summary(report, path):
     import matplotlib.pyplot as plt
 
     # The headline: the main profile's rows (the others are in profiles.png).
-    rows = [r for r in report["summary"] if r.get("mainProfile", True)]
+    rows = [r for r in report["summary"] if r["mainProfile"]]
     order = {key: i for i, key in enumerate(case_order(report))}
     timed = sorted([r for r in rows if r["kind"] in ("combination", "peer")], key=lambda r: order.get(r["case"], 1e9))
     combos = [r for r in timed if r["kind"] == "combination" and r.get("someService")]
@@ -230,7 +220,7 @@ def draw_summary(report, path):
         3, 1, figsize=(12, height),
         gridspec_kw={"height_ratios": [len(timed) + 1, len(combos) + 1, len(combos) + 1]})
     p = report["parameters"]
-    sizes = p.get("sizes") or [p["rows"]]
+    sizes = p["sizes"]
     fig.suptitle(f"{p['rows']:,} rows — best of {p['repeat']}" + (" — tmpfs" if p["tmpfs"] else "")
                  + (f" — the largest of {len(sizes)} sizes (growth.png has the others)" if len(sizes) > 1 else ""), fontsize=13)
 
@@ -246,7 +236,7 @@ def draw_summary(report, path):
         if r.get("rank"):
             text += f"  (rank {r['rank']})"
         ax_time.text(max(values[i], smallest), i, " " + text, va="center", fontsize=8)
-    ax_time.set_yticks(list(y), [label_of(r) for r in timed], fontsize=8)
+    ax_time.set_yticks(list(y), [r["label"] for r in timed], fontsize=8)
     ax_time.invert_yaxis()
     if positive:
         ax_time.set_xscale("log")
@@ -258,7 +248,7 @@ def draw_summary(report, path):
     ax_time.set_xlabel("process time, best run (s, log scale); outlined = peers, dashed = psql binary pipe; cases in TestCase order")
     ax_time.grid(True, axis="x", alpha=0.3)
 
-    names = [label_of(r) for r in combos]
+    names = [r["label"] for r in combos]
     width = 0.4
     for ax, field, unit in ((ax_alloc, "allocatedBytes", "allocated per run (MiB, median, log scale: KiB and GiB on one axis)"),
                             (ax_ws, "peakWorkingSetBytes", "peak working set (MiB, median; axis not from 0)")):
@@ -297,18 +287,19 @@ def draw_growth(report, path):
 
     colors = case_colors(report)
     order = {key: i for i, key in enumerate(case_order(report))}
-    growth = sorted([g for g in report["growth"] if g.get("mainProfile", True) and g.get("points")],
+    growth = sorted([g for g in report["growth"] if g["mainProfile"] and g["points"]],
                     key=lambda g: order.get(g["case"], 1e9))
-    panels = [("best time (s)", lambda pt: (pt.get("bestMs") or 0) / 1000, "time"),
-              ("SomeService peak working set (MiB)", lambda pt: (pt.get("someServicePeakWorkingSetBytes") or 0) / MIB, "someServiceWorkingSet"),
-              ("SyncDataSource peak working set (MiB)", lambda pt: (pt.get("syncDataSourcePeakWorkingSetBytes") or 0) / MIB, "syncDataSourceWorkingSet")]
+    # Each point is the case's summary row at that size.
+    panels = [("best time (s)", lambda row: (row.get("bestMs") or 0) / 1000, "time"),
+              ("SomeService peak working set (MiB)", lambda row: ((row.get("someService") or {}).get("peakWorkingSetBytes") or 0) / MIB, "someServiceWorkingSet"),
+              ("SyncDataSource peak working set (MiB)", lambda row: ((row.get("syncDataSource") or {}).get("peakWorkingSetBytes") or 0) / MIB, "syncDataSourceWorkingSet")]
     fig, axes = plt.subplots(1, 3, figsize=(18, 6.5))
-    sizes = report["parameters"].get("sizes") or []
+    sizes = report["parameters"]["sizes"]
     fig.suptitle(f"How cost grows with rows — best of {report['parameters']['repeat']} per size, log–log; k = fitted exponent "
                  "(1 linear, 2 quadratic, 0 flat)", fontsize=13)
     for ax, (unit, pick, exponent_key) in zip(axes, panels):
         for g in growth:
-            pts = [(pt["rows"], pick(pt)) for pt in g["points"] if pick(pt) > 0]
+            pts = [(pt["rows"], pick(pt["summary"])) for pt in g["points"] if pick(pt["summary"]) > 0]
             if not pts:
                 continue
             e = g.get(exponent_key)
@@ -353,9 +344,9 @@ def draw_profiles(report, path):
     rows = [r for r in report["summary"] if r["kind"] == "combination"]
     cases = []
     for r in rows:
-        if not r.get("mainProfile", True) and r["case"] not in cases:
+        if not r["mainProfile"] and r["case"] not in cases:
             cases.append(r["case"])
-    profiles = [p["name"] for p in report["parameters"].get("profiles", [])] or sorted({r.get("profile") for r in rows})
+    profiles = [p["name"] for p in report["parameters"]["profiles"]]
     panels = [("best time (s)", lambda r: (r.get("bestMs") or 0) / 1000),
               ("SomeService allocated (MiB, median; none = n/a)", lambda r: (figure(r.get("someService") or {}, "allocatedBytes") or 0) / MIB),
               ("SomeService peak working set (MiB, median)", lambda r: ((r.get("someService") or {}).get("peakWorkingSetBytes") or 0) / MIB),
@@ -395,7 +386,7 @@ def draw_links(report, path):
     links = report["links"]
     shaped = [link for link in links if link.get("rateBitsPerSecond")]
     cases = [key for key in case_order(report)
-             if any(r["case"] == key and r.get("mainProfile", True) for link in links for r in link["cases"])]
+             if any(r["case"] == key and r["mainProfile"] for link in links for r in link["cases"])]
     columns = min(3, max(1, len(cases)))
     rows_n = math.ceil(len(cases) / columns)
     fig, axes = plt.subplots(rows_n, columns, figsize=(6 * columns, 4 * rows_n), squeeze=False)
@@ -405,10 +396,10 @@ def draw_links(report, path):
     for ax, key in zip(axes.flat, cases):
         points, floors, title = [], [], key
         for link in shaped:
-            row = next((r for r in link["cases"] if r["case"] == key and r.get("mainProfile", True)), None)
+            row = next((r for r in link["cases"] if r["case"] == key and r["mainProfile"]), None)
             if not row:
                 continue
-            title = label_of(row)
+            title = row["label"]
             rate = link["rateBitsPerSecond"]
             if row.get("bestMs"):
                 points.append((rate / 1e6, row["bestMs"] / 1000))
@@ -421,7 +412,7 @@ def draw_links(report, path):
         if floors:
             ax.plot([x for x, _ in floors], [y for _, y in floors], linestyle="--", color="grey", marker=".", label="link floor")
         loopback = next((r for link in links if not link.get("rateBitsPerSecond") for r in link["cases"]
-                         if r["case"] == key and r.get("mainProfile", True) and r.get("bestMs")), None)
+                         if r["case"] == key and r["mainProfile"] and r.get("bestMs")), None)
         if loopback:
             ax.axhline(loopback["bestMs"] / 1000, color="black", linestyle=":", label="loopback")
         ax.set_title(title, fontsize=9)

@@ -10,11 +10,8 @@ public sealed record RunResult
     public long Rows { get; init; }
     public int? PageSize { get; init; }
     public int? BatchSize { get; init; }
-    /// <summary>
-    /// The content coding the run asked SyncDataSource for (<see cref="BodyCompression"/>). Runs stored before it
-    /// existed read as none (the source-generated reader sets a missing init property to null, bypassing the initializer).
-    /// </summary>
-    public string Compression { get => field ?? BodyCompression.None; init; } = BodyCompression.None;
+    /// <summary>The content coding the run asked SyncDataSource for (<see cref="BodyCompression"/>).</summary>
+    public string Compression { get; init; } = BodyCompression.None;
     /// <summary>The fetch responses' body bytes as received on the wire (compressed unless Compression is none); headers excluded.</summary>
     public long? WireBytes { get; init; }
     /// <summary>The same bodies decoded: the bytes the consumer parsed or relayed. WireBytes / BodyBytes is the compression ratio.</summary>

@@ -65,7 +65,7 @@ public static class BenchCommand
         var jsonPath = Path.Combine(settings.Out.FullName, ResultsRecord.FileName);
         var record = new BenchRecord();
         var session = new BenchSession(new BenchPlan(settings), record, display,
-            plan => ResultsRecord.WriteAsync(ResultsRecord.Build(plan, record, lab, settings, environment, complete: false), jsonPath));
+            _ => ResultsRecord.WriteAsync(ResultsRecord.Build(record, lab, settings, environment, complete: false), jsonPath));
         var complete = true;
         try
         {
@@ -78,7 +78,7 @@ public static class BenchCommand
         }
 
         var finished = environment with { FinishedAt = DateTimeOffset.UtcNow, WallTimeMs = Math.Round(wall.Elapsed.TotalMilliseconds) };
-        var report = ResultsRecord.Build(session.Plan, record, lab, settings, finished, complete);
+        var report = ResultsRecord.Build(record, lab, settings, finished, complete);
         await ResultsRecord.WriteAsync(report, jsonPath);
         return (report, complete);
     }

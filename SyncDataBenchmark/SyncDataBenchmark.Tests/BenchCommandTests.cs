@@ -47,6 +47,9 @@ public sealed class BenchCommandTests
             var combinations = TestCases.Runnable;
             Assert.Equal(TestCases.Approaches.RunnableCombinations.Order(), combinations.Select(c => (c.Fetch, c.Insert)).Order());
             var runs = report.GetProperty("runs").EnumerateArray().ToList();
+            // The record holds the runs; the tables are derived from them (ReportTables), never stored beside them.
+            Assert.False(report.TryGetProperty("summary", out _));
+            var tables = ReportTables.Of(await ResultsRecord.ReadAsync(Path.Combine(output.FullName, ResultsRecord.FileName)));
             var markdown = await File.ReadAllTextAsync(Path.Combine(output.FullName, "results.md"));
             Assert.Contains("| TestCase | Rank | FetchApproach | InsertApproach | Process Time (best of 1) |", markdown);
             Assert.Contains("per-run medians", markdown);
@@ -55,8 +58,7 @@ public sealed class BenchCommandTests
                 var ofCase = runs.Where(r => r.GetProperty("case").GetString() == $"{fetch}:{insert}" && r.GetProperty("profile").GetString() == "default").ToList();
                 // One warm-up and one timed run, both as SomeService returned them.
                 Assert.Equal([true, false], ofCase.Select(r => r.GetProperty("warmup").GetBoolean()));
-                var pictured = report.GetProperty("summary").EnumerateArray()
-                    .Single(c => c.GetProperty("case").GetString() == $"{fetch}:{insert}" && c.GetProperty("mainProfile").GetBoolean()).GetProperty("pictureRunId").GetString();
+                var pictured = tables.Summary.Single(c => c.Case == $"{fetch}:{insert}" && c.MainProfile).PictureRunId?.ToString();
                 foreach (var run in ofCase)
                 {
                     var result = run.GetProperty("result");
@@ -186,12 +188,12 @@ public sealed class BenchCommandTests
             Assert.All(peers, p => Assert.Equal(PeerDefinition.PsqlBinaryKey, p.GetProperty("peer").GetString()));
 
             // The case's growth and the one peer's.
-            var growths = report.GetProperty("growth").EnumerateArray().ToList();
-            Assert.Equal(["NpgsqlCopy:NpgsqlCopy", PeerDefinition.PsqlBinaryKey], growths.Select(g => g.GetProperty("case").GetString()));
+            var growths = ReportTables.Of(await ResultsRecord.ReadAsync(Path.Combine(output.FullName, ResultsRecord.FileName))).Growth;
+            Assert.Equal(["NpgsqlCopy:NpgsqlCopy", PeerDefinition.PsqlBinaryKey], growths.Select(g => g.Case));
             var growth = growths[0];
-            Assert.Equal([300L, 600L], growth.GetProperty("points").EnumerateArray().Select(p => p.GetProperty("rows").GetInt64()));
-            Assert.Equal(2, growth.GetProperty("time").GetProperty("points").GetInt32());
-            Assert.Equal(2, growth.GetProperty("someServiceWorkingSet").GetProperty("points").GetInt32());
+            Assert.Equal([300L, 600L], growth.Points.Select(p => p.Rows));
+            Assert.Equal(2, growth.Time!.Points);
+            Assert.Equal(2, growth.SomeServiceWorkingSet!.Points);
 
             var markdown = await File.ReadAllTextAsync(Path.Combine(output.FullName, "results.md"));
             Assert.Contains("## How cost grows with rows", markdown);

@@ -47,7 +47,7 @@ public sealed class FloorRatioTests
         // The committed sweep: four COPY cases and both pipes at three sizes, 40 warm-up rounds at the first.
         var report = await ResultsRecord.ReadAsync(Path.Combine(SyncData.Harness.Lab.RepositoryRoot, "artifacts", "floor-warm", ResultsRecord.FileName));
 
-        var ratios = FloorRatios.Build(report);
+        var ratios = FloorRatios.Build(ReportTables.Of(report));
 
         Assert.Equal(4 * 3 * 2, ratios.Count);
         foreach (var ratio in ratios)

@@ -76,7 +76,7 @@ public sealed class LogicTests
     [InlineData(new[] { 3.0, 1.0, 2.0 }, 2.0)]
     [InlineData(new[] { 4.0, 1.0, 3.0, 2.0 }, 2.5)]
     public void Median_of_odd_and_even_counts(double[] values, double? median) =>
-        Assert.Equal(median, Summaries.Median(values));
+        Assert.Equal(median, Statistics.Median(values));
 
     [Fact]
     public void Peer_scripts_come_from_their_folders_with_every_placeholder_filled()
@@ -117,12 +117,11 @@ public sealed class LogicTests
             var run = report.Runs[at - 1].Result!;
             Assert.Equal(run.SomeService!.AllocatedBytes?.ToString(System.Globalization.CultureInfo.InvariantCulture) ?? "", first[Array.IndexOf(header, "SomeServiceAllocatedBytes")]);
             Assert.Equal(run.SyncDataSource!.PeakWorkingSetBytes.ToString(System.Globalization.CultureInfo.InvariantCulture), first[Array.IndexOf(header, "SyncDataSourcePeakWorkingSetBytes")]);
-            // A record from before --link: every run on loopback, no bytes counted.
+            // A session on loopback only: no bytes counted, and no link tables.
             Assert.Equal("loopback", first[Array.IndexOf(header, "Link")]);
             Assert.Equal("", first[Array.IndexOf(header, "LinkBytesPerRow")]);
-            Assert.DoesNotContain("## Across a link", MarkdownReport.Render(report, charts: true));
+            Assert.DoesNotContain("## Across a link", MarkdownReport.Render(ReportTables.Of(report), charts: true));
             Assert.Equal(run.SyncDataSource!.CpuTimeMs.ToString(System.Globalization.CultureInfo.InvariantCulture), first[Array.IndexOf(header, "SyncDataSourceCpuTimeMs")]);
-            // A record from before --compression reads as uncompressed.
             Assert.Equal("none", first[Array.IndexOf(header, "Compression")]);
             Assert.Equal(1 + report.Runs.Count + report.Peers.Count, lines.Length);
         }
@@ -135,45 +134,8 @@ public sealed class LogicTests
     [Fact]
     public void Sample_standard_deviation_needs_two_values()
     {
-        Assert.Null(Summaries.StdDev([7.0]));
-        Assert.Equal(Math.Sqrt(2.5), Summaries.StdDev([1.0, 2.0, 3.0, 4.0, 5.0])!.Value, 12);
-    }
-
-    [Fact]
-    public void Summaries_rank_by_best_run_and_ratio_to_the_fastest_and_the_psql_pipe()
-    {
-        var combinations = TestCases.Runnable.Take(3).ToList();
-        var runs = new List<CombinationRun>();
-        void Add(Combination c, int round, double ms, bool ok = true) => runs.Add(new CombinationRun
-        {
-            Number = c.Number, Case = c.Key, Fetch = c.Fetch.ToString(), Insert = c.Insert.ToString(), Round = round, Warmup = round == 0,
-            WallMs = ms, RunnerVerified = ok,
-            Result = new RunResult
-            {
-                Id = Guid.NewGuid(), Fetch = c.Fetch.ToString(), Insert = c.Insert.ToString(), Status = ok ? RunStatus.Succeeded : RunStatus.Failed,
-                Verified = ok, StartedAt = DateTimeOffset.UnixEpoch, DurationMs = ms,
-            },
-        });
-        Add(combinations[0], 0, 1.0); // a warm-up never counts, however fast
-        Add(combinations[0], 1, 300);
-        Add(combinations[0], 2, 200);
-        Add(combinations[1], 1, 100);
-        Add(combinations[1], 2, 50, ok: false); // a failed run is a failure, not the best
-        Add(combinations[2], 1, 400, ok: false);
-        var psql = PeerDefinition.All.Single(p => p.Key == PeerDefinition.PsqlBinaryKey);
-        var peerRuns = new List<PeerRun> { new() { Peer = psql.Key, Round = 1, Warmup = false, Status = RunStatus.Succeeded, Verified = true, DurationMs = 50, Scope = psql.Scope } };
-
-        var rows = Summaries.Build(combinations, [psql], runs, peerRuns);
-
-        var first = rows.Single(r => r.Case == combinations[0].Key);
-        var second = rows.Single(r => r.Case == combinations[1].Key);
-        var third = rows.Single(r => r.Case == combinations[2].Key);
-        Assert.Equal((200.0, 250.0, 2, 0, 2), (first.BestMs!.Value, first.MedianMs!.Value, first.Rank!.Value, first.Failures, first.TimedRuns));
-        Assert.Equal((100.0, 1, 1), (second.BestMs!.Value, second.Rank!.Value, second.Failures));
-        Assert.Equal(2.0, first.RatioToFastest);
-        Assert.Equal(4.0, first.RatioToPsqlBinary);
-        Assert.Equal((null, null, 1, 0), (third.BestMs, third.Rank, third.Failures, third.Succeeded));
-        Assert.Equal(1.0, rows.Single(r => r.Case == psql.Key).RatioToPsqlBinary);
+        Assert.Null(Statistics.StdDev([7.0]));
+        Assert.Equal(Math.Sqrt(2.5), Statistics.StdDev([1.0, 2.0, 3.0, 4.0, 5.0])!.Value, 12);
     }
 
     [Fact]

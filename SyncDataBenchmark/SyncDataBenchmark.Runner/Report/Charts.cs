@@ -1,3 +1,4 @@
+using System.Text.Json;
 using SyncData.Harness;
 
 namespace SyncDataBenchmark.Runner.Report;
@@ -18,8 +19,25 @@ public static class Charts
     /// <summary>matplotlib's version, or null when it cannot be imported: checked before an hour of runs, not after.</summary>
     public static Task<string?> MatplotlibVersionAsync() => ShellCommand.FirstLineAsync(Python, Script, "--version");
 
-    /// <summary>Draws N.png per combination and summary.png into <paramref name="outDirectory"/>; returns an error or null.</summary>
-    public static async Task<string?> DrawAsync(string resultsJson, string outDirectory, CancellationToken ct)
+    /// <summary>
+    /// Draws N.png per combination and summary.png into <paramref name="outDirectory"/>; returns an error or null.
+    /// plot.py reads the tables as the runner derived them (a temporary JSON file), never the record's summaries itself.
+    /// </summary>
+    public static async Task<string?> DrawAsync(ReportTables tables, string outDirectory, CancellationToken ct)
+    {
+        var tablesJson = Path.Combine(Path.GetTempPath(), $"syncdata-tables-{Guid.NewGuid():N}.json");
+        await File.WriteAllTextAsync(tablesJson, JsonSerializer.Serialize(tables, BenchJsonContext.Default.ReportTables), ct);
+        try
+        {
+            return await PlotAsync(tablesJson, outDirectory, ct);
+        }
+        finally
+        {
+            File.Delete(tablesJson);
+        }
+    }
+
+    private static async Task<string?> PlotAsync(string tablesJson, string outDirectory, CancellationToken ct)
     {
         var environment = new Dictionary<string, string>
         {
@@ -27,10 +45,10 @@ public static class Charts
             // matplotlib caches fonts under $HOME; keep it out of a read-only or shared home.
             ["MPLCONFIGDIR"] = Path.Combine(Path.GetTempPath(), "syncdata-matplotlib"),
         };
-        var script = $"\"$PY\" \"$SCRIPT\" \"$RESULTS\" --out \"$OUT\"";
+        var script = $"\"$PY\" \"$SCRIPT\" \"$TABLES\" --out \"$OUT\"";
         environment["PY"] = Python;
         environment["SCRIPT"] = Script;
-        environment["RESULTS"] = resultsJson;
+        environment["TABLES"] = tablesJson;
         environment["OUT"] = outDirectory;
         var outcome = await ShellCommand.RunAsync(script, environment, outDirectory, ct);
         return outcome.ExitCode == 0 ? null : $"bench/plot.py exited with {outcome.ExitCode}: {outcome.Output}";

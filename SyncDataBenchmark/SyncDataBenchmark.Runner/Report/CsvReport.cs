@@ -1,162 +1,93 @@
+using System.Globalization;
 using CsvHelper;
 using SyncData.Shared;
 
 namespace SyncDataBenchmark.Runner.Report;
 
-/// <summary>results.csv: one row per run (combinations and peers, warm-ups flagged), for spreadsheets and pandas.</summary>
-public static partial class CsvReport
+/// <summary>
+/// results.csv: one row per run (combinations and peers, warm-ups flagged), for spreadsheets and pandas. Each column
+/// is declared once, with its value for a combination's run and, where it has one, for a peer's; CsvHelper writes them
+/// (RFC 4180, invariant culture).
+/// </summary>
+public static class CsvReport
 {
-    /// <summary>CsvHelper's source generator writes the mapping (CsvHelper 34: no reflection).</summary>
-    [CsvRecord]
-    public sealed partial record Row
-    {
-        public string Kind { get; set; } = "";
-        public string Case { get; set; } = "";
-        public string Profile { get; set; } = "";
-        public int? Number { get; set; }
-        public string Fetch { get; set; } = "";
-        public string Insert { get; set; } = "";
-        /// <summary>The content coding the run asked for (none for peers).</summary>
-        public string Compression { get; set; } = BodyCompression.None;
-        public int Round { get; set; }
-        public bool Warmup { get; set; }
-        /// <summary>Rows in the source for this run (the sweep's size); Rows below is what the run moved.</summary>
-        public long? SourceRows { get; set; }
-        public string Status { get; set; } = "";
-        public bool Verified { get; set; }
-        public long Rows { get; set; }
-        public double? DurationMs { get; set; }
-        public double? RowsPerSecond { get; set; }
-        public double? WallMs { get; set; }
-        public int? PageSize { get; set; }
-        public int? BatchSize { get; set; }
-        /// <summary>Fetch bodies' bytes on the wire, and decoded (RunResult.WireBytes, BodyBytes).</summary>
-        public long? WireBytes { get; set; }
-        public long? BodyBytes { get; set; }
-        [CsvColumn(Prefix = "SomeService")]
-        public ServiceColumns SomeService { get; set; } = ServiceColumns.None;
-        [CsvColumn(Prefix = "SyncDataSource")]
-        public ServiceColumns SyncDataSource { get; set; } = ServiceColumns.None;
-        /// <summary>What DurationMs measures: target-statements (runs, most peers) or whole-command.</summary>
-        public string? Scope { get; set; }
-        /// <summary>The link crossed (--link) and, on a shaped one, the bytes that crossed it each way and per source row.</summary>
-        public string Link { get; set; } = NetworkLink.LoopbackName;
-        public long? LinkSourceToTargetBytes { get; set; }
-        public long? LinkTargetToSourceBytes { get; set; }
-        public double? LinkBytesPerRow { get; set; }
-        public string? RunId { get; set; }
-        public string? Error { get; set; }
-    }
+    /// <summary>A row of results.csv: a combination's run, or a peer's run with its definition.</summary>
+    public sealed record Run(CombinationRun? Combination, PeerRun? Peer, PeerDefinition? Definition, string MainProfile);
 
-    /// <summary>One service's figures of a run; the same columns for both services, each under its own prefix.</summary>
-    [CsvRecord]
-    public sealed partial record ServiceColumns
-    {
-        public static ServiceColumns None { get; } = new();
+    public static IReadOnlyList<ReportColumn<Run>> Columns { get; } =
+    [
+        Column("Kind", _ => SummaryRow.Kinds.Combination, _ => SummaryRow.Kinds.Peer),
+        Column("Case", r => r.Case, p => p.Peer),
+        Column("Profile", r => r.Profile, (_, run) => run.MainProfile),
+        Column("Number", r => r.Number),
+        Column("Fetch", r => r.Fetch, (_, run) => run.Definition!.FetchLabel),
+        Column("Insert", r => r.Insert, (_, run) => run.Definition!.InsertLabel),
+        .. RunDimension.All.Select(d => Column(d.Header, d.Of, _ => d.Plain)),
+        Column("Round", r => r.Round, p => p.Round),
+        Column("Warmup", r => r.Warmup, p => p.Warmup),
+        // Rows in the source for this run (the sweep's size); Rows below is what the run moved.
+        Column("SourceRows", r => r.SourceRows, p => p.SourceRows),
+        Column("Status", r => r.Result?.Status ?? RunStatus.Failed, p => p.Status),
+        Column("Verified", r => r.Result?.Verified ?? false, p => p.Verified),
+        Column("Rows", r => r.Result?.Rows ?? 0, p => p.Rows),
+        Column("DurationMs", r => r.Result?.DurationMs, p => p.DurationMs),
+        Column("RowsPerSecond", r => r.Result?.RowsPerSecond, p => p is { Ok: true, DurationMs: > 0 } ? Math.Round(p.Rows / (p.DurationMs.Value / 1000)) : null),
+        Column("WallMs", r => r.WallMs, p => p.WallMs),
+        Column("PageSize", r => r.Result?.PageSize),
+        Column("BatchSize", r => r.Result?.BatchSize),
+        Column("WireBytes", r => r.Result?.WireBytes),
+        Column("BodyBytes", r => r.Result?.BodyBytes),
+        .. Service("SomeService", r => r.SomeService),
+        .. Service("SyncDataSource", r => r.SyncDataSource),
+        // What DurationMs measures: target-statements (runs, most peers) or whole-command.
+        Column("Scope", _ => PeerScopes.TargetStatements, p => p.Scope),
+        Column("Link", r => r.Link, p => p.Link),
+        Column("LinkSourceToTargetBytes", r => r.Traffic?.SourceToTargetBytes, p => p.Traffic?.SourceToTargetBytes),
+        Column("LinkTargetToSourceBytes", r => r.Traffic?.TargetToSourceBytes, p => p.Traffic?.TargetToSourceBytes),
+        Column("LinkBytesPerRow", r => r.Traffic?.BytesPerRow, p => p.Traffic?.BytesPerRow),
+        Column("RunId", r => r.Result?.Id),
+        Column("Error", r => r.Error, p => p.Error),
+    ];
 
-        public long? AllocatedBytes { get; set; }
-        public string? AllocatedBytesUnavailable { get; set; }
-        public long? AllocationTickBytes { get; set; }
-        public string? AllocationTickUnavailable { get; set; }
-        public int? HeapCountStart { get; set; }
-        public int? HeapCountEnd { get; set; }
-        public long? PeakWorkingSetBytes { get; set; }
-        public int? GcGen0 { get; set; }
-        public int? GcGen1 { get; set; }
-        public int? GcGen2 { get; set; }
-        public double? GcPauseMs { get; set; }
-        public double? CpuTimeMs { get; set; }
-        public double? JitTimeMs { get; set; }
-        public long? JitMethods { get; set; }
-
-        public static ServiceColumns Of(ServiceFigures? f) => f is null ? None : new()
-        {
-            AllocatedBytes = f.AllocatedBytes,
-            AllocatedBytesUnavailable = f.AllocatedBytesUnavailable,
-            AllocationTickBytes = f.AllocationTickBytes,
-            AllocationTickUnavailable = f.AllocationTickUnavailable,
-            HeapCountStart = f.HeapCountStart,
-            HeapCountEnd = f.HeapCountEnd,
-            PeakWorkingSetBytes = f.PeakWorkingSetBytes,
-            GcGen0 = f.GcGen0,
-            GcGen1 = f.GcGen1,
-            GcGen2 = f.GcGen2,
-            GcPauseMs = f.GcPauseMs,
-            CpuTimeMs = f.CpuTimeMs,
-            JitTimeMs = f.JitTimeMs,
-            JitMethods = f.JitMethods,
-        };
-    }
-
-    public static IEnumerable<Row> Rows(BenchReport report) =>
-        report.Runs.Select(OfRun).Concat(report.Peers.Select(p => OfPeer(p, report.Summary.FirstOrDefault(s => s.Case == p.Peer))));
-
-    private static Row OfRun(CombinationRun r)
-    {
-        var result = r.Result;
-        return new Row
-        {
-            Kind = CaseSummary.Kinds.Combination,
-            Case = r.Case,
-            Profile = r.Profile,
-            Number = r.Number,
-            Fetch = r.Fetch,
-            Insert = r.Insert,
-            Compression = r.Compression,
-            Round = r.Round,
-            SourceRows = r.SourceRows,
-            Warmup = r.Warmup,
-            Status = result?.Status ?? "failed",
-            Verified = result?.Verified ?? false,
-            Rows = result?.Rows ?? 0,
-            DurationMs = result?.DurationMs,
-            RowsPerSecond = result?.RowsPerSecond,
-            WallMs = r.WallMs,
-            PageSize = result?.PageSize,
-            BatchSize = result?.BatchSize,
-            WireBytes = result?.WireBytes,
-            BodyBytes = result?.BodyBytes,
-            SomeService = ServiceColumns.Of(result?.SomeService),
-            SyncDataSource = ServiceColumns.Of(result?.SyncDataSource),
-            Scope = Runner.PeerScopes.TargetStatements,
-            Link = r.Link,
-            LinkSourceToTargetBytes = r.Traffic?.SourceToTargetBytes,
-            LinkTargetToSourceBytes = r.Traffic?.TargetToSourceBytes,
-            LinkBytesPerRow = r.Traffic?.BytesPerRow,
-            RunId = result?.Id.ToString(),
-            Error = r.Error,
-        };
-    }
-
-    private static Row OfPeer(PeerRun p, CaseSummary? summary) =>
-        new()
-        {
-            Kind = CaseSummary.Kinds.Peer,
-            Case = p.Peer,
-            Profile = summary?.Profile ?? "",
-            Fetch = summary?.Fetch ?? "",
-            Insert = summary?.Insert ?? "",
-            Round = p.Round,
-            SourceRows = p.SourceRows,
-            Warmup = p.Warmup,
-            Status = p.Status,
-            Verified = p.Verified,
-            Rows = p.Rows,
-            DurationMs = p.DurationMs,
-            RowsPerSecond = p is { Ok: true, DurationMs: > 0 } ? Math.Round(p.Rows / (p.DurationMs.Value / 1000)) : null,
-            WallMs = p.WallMs,
-            Scope = p.Scope,
-            Link = p.Link,
-            LinkSourceToTargetBytes = p.Traffic?.SourceToTargetBytes,
-            LinkTargetToSourceBytes = p.Traffic?.TargetToSourceBytes,
-            LinkBytesPerRow = p.Traffic?.BytesPerRow,
-            Error = p.Error,
-        };
+    public static IEnumerable<Run> Rows(BenchReport report) =>
+        report.Runs.Select(r => new Run(r, null, null, report.Parameters.MainProfile))
+            .Concat(report.Peers.Select(p => new Run(null, p, PeerDefinition.Find(p.Peer), report.Parameters.MainProfile)));
 
     public static async Task WriteAsync(BenchReport report, string path)
     {
-        // Defaults: RFC 4180, invariant culture for numbers and dates.
         await using var csv = CsvWriter.ToFile(path, CsvWriterOptions.Default);
-        await csv.WriteRecordsAsync(Rows(report));
+        csv.WriteHeader([.. Columns.Select(c => c.Header)]);
+        foreach (var run in Rows(report))
+        {
+            csv.WriteRecord([.. Columns.Select(c => c.Cell(run))]);
+        }
     }
+
+    /// <summary>One service's figures of a combination's run, under its prefix; peers run no .NET process.</summary>
+    private static IEnumerable<ReportColumn<Run>> Service(string prefix, Func<RunResult, ServiceFigures?> of)
+    {
+        ReportColumn<Run> Figure(string name, Func<ServiceFigures, object?> value) => Column(prefix + name, r => r.Result is { } result && of(result) is { } f ? value(f) : null);
+        return
+        [
+            Figure("AllocatedBytes", f => f.AllocatedBytes), Figure("AllocatedBytesUnavailable", f => f.AllocatedBytesUnavailable),
+            Figure("AllocationTickBytes", f => f.AllocationTickBytes), Figure("AllocationTickUnavailable", f => f.AllocationTickUnavailable),
+            Figure("HeapCountStart", f => f.HeapCountStart), Figure("HeapCountEnd", f => f.HeapCountEnd),
+            Figure("PeakWorkingSetBytes", f => f.PeakWorkingSetBytes),
+            Figure("GcGen0", f => f.GcGen0), Figure("GcGen1", f => f.GcGen1), Figure("GcGen2", f => f.GcGen2), Figure("GcPauseMs", f => f.GcPauseMs),
+            Figure("CpuTimeMs", f => f.CpuTimeMs), Figure("JitTimeMs", f => f.JitTimeMs), Figure("JitMethods", f => f.JitMethods),
+        ];
+    }
+
+    private static ReportColumn<Run> Column(string header, Func<CombinationRun, object?> combination, Func<PeerRun, object?>? peer = null) =>
+        Column(header, combination, peer is null ? null : (p, _) => peer(p));
+
+    private static ReportColumn<Run> Column(string header, Func<CombinationRun, object?> combination, Func<PeerRun, Run, object?>? peer) =>
+        new(header, run => Text(run.Combination is { } c ? combination(c) : peer?.Invoke(run.Peer!, run)));
+
+    private static string Text(object? value) => value switch
+    {
+        null => "",
+        IFormattable formattable => formattable.ToString(null, CultureInfo.InvariantCulture),
+        _ => value.ToString() ?? "",
+    };
 }

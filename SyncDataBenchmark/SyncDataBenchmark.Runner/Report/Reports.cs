@@ -10,15 +10,16 @@ public static class Reports
     /// <summary>Writes every output; returns why the pictures failed, or null.</summary>
     public static async Task<string?> WriteAsync(BenchReport report, string outDirectory, bool charts, Action<string> say)
     {
+        var tables = ReportTables.Of(report);
         string? pictureProblem = null;
         if (charts)
         {
             say("Drawing the pictures (bench/plot.py)…");
-            pictureProblem = await Charts.DrawAsync(Path.Combine(outDirectory, ResultsRecord.FileName), outDirectory, CancellationToken.None);
+            pictureProblem = await Charts.DrawAsync(tables, outDirectory, CancellationToken.None);
         }
 
         await CsvReport.WriteAsync(report, Path.Combine(outDirectory, "results.csv"));
-        await File.WriteAllTextAsync(Path.Combine(outDirectory, "results.md"), MarkdownReport.Render(report, charts, pictureProblem), CancellationToken.None);
+        await File.WriteAllTextAsync(Path.Combine(outDirectory, "results.md"), MarkdownReport.Render(tables, charts, pictureProblem), CancellationToken.None);
         return pictureProblem;
     }
 }

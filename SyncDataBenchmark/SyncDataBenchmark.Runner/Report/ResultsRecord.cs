@@ -10,30 +10,24 @@ public static class ResultsRecord
 {
     public const string FileName = "results.json";
 
-    public static BenchReport Build(BenchPlan plan, BenchRecord session, BenchLab system, BenchSettings settings, BenchEnvironment environment, bool complete)
+    public static BenchReport Build(BenchRecord session, BenchLab system, BenchSettings settings, BenchEnvironment environment, bool complete)
     {
         // The headline table and the per-case pictures describe one size: the largest one measured so far.
-        var measuredSizes = settings.Sizes.Where(s => session.Runs.Any(r => r.SourceRows == s) || session.PeerRuns.Any(r => r.SourceRows == s)).ToList();
-        var headline = measuredSizes.LastOrDefault(settings.Sizes[0]);
-        var summary = SummaryAt(plan, session, system, settings, headline);
+        var headline = settings.Sizes.LastOrDefault(s => session.Runs.Any(r => r.SourceRows == s) || session.PeerRuns.Any(r => r.SourceRows == s), settings.Sizes[0]);
         var anyRun = session.Runs.Count + session.PeerRuns.Count > 0;
-        return new BenchReport
+        var record = new BenchReport
         {
             Complete = complete,
             Passed = complete && anyRun && session.Runs.All(r => r.Ok) && session.PeerRuns.All(r => r.Ok) && session.Problems.Count == 0,
             Environment = environment,
             Parameters = Parameters(session, system, settings, headline),
-            Summary = summary,
-            Runs = SampleThinning.KeepPictured(session.Runs, summary),
+            Runs = session.Runs.ToList(),
             Peers = session.PeerRuns.ToList(),
             Problems = session.Problems.ToList(),
-            Growth = settings.Sizes.Count > 1 ? Growth.Build(measuredSizes, rows => SummaryAt(plan, session, system, settings, rows), session.Skipped.Where(s => s.Link == settings.Links[0].Name).ToList()) : [],
             Skipped = session.Skipped.ToList(),
-            Links = settings.Links.Count > 1 || settings.Links[0].Shaped
-                ? settings.Links.Select(l => new LinkSummary(l.Name, l.RateBitsPerSecond, SummaryAt(plan, session, system, settings, headline, l.Name))).ToList()
-                : [],
             SkippedPeers = session.SkippedPeers.ToList(),
         };
+        return record with { Runs = SampleThinning.KeepPictured(record.Runs, ReportTables.Of(record).Summary) };
     }
 
     /// <summary>Write then rename: a reader (or a crash) never sees half a file.</summary>
@@ -55,23 +49,6 @@ public static class ResultsRecord
         return await JsonSerializer.DeserializeAsync(stream, BenchJsonContext.Default.BenchReport) ?? throw new JsonException($"{path} is empty.");
     }
 
-    /// <summary>The rows at one size across one link (default: the first, the headline's).</summary>
-    private static List<CaseSummary> SummaryAt(BenchPlan plan, BenchRecord session, BenchLab system, BenchSettings settings, long rows, string? link = null)
-    {
-        link ??= settings.Links[0].Name;
-        bool Skipped(string key, string profile) => session.Skipped.Any(s => s.Rows == rows && s.Case == key && s.Profile == profile && s.Link == link);
-        var mainProfile = system.ServicesStartedByRunner ? settings.MainProfile.Name : BenchLab.ExternalProfile;
-        var others = settings.Profiles.Skip(1)
-            .Select(p => (p.Name, (IReadOnlyList<Combination>)plan.ProfileCombinations.Where(c => !Skipped(c.Key, p.Name)).ToList()))
-            .ToList();
-        return Summaries.Build(
-            plan.Combinations.Where(c => !Skipped(c.Key, settings.MainProfile.Name)).ToList(),
-            plan.Peers.Where(p => !Skipped(p.Key, settings.MainProfile.Name)).ToList(),
-            session.Runs.Where(r => r.SourceRows == rows && r.Link == link).ToList(),
-            session.PeerRuns.Where(r => r.SourceRows == rows && r.Link == link).ToList(),
-            mainProfile, others);
-    }
-
     private static BenchParameters Parameters(BenchRecord session, BenchLab system, BenchSettings settings, long headline) => new()
     {
         Rows = headline,
@@ -91,7 +68,7 @@ public static class ResultsRecord
         Database = settings.Connection is null ? "local" : "existing",
         SeedReused = system.SeedReused,
         SeedMs = system.SeedMs,
-        SourceSummary = system.SourceChecksum,
+        SourceChecksum = system.SourceChecksum,
         Peers = settings.Peers,
         PeerKeys = settings.PeerKeys,
         Charts = settings.Charts,

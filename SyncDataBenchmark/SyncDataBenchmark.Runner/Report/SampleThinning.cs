@@ -12,7 +12,7 @@ public static class SampleThinning
 {
     public const int MaxPoints = 400;
 
-    public static List<CombinationRun> KeepPictured(IEnumerable<CombinationRun> runs, IReadOnlyList<CaseSummary> summary)
+    public static List<CombinationRun> KeepPictured(IEnumerable<CombinationRun> runs, IReadOnlyList<SummaryRow> summary)
     {
         var pictured = summary.Where(s => s.PictureRunId is not null).Select(s => s.PictureRunId!.Value).ToHashSet();
         return runs.Select(run => run.Result is not { } result ? run : run with

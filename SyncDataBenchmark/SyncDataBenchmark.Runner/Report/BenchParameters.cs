@@ -1,0 +1,53 @@
+using System.Text.Json.Serialization;
+using SyncData.Shared;
+
+namespace SyncDataBenchmark.Runner.Report;
+
+/// <summary>What the session was asked to measure, and how.</summary>
+public sealed record BenchParameters
+{
+    /// <summary>The largest size measured: the one the summary table and the per-case pictures describe.</summary>
+    public required long Rows { get; init; }
+    /// <summary>Every size measured, ascending (one for a classic run); each run records its own in sourceRows.</summary>
+    public required IReadOnlyList<long> Sizes { get; init; }
+    /// <summary>The cap on a run's predicted time in a sweep (--max-run-seconds); null: none.</summary>
+    public double? MaxRunSeconds { get; init; }
+    /// <summary>When the untimed warm-ups ran, in words.</summary>
+    public string? WarmupPolicy { get; init; }
+    /// <summary>Seeding time per size (null where an existing seed was reused).</summary>
+    public required IReadOnlyDictionary<long, double?> SeedMsBySize { get; init; }
+    public required int Repeat { get; init; }
+    public required int Warmups { get; init; }
+    /// <summary>As asked; null means SomeService's default (the runs record what was used).</summary>
+    public int? PageSize { get; init; }
+    public int? BatchSize { get; init; }
+    public required IReadOnlyList<string> Cases { get; init; }
+    public required bool Tmpfs { get; init; }
+    /// <summary>Server settings the runner set on its own cluster (wal_level=logical, plus the tmpfs ones); empty for an existing server.</summary>
+    public required IReadOnlyDictionary<string, string> PostgresSettings { get; init; }
+    /// <summary>"local" (throwaway cluster started by the runner) or "existing" (--connection).</summary>
+    public required string Database { get; init; }
+    public required bool SeedReused { get; init; }
+    public double? SeedMs { get; init; }
+    public TableChecksum? SourceChecksum { get; init; }
+    public required bool Peers { get; init; }
+    /// <summary>The peers --peers selected; null: all (or none, with --no-peers).</summary>
+    public IReadOnlyList<string>? PeerKeys { get; init; }
+    public required bool Charts { get; init; }
+    public required string SomeServiceUrl { get; init; }
+    public string? SourceUrl { get; init; }
+    /// <summary>False when --someservice-url/--source-url pointed at services someone else started.</summary>
+    public required bool ServicesStartedByRunner { get; init; }
+    /// <summary>The runtime profiles measured, in order; the first is the headline's.</summary>
+    public required IReadOnlyList<ProfileReport> Profiles { get; init; }
+    /// <summary>The cases measured under every profile after the first (--profile-cases).</summary>
+    public required IReadOnlyList<string> ProfileCases { get; init; }
+    /// <summary>The links measured across, in order (--link); the headline table is the first's.</summary>
+    public required IReadOnlyList<NetworkLink> Links { get; init; }
+    /// <summary>The content codings every case ran under (--compression), in order.</summary>
+    public required IReadOnlyList<string> Compressions { get; init; }
+
+    /// <summary>The headline's runtime profile: the runs' Profile of the summary table's main rows.</summary>
+    [JsonIgnore]
+    public string MainProfile => Profiles.First(p => p.Main).Name;
+}

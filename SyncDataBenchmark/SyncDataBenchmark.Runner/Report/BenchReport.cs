@@ -1,0 +1,34 @@
+using System.Text.Json;
+using System.Text.Json.Serialization;
+
+namespace SyncDataBenchmark.Runner.Report;
+
+/// <summary>
+/// results.json: everything the runner measured and where. It holds the runs only; every table, the CSV and the
+/// pictures are derived from them at render time (<see cref="ReportTables"/>), so a report can always be made again
+/// from the record (--report-from).
+/// </summary>
+public sealed record BenchReport
+{
+    /// <summary>False while the runner is still going (the file is rewritten after every run) or when it was stopped.</summary>
+    public required bool Complete { get; init; }
+    /// <summary>Every run (warm-ups included) succeeded and verified, and nothing else went wrong.</summary>
+    public required bool Passed { get; init; }
+    public required BenchEnvironment Environment { get; init; }
+    public required BenchParameters Parameters { get; init; }
+    public required IReadOnlyList<CombinationRun> Runs { get; init; }
+    public required IReadOnlyList<PeerRun> Peers { get; init; }
+    /// <summary>Failures outside any single run (charts, service restarts), in words.</summary>
+    public required IReadOnlyList<string> Problems { get; init; }
+    /// <summary>Cases a sweep did not run at some size: predicted past --max-run-seconds.</summary>
+    public required IReadOnlyList<SkippedCase> Skipped { get; init; }
+    /// <summary>Peers the server cannot run (PeerDefinition.Precondition), with why and what to change.</summary>
+    public required IReadOnlyList<SkippedPeer> SkippedPeers { get; init; }
+}
+
+// Not indented: results.json is committed after every full run, and indentation tripled its size.
+[JsonSourceGenerationOptions(JsonSerializerDefaults.Web, UseStringEnumConverter = true, WriteIndented = false,
+    DefaultIgnoreCondition = JsonIgnoreCondition.Never)]
+[JsonSerializable(typeof(BenchReport))]
+[JsonSerializable(typeof(ReportTables))]
+internal sealed partial class BenchJsonContext : JsonSerializerContext;

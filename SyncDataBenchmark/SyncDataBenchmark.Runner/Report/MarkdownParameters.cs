@@ -1,0 +1,45 @@
+using System.Text;
+using static SyncDataBenchmark.Runner.Report.ReportFormat;
+
+namespace SyncDataBenchmark.Runner.Report;
+
+/// <summary>results.md's opening list: what was measured, on what, with which settings.</summary>
+public static class MarkdownParameters
+{
+    public static void Append(StringBuilder md, ReportTables tables)
+    {
+        var report = tables.Record;
+        var p = report.Parameters;
+        var e = report.Environment;
+        var n = p.Repeat;
+        md.AppendLine(p.Sizes.Count > 1
+            ? $"- Sizes: {string.Join(", ", p.Sizes.Select(Rows))} rows (a sweep: the source reseeded once per size); this table is at {Rows(p.Rows)}; {n} timed run(s) per case and size, interleaved round-robin within a size; {p.WarmupPolicy}"
+            : $"- Rows: {Rows(p.Rows)}; {n} timed run(s) per case after {p.Warmups} untimed warm-up round(s), interleaved round-robin");
+        md.AppendLine($"- Page size: {Setting(p.PageSize, report.Runs.Select(r => r.Result?.PageSize))}; batch size: {Setting(p.BatchSize, report.Runs.Select(r => r.Result?.BatchSize))}");
+        md.AppendLine($"- PostgreSQL {e.PostgresVersion}, {(p.Database == "local" ? "throwaway local cluster" : "existing server (--connection)")}"
+                      + (p.Tmpfs ? ", **tmpfs**" : ", on disk, default durability settings")
+                      + (p.PostgresSettings.Count > 0 ? $" ({string.Join(", ", p.PostgresSettings.Select(s => $"{s.Key}={s.Value}"))})" : "")
+                      + (p.SeedReused ? "; seed reused" : ""));
+        md.AppendLine($"- {e.CpuModel}, {e.Cores} cores, {Bytes(e.MemoryBytes)} RAM; {e.Os}, kernel {e.Kernel}; {e.DotnetRuntime}");
+        md.AppendLine($"- Services: {(p.ServicesStartedByRunner ? "started by the runner as separate Release processes" : "already running")}; SomeService {p.SomeServiceUrl}");
+        md.AppendLine($"- Commit {e.GitCommit ?? "unknown"}{(e.GitDirty == true ? " (with uncommitted changes)" : "")}; {e.StartedAt:yyyy-MM-dd HH:mm} UTC; wall time {(e.WallTimeMs is { } w ? Estimator.Format(TimeSpan.FromMilliseconds(w)) : "n/a")}");
+        md.AppendLine($"- Tools: {string.Join("; ", e.Tools.Values)}");
+        var main = p.Profiles.First(x => x.Main);
+        md.AppendLine($"- Runtime profile of this table: **{main.Name}** ({main.Description}){Reported(tables, main.Name)}");
+        md.AppendLine();
+    }
+
+    /// <summary>"; SomeService reported: …" from the runs of that profile; nothing when none reported.</summary>
+    public static string Reported(ReportTables tables, string profile)
+    {
+        var some = tables.Summary.FirstOrDefault(r => r.Profile == profile && r.SomeService?.Runtime is not null)?.SomeService?.Runtime;
+        return some is null ? "" : $"; SomeService reported: {SyncData.Harness.RuntimeProfiles.Describe(some)}";
+    }
+
+    private static string Setting(int? asked, IEnumerable<int?> used)
+    {
+        var values = used.OfType<int>().Distinct().Order().ToList();
+        var seen = values.Count == 0 ? "not used by the runs" : string.Join(", ", values.Select(v => Rows(v)));
+        return asked is null ? $"{seen} (SomeService default)" : seen;
+    }
+}

@@ -1,0 +1,149 @@
+using static SyncDataBenchmark.Runner.Report.ReportFormat;
+
+namespace SyncDataBenchmark.Runner.Report;
+
+/// <summary>
+/// The summary table's columns, each declared once: header, cell, legend, numeric. This is the one place a figure or a
+/// dimension joins the reports: add a column here (a new dimension of the runs is one more column, and one more key
+/// in SummaryTable's grouping), and results.md, the console and the tables' JSON the pictures read all carry it.
+/// </summary>
+public static class SummaryColumns
+{
+    private const string MediansLegend =
+        "**Memory and GC columns are per-run medians** over the successful timed runs, not sums: the original summed its 3 runs, "
+        + "so multiply allocation, collection and pause figures by 3 to compare with it. Physical Memory is the highest working set "
+        + "sampled (every 50 ms) during the run, not the process lifetime peak. GC collections are exclusive per generation.";
+
+    /// <summary>ServiceFigures.AllocationTickPrecisionBytes in words.</summary>
+    public const string TickPrecisionText = "±(0.5% + 512 KiB per GC heap, at least 1 MiB)";
+
+    private const string AllocatedLegend =
+        "Memory Allocated is GC.GetTotalAllocatedBytes over the run where that is exact. Under DATAS it is not when the GC heap "
+        + "count changed during the run (it sums only the heaps in use: dotnet/runtime#131069, fixed after the runtime used here); "
+        + "then the cell shows the sum of the runtime's allocation events (GCAllocationTick, one per ~100 KiB per heap), "
+        + "marked \"(tick sum)\", which does not depend on the heap count and is within " + TickPrecisionText + " of the bytes allocated "
+        + "(docs/measuring.md). \"(k/n runs)\" marks a median over only the k runs that have the figure shown; \"n/a\" says why neither figure could be had.";
+
+    private const string RankLegend =
+        "Rank orders the combinations by best time. Ratio to fastest divides a row's best time by the fastest combination's; "
+        + "Ratio to psql binary by the psql binary pipe's **at the same scope** (Time scope): \"target statements\" is the target's own "
+        + "clock from its first statement (truncate) to its commit, as SomeService measures a run and as the psql peers read "
+        + "clock_timestamp() around their statements; \"whole command\" is a peer's whole command, process starts and connections "
+        + "included, compared with the psql binary pipe's whole command and not with the fastest combination.";
+
+    private const string PeersLegend =
+        "Peers run in the same session on the same databases. Before each peer run (warm-up and timed) the runner empties the "
+        + "target and plants a sentinel row (untimed), and after it checks the target against the source itself (count and "
+        + "checksum), whatever the tool reported. `psql-binary`/`psql-text`: `psql \\copy to stdout | psql \\copy from stdin`, truncate + "
+        + "copy in one target transaction; `psql-binary-tuned`: the same plus the manual's \"Populating a Database\" advice (drop the "
+        + "primary key, maintenance_work_mem 1GB, COPY FREEZE, re-add the key); `postgres-fdw`: the target pulls with INSERT … SELECT "
+        + "from a postgres_fdw foreign table; `logical-replication`: a subscription's initial table synchronisation, timed until the "
+        + "table is synchronised; `pgcopydb`: psql truncate, then `pgcopydb copy table-data` (COPY, then VACUUM ANALYZE; its log "
+        + "is scanned for errors since it exits 0 on a failed COPY). Set-up and tear-down (foreign server, publication, slot, "
+        + "subscription drop) are untimed. They run no .NET process, so their memory and GC cells are empty.";
+
+    private const string PictureLegend = "Each TestCase number links to its picture: both services' working set, allocation rate and GC collections over the best run.";
+
+    /// <summary>"[7](7.png)", "7" without pictures, or "peer: psql binary pipe".</summary>
+    public static ReportColumn<SummaryRow> TestCase(bool charts) => new("TestCase",
+        r => r.Kind == SummaryRow.Kinds.Peer ? $"peer: {r.Title}" : charts ? $"[{r.Number}]({r.Picture})" : $"{r.Number}",
+        charts ? PictureLegend : null);
+
+    /// <summary>"#7 NpgsqlCopy × EFBulk [gzip]", with the profile when not the main one.</summary>
+    public static ReportColumn<SummaryRow> Case { get; } = new("Case", r => r.Label + (r.MainProfile ? "" : $" [{r.Profile}]"));
+
+    public static ReportColumn<SummaryRow> Rank { get; } = new("Rank", r => r.Rank is { } rank ? Count(rank) : None, RankLegend, Numeric: true);
+
+    public static ReportColumn<SummaryRow> Best(int repeat) => new($"Process Time (best of {repeat})",
+        r => (r.BestMs is { } best ? Ms(best) + Change(best, r.Baseline?.BestMs) : r.TimedRuns == 0 ? "not run" : "no successful run"),
+        $"Process Time is the best of the {repeat} timed runs: SomeService's own measure of truncate, fetch, write and commit, "
+        + "excluding the verification query. Median and StdDev (sample) are over the successful timed runs.", Numeric: true);
+
+    public static ReportColumn<SummaryRow> Median { get; } = new("Median", r => r.MedianMs is { } m ? Ms(m) + Change(m, r.Baseline?.MedianMs) : None, Numeric: true);
+
+    public static ReportColumn<SummaryRow> StdDev { get; } = new("StdDev", r => r.StdDevMs is { } sd ? Ms(sd) : None, Numeric: true);
+
+    /// <summary>One column per RunDimension: the row's value; peers have none.</summary>
+    public static IReadOnlyList<ReportColumn<SummaryRow>> Dimensions { get; } =
+        RunDimension.All.Select(d => new ReportColumn<SummaryRow>(d.Header, r => r.Dimensions.GetValueOrDefault(d.Header, None))).ToList();
+
+    public static ReportColumn<SummaryRow> Failures { get; } = new("Failures", r => Count(r.Failures) + (r.WarmupFailed ? " + warm-up" : ""),
+        "Failures counts failed or unverified timed runs; \"+ warm-up\" marks a failed warm-up.", Numeric: true);
+
+    public static ReportColumn<SummaryRow> Verified { get; } = new("Verified", r => $"{r.Succeeded}/{r.TimedRuns}");
+
+    public static ReportColumn<SummaryRow> RatioToFastest { get; } = new("Ratio to fastest", r => r.RatioToFastest is { } x ? Times(x) : None, RankLegend, Numeric: true);
+
+    public static ReportColumn<SummaryRow> RatioToPsqlBinary { get; } = new("Ratio to psql binary", r => r.RatioToPsqlBinary is { } x ? Times(x) : None, RankLegend, Numeric: true);
+
+    public static ReportColumn<SummaryRow> TimeScope { get; } = new("Time scope", r => r.Scope switch
+    {
+        PeerScopes.WholeCommand => "whole command",
+        PeerScopes.TargetStatements when r is { Kind: SummaryRow.Kinds.Peer, BestWallMs: { } wall } => $"target statements (whole command {Ms(wall)})",
+        _ => "target statements",
+    }, RankLegend + "\n" + PeersLegend);
+
+    /// <summary>Memory Allocated, Physical Memory (peak), GC Collections, GC Pause of one service; against the baseline row in the profile table.</summary>
+    public static IReadOnlyList<ReportColumn<SummaryRow>> Service(string name, Func<SummaryRow, ServiceMedians?> of) =>
+    [
+        new($"{name} Memory Allocated", r => of(r) is { } f ? Allocated(f) + (f.ShownAllocatedBytes is { } a ? Change(a, Base(r, of)?.ShownAllocatedBytes) : "") : None,
+            MediansLegend + "\n" + AllocatedLegend, Numeric: true),
+        new($"{name} Physical Memory (peak)", r => of(r) is { } f ? Bytes(f.PeakWorkingSetBytes) + Change(f.PeakWorkingSetBytes, Base(r, of)?.PeakWorkingSetBytes) : None,
+            MediansLegend, Numeric: true),
+        new($"{name} GC Collections", r => of(r) is { } f ? Collections(f, Base(r, of)) : None, MediansLegend),
+        new($"{name} GC Pause", r => of(r) is { } f ? Ms(f.GcPauseMs) + Change(f.GcPauseMs, Base(r, of)?.GcPauseMs) : None, MediansLegend, Numeric: true),
+    ];
+
+    /// <summary>The headline table of results.md (README's table is a copy of it).</summary>
+    public static IReadOnlyList<ReportColumn<SummaryRow>> Headline(int repeat, bool charts) =>
+    [
+        TestCase(charts), Rank, Field("FetchApproach", r => r.Fetch), Field("InsertApproach", r => r.Insert), Best(repeat), .. Dimensions,
+        .. Service("SomeService", r => r.SomeService), .. Service("SyncDataSource", r => r.SyncDataSource),
+        Median, StdDev, Failures, Verified, RatioToFastest, RatioToPsqlBinary, TimeScope,
+    ];
+
+    /// <summary>The cases measured under every profile, each row against its main-profile row (SummaryRow.Baseline).</summary>
+    public static IReadOnlyList<ReportColumn<SummaryRow>> Profiles(int repeat, bool charts) =>
+    [
+        new("TestCase", r => $"{TestCase(charts).Cell(r)} {r.Title}"),
+        new("Profile", r => r.MainProfile ? $"**{r.Profile}**" : r.Profile),
+        Best(repeat), Median, .. Service("SomeService", r => r.SomeService), .. Service("SyncDataSource", r => r.SyncDataSource), Verified,
+    ];
+
+    /// <summary>Per combination: bytes per row on the wire and decoded, and both services' CPU and JIT time.</summary>
+    public static IReadOnlyList<ReportColumn<SummaryRow>> WireAndCpu { get; } =
+    [
+        Case, .. Dimensions,
+        new("Wire bytes/row", r => r.WireBytesPerRow is { } w ? Number(w, "0.0") : None, Numeric: true),
+        new("Body bytes/row", r => r.BodyBytesPerRow is { } b ? Number(b, "0.0") : None, Numeric: true),
+        new("Wire / body", r => r is { WireBytesPerRow: { } w, BodyBytesPerRow: > 0 and var b } ? Number(w / b, "0.000") : None, Numeric: true),
+        Time("SomeService CPU", r => r.SomeService?.CpuTimeMs), Time("SyncDataSource CPU", r => r.SyncDataSource?.CpuTimeMs),
+        Time("SomeService JIT", r => r.SomeService?.JitTimeMs), Time("SyncDataSource JIT", r => r.SyncDataSource?.JitTimeMs),
+    ];
+
+    /// <summary>One link's table: what crossed it each way, per row, and the least time its rate allows.</summary>
+    public static IReadOnlyList<ReportColumn<SummaryRow>> Link(long? rate)
+    {
+        const string loopback = "n/a (loopback)";
+        string Traffic(SummaryRow r, Func<LinkTraffic, string> cell) => rate is null ? loopback : r.Traffic is { } t ? cell(t) : None;
+        return
+        [
+            Case, new("Best", r => Best(0).Cell(r), Numeric: true), Median,
+            new("Source → target", r => Traffic(r, t => Bytes(t.SourceToTargetBytes)), Numeric: true),
+            new("Target → source", r => Traffic(r, t => Bytes(t.TargetToSourceBytes)), Numeric: true),
+            new("Bytes per row", r => Traffic(r, t => t.BytesPerRow is { } perRow ? Number(perRow, "0.#") : None), Numeric: true),
+            new("Link floor", r => Traffic(r, t => Ms(t.FloorMs(rate!.Value))), Numeric: true),
+            Verified,
+        ];
+    }
+
+    private static ReportColumn<SummaryRow> Field(string header, Func<SummaryRow, string> cell) => new(header, cell);
+
+    private static ReportColumn<SummaryRow> Time(string header, Func<SummaryRow, double?> ms) => new(header, r => ms(r) is { } x ? Ms(x) : None, Numeric: true);
+
+    private static ServiceMedians? Base(SummaryRow row, Func<SummaryRow, ServiceMedians?> of) => row.Baseline is { } b ? of(b) : null;
+
+    private static string Collections(ServiceMedians f, ServiceMedians? vs) =>
+        $"gen0: {Count(f.GcGen0)}, gen1: {Count(f.GcGen1)}, gen2: {Count(f.GcGen2)}"
+        + (vs is null ? "" : $" ({Signed(f.GcGen0 - vs.GcGen0)}/{Signed(f.GcGen1 - vs.GcGen1)}/{Signed(f.GcGen2 - vs.GcGen2)})");
+}

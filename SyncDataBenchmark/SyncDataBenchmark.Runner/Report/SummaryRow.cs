@@ -1,0 +1,63 @@
+using System.Text.Json.Serialization;
+
+namespace SyncDataBenchmark.Runner.Report;
+
+/// <summary>One row of the summary table: a combination (under one profile) or a peer, over its runs at one size and link.</summary>
+public sealed record SummaryRow
+{
+    public static class Kinds
+    {
+        public const string Combination = "combination";
+        public const string Peer = "peer";
+    }
+
+    public required string Kind { get; init; }
+    public required string Case { get; init; }
+    /// <summary>The runtime profile of the rows's runs; the peers carry the main profile's.</summary>
+    public required string Profile { get; init; }
+    /// <summary>True for the main profile's rows (the headline table); false for the profile comparison.</summary>
+    public required bool MainProfile { get; init; }
+    public int? Number { get; init; }
+    public required string Title { get; init; }
+    public required string Fetch { get; init; }
+    public required string Insert { get; init; }
+    /// <summary>Combinations: the row's value of each RunDimension, by header (Compression: gzip); peers: none.</summary>
+    public required IReadOnlyDictionary<string, string> Dimensions { get; init; }
+    /// <summary>1 = fastest best time among the combinations (peers are not ranked).</summary>
+    public int? Rank { get; init; }
+    public int TimedRuns { get; init; }
+    public int Succeeded { get; init; }
+    public int Failures => TimedRuns - Succeeded;
+    public bool WarmupFailed { get; init; }
+    public double? BestMs { get; init; }
+    public double? MedianMs { get; init; }
+    /// <summary>Sample standard deviation of the successful timed runs; null with fewer than two.</summary>
+    public double? StdDevMs { get; init; }
+    public double? RatioToFastest { get; init; }
+    /// <summary>Best time divided by the psql binary pipe's best at the same <see cref="Scope"/>.</summary>
+    public double? RatioToPsqlBinary { get; init; }
+    /// <summary>What BestMs measures: "target-statements" (combinations and most peers) or "whole-command".</summary>
+    public required string Scope { get; init; }
+    /// <summary>Peers: best whole-command wall time of the successful timed runs.</summary>
+    public double? BestWallMs { get; init; }
+    /// <summary>The run whose samples the picture shows: the best successful one, else the last one with samples.</summary>
+    public Guid? PictureRunId { get; init; }
+    public string? Picture { get; init; }
+    public ServiceMedians? SomeService { get; init; }
+    public ServiceMedians? SyncDataSource { get; init; }
+    /// <summary>What crossed the link during the best successful timed run (shaped links only).</summary>
+    public LinkTraffic? Traffic { get; init; }
+    /// <summary>Median over the successful timed runs of the fetch bodies' bytes on the wire per row moved.</summary>
+    public double? WireBytesPerRow { get; init; }
+    /// <summary>The same decoded: what the consumer parsed or relayed per row.</summary>
+    public double? BodyBytesPerRow { get; init; }
+    /// <summary>The successful timed runs' times, in run order: what Best, Median and StdDev are of.</summary>
+    [JsonIgnore]
+    public IReadOnlyList<double> Durations { get; init; } = [];
+    /// <summary>In the profile table: the main profile's row of the same case, which this one is compared with.</summary>
+    [JsonIgnore]
+    public SummaryRow? Baseline { get; init; }
+
+    /// <summary>"#7 NpgsqlCopy × EFBulk [gzip]" or "peer: psql binary pipe".</summary>
+    public string Label => Kind == Kinds.Peer ? $"peer: {Title}" : $"#{Number} {Title}";
+}

@@ -1,0 +1,117 @@
+using SyncData.Shared;
+
+namespace SyncDataBenchmark.Runner.Report;
+
+/// <summary>
+/// The summary table's rows, derived from the record's runs at one size across one link: one row per combination
+/// and profile, and per peer, in the original's order (TestCase number, the main profile first, then the peers).
+/// </summary>
+public static class SummaryTable
+{
+    public static List<SummaryRow> Build(BenchReport record, long rows, string link)
+    {
+        var parameters = record.Parameters;
+        var runs = record.Runs.Where(r => r.SourceRows == rows && r.Link == link).ToList();
+        var peerRuns = record.Peers.Where(r => r.SourceRows == rows && r.Link == link).ToList();
+        var profiles = parameters.Profiles.Select(p => p.Name).ToList();
+        var peerOrder = PeerDefinition.All.Select(p => p.Key).ToList();
+        var combinations = runs.GroupBy(r => (r.Case, r.Profile))
+            .OrderBy(g => g.First().Number)
+            .ThenBy(g => profiles.IndexOf(g.Key.Profile));
+        // Within a number and profile, each dimension's values in the order the session asked for them.
+        foreach (var dimension in RunDimension.All)
+        {
+            var asked = dimension.Asked(parameters).ToList();
+            combinations = combinations.ThenBy(g => asked.IndexOf(dimension.Of(g.First())));
+        }
+
+        var peers = peerRuns.GroupBy(r => r.Peer)
+            .OrderBy(g => peerOrder.IndexOf(g.Key))
+            .Select(g => OfPeer(PeerDefinition.Find(g.Key)!, g.ToList(), parameters.MainProfile));
+        return Ranked(combinations.Select(g => OfCombination(g.ToList(), parameters.MainProfile)).Concat(peers).ToList());
+    }
+
+    private static SummaryRow OfCombination(List<CombinationRun> all, string mainProfile)
+    {
+        var first = all[0];
+        var ok = all.Where(r => r is { Warmup: false, Ok: true }).ToList();
+        var best = ok.MinBy(r => r.Result!.DurationMs);
+        // A failed case still gets a picture of what it did, if it got far enough to sample anything.
+        var pictured = best ?? all.LastOrDefault(r => r.Result?.SomeService?.Samples is { Count: > 0 });
+        var main = first.Profile == mainProfile;
+        return Timed(ok.Select(r => r.Result!.DurationMs!.Value).ToList(), all.Count(r => !r.Warmup), all.Any(r => r.Warmup && !r.Ok), new SummaryRow
+        {
+            Kind = SummaryRow.Kinds.Combination,
+            Case = first.Case,
+            Profile = first.Profile,
+            MainProfile = main,
+            Number = first.Number,
+            Title = first.Label,
+            Fetch = first.Fetch,
+            Insert = first.Insert,
+            Dimensions = RunDimension.All.ToDictionary(d => d.Header, d => d.Of(first)),
+            WireBytesPerRow = PerRow(ok, r => r.WireBytes),
+            BodyBytesPerRow = PerRow(ok, r => r.BodyBytes),
+            // SomeService's durationMs: first target statement (truncate) to commit.
+            Scope = PeerScopes.TargetStatements,
+            PictureRunId = pictured?.Result?.Id,
+            Picture = $"{first.Number}{RunDimension.PictureSuffix(first)}{(main ? "" : "-" + first.Profile)}.png",
+            SomeService = ServiceMedians.Of(ok.Select(r => r.Result!.SomeService)),
+            SyncDataSource = ServiceMedians.Of(ok.Select(r => r.Result!.SyncDataSource)),
+            Traffic = best?.Traffic,
+        });
+    }
+
+    private static double? PerRow(List<CombinationRun> ok, Func<RunResult, long?> bytes) =>
+        Statistics.Median(ok.Where(r => r.Result!.Rows > 0 && bytes(r.Result) is not null).Select(r => (double)bytes(r.Result!)!.Value / r.Result!.Rows).ToList());
+
+    private static SummaryRow OfPeer(PeerDefinition p, List<PeerRun> all, string mainProfile)
+    {
+        var ok = all.Where(r => r is { Warmup: false, Ok: true }).ToList();
+        var walls = ok.Where(r => r.WallMs is not null).Select(r => r.WallMs!.Value).ToList();
+        return Timed(ok.Select(r => r.DurationMs!.Value).ToList(), all.Count(r => !r.Warmup), all.Any(r => r.Warmup && !r.Ok), new SummaryRow
+        {
+            Kind = SummaryRow.Kinds.Peer,
+            Case = p.Key,
+            Profile = mainProfile,
+            MainProfile = true,
+            Title = p.Name,
+            Fetch = p.FetchLabel,
+            Insert = p.InsertLabel,
+            Dimensions = new Dictionary<string, string>(),
+            Scope = all[0].Scope,
+            BestWallMs = walls.Count > 0 ? walls.Min() : null,
+            Traffic = ok.MinBy(r => r.DurationMs)?.Traffic,
+        });
+    }
+
+    /// <summary>The figures every row has from its successful timed runs' durations, whatever it measured.</summary>
+    private static SummaryRow Timed(List<double> durations, int timedRuns, bool warmupFailed, SummaryRow row) => row with
+    {
+        TimedRuns = timedRuns,
+        Succeeded = durations.Count,
+        Durations = durations,
+        WarmupFailed = warmupFailed,
+        BestMs = durations.Count > 0 ? durations.Min() : null,
+        MedianMs = Statistics.Median(durations),
+        StdDevMs = Statistics.StdDev(durations),
+    };
+
+    /// <summary>With ranks and the ratios to the fastest combination and to the psql binary pipe.</summary>
+    private static List<SummaryRow> Ranked(List<SummaryRow> rows)
+    {
+        // Ranks and the fastest time are the main profile's; every row is still compared with the same session's pipe.
+        var ranked = rows.Where(r => r is { Kind: SummaryRow.Kinds.Combination, MainProfile: true, BestMs: not null }).OrderBy(r => r.BestMs).ToList();
+        var fastest = ranked.FirstOrDefault()?.BestMs ?? 0;
+        // The yardstick at each scope: its target-statements time for rows measured so, its whole command for the rest.
+        var psqlBinaryRow = rows.FirstOrDefault(r => r.Case == PeerDefinition.PsqlBinaryKey);
+        double? PsqlBinaryAt(string? scope) => scope == PeerScopes.WholeCommand ? psqlBinaryRow?.BestWallMs : psqlBinaryRow?.BestMs;
+        return rows.Select(r => r.BestMs is not { } best ? r : r with
+        {
+            Rank = ranked.Contains(r) ? ranked.IndexOf(r) + 1 : null,
+            // The combinations are all timed at the target's statements; a whole-command time is not comparable with them.
+            RatioToFastest = fastest > 0 && r.Scope != PeerScopes.WholeCommand ? best / fastest : null,
+            RatioToPsqlBinary = PsqlBinaryAt(r.Scope) is > 0 and var psqlBinary ? best / psqlBinary : null,
+        }).ToList();
+    }
+}

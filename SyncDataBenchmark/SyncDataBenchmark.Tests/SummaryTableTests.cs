@@ -1,0 +1,180 @@
+using Spectre.Console;
+using SyncData.Shared;
+using SyncDataBenchmark.Runner;
+using SyncDataBenchmark.Runner.Report;
+using Xunit;
+
+namespace SyncDataBenchmark.Tests;
+
+/// <summary>
+/// Fast tier: the one summary table. Its rows come from the record's runs alone, every exporter prints its declared
+/// columns, the exporters agree on every value, and every committed report is what its record renders.
+/// </summary>
+[Trait("Tier", "Fast")]
+public sealed class SummaryTableTests
+{
+    private static readonly string Artifacts = Path.Combine(SyncData.Harness.Lab.RepositoryRoot, "artifacts");
+
+    /// <summary>Every artifacts folder with a record, the top one included.</summary>
+    public static TheoryData<string> RecordFolders() => new(Directory.EnumerateFiles(Artifacts, ResultsRecord.FileName, SearchOption.AllDirectories)
+        .Select(f => Path.GetRelativePath(Artifacts, Path.GetDirectoryName(f)!)).Order());
+
+    [Fact]
+    public void Rows_rank_by_best_run_and_ratio_to_the_fastest_and_the_psql_pipe()
+    {
+        var combinations = TestCases.Runnable.Take(3).ToList();
+        var runs = new List<CombinationRun>();
+        void Add(Combination c, int round, double ms, bool ok = true) => runs.Add(Run(c, round, ms, ok));
+        Add(combinations[0], 0, 1.0); // a warm-up never counts, however fast
+        Add(combinations[0], 1, 300);
+        Add(combinations[0], 2, 200);
+        Add(combinations[1], 1, 100);
+        Add(combinations[1], 2, 50, ok: false); // a failed run is a failure, not the best
+        Add(combinations[2], 1, 400, ok: false);
+        var psql = PeerDefinition.All.Single(p => p.Key == PeerDefinition.PsqlBinaryKey);
+        PeerRun[] peers = [new() { Peer = psql.Key, Round = 1, Warmup = false, SourceRows = 1_000, Status = RunStatus.Succeeded, Verified = true, DurationMs = 50, Scope = psql.Scope }];
+
+        var rows = SummaryTable.Build(Record(runs, peers), 1_000, NetworkLink.LoopbackName);
+
+        var first = rows.Single(r => r.Case == combinations[0].Key);
+        var second = rows.Single(r => r.Case == combinations[1].Key);
+        var third = rows.Single(r => r.Case == combinations[2].Key);
+        Assert.Equal((200.0, 250.0, 2, 0, 2), (first.BestMs!.Value, first.MedianMs!.Value, first.Rank!.Value, first.Failures, first.TimedRuns));
+        Assert.Equal((100.0, 1, 1), (second.BestMs!.Value, second.Rank!.Value, second.Failures));
+        Assert.Equal(2.0, first.RatioToFastest);
+        Assert.Equal(4.0, first.RatioToPsqlBinary);
+        Assert.Equal((null, null, 1, 0), (third.BestMs, third.Rank, third.Failures, third.Succeeded));
+        Assert.Equal(1.0, rows.Single(r => r.Case == psql.Key).RatioToPsqlBinary);
+        Assert.Equal([.. combinations.Select(c => c.Key), psql.Key], rows.Select(r => r.Case));
+    }
+
+    [Fact]
+    public async Task Markdown_and_console_print_the_declared_columns_in_their_order()
+    {
+        var tables = ReportTables.Of(await ResultsRecord.ReadAsync(Path.Combine(Artifacts, ResultsRecord.FileName)));
+        var repeat = tables.Parameters.Repeat;
+
+        var markdown = MarkdownReport.Render(tables, charts: true).Split('\n');
+        var console = new StringWriter();
+        var ansi = AnsiConsole.Create(new AnsiConsoleSettings { Out = new AnsiConsoleOutput(console), Ansi = AnsiSupport.No, ColorSystem = ColorSystemSupport.NoColors });
+        ansi.Profile.Width = 400;
+        ConsoleSummary.Show(ansi, tables, "out", null);
+
+        Assert.Contains("| " + string.Join(" | ", SummaryColumns.Headline(repeat, charts: true).Select(c => c.Header)) + " |", markdown);
+        var consoleHeader = console.ToString().Split('\n').First(l => l.Contains(SummaryColumns.Case.Header, StringComparison.Ordinal));
+        var positions = ConsoleSummary.Columns(repeat, narrow: false).Select(c => consoleHeader.IndexOf(c.Header, StringComparison.Ordinal)).ToList();
+        Assert.DoesNotContain(-1, positions);
+        Assert.Equal(positions.Order(), positions);
+        // The console's columns are the summary table's own, not look-alikes: the same cell for every row.
+        var declared = SummaryColumns.Headline(repeat, charts: true).Append(SummaryColumns.Case).ToDictionary(c => c.Header);
+        foreach (var column in ConsoleSummary.Columns(repeat, narrow: false).Concat(ConsoleSummary.Columns(repeat, narrow: true)))
+        {
+            Assert.All(tables.Summary, row => Assert.Equal(declared[column.Header].Cell(row), column.Cell(row)));
+        }
+    }
+
+    /// <summary>A dimension declared once (RunDimension) is a column of every table and of results.csv, and names its rows and pictures.</summary>
+    [Fact]
+    public async Task Each_run_dimension_is_a_column_everywhere_and_names_its_rows()
+    {
+        var tables = ReportTables.Of(await ResultsRecord.ReadAsync(Path.Combine(Artifacts, "links-1m", ResultsRecord.FileName)));
+        string[][] headers =
+        [
+            [.. SummaryColumns.Headline(2, charts: true).Select(c => c.Header)], [.. SummaryColumns.WireAndCpu.Select(c => c.Header)],
+            [.. CsvReport.Columns.Select(c => c.Header)],
+        ];
+
+        foreach (var dimension in RunDimension.All)
+        {
+            Assert.All(headers, h => Assert.Contains(dimension.Header, h));
+            var named = tables.Summary.Where(r => r.Kind == SummaryRow.Kinds.Combination && r.Dimensions[dimension.Header] != dimension.Plain).ToList();
+            Assert.NotEmpty(named);
+            Assert.All(named, r => Assert.EndsWith($" [{r.Dimensions[dimension.Header]}]", r.Label, StringComparison.Ordinal));
+            Assert.All(named, r => Assert.EndsWith($"-{r.Dimensions[dimension.Header]}.png", r.Picture, StringComparison.Ordinal));
+        }
+    }
+
+    /// <summary>results.md and results.csv are written from the same record: each headline row's figures are those of its runs' CSV cells.</summary>
+    [Theory]
+    [MemberData(nameof(RecordFolders))]
+    public async Task Markdown_and_csv_agree_on_every_headline_row(string folder)
+    {
+        var record = await ResultsRecord.ReadAsync(Path.Combine(Artifacts, folder, ResultsRecord.FileName));
+        var tables = ReportTables.Of(record);
+        // The cells results.csv is written with, by header.
+        var csv = CsvReport.Rows(record).Select(run => CsvReport.Columns.ToDictionary(c => c.Header, c => c.Cell(run)))
+            .Where(r => r["SourceRows"] == $"{record.Parameters.Rows}" && r["Link"] == record.Parameters.Links[0].Name && r["Warmup"] == "False")
+            .ToList();
+        static double Number(string cell) => double.Parse(cell, System.Globalization.CultureInfo.InvariantCulture);
+
+        foreach (var row in tables.Summary)
+        {
+            var timed = csv.Where(r => r["Case"] == row.Case && r["Profile"] == row.Profile).ToList();
+            var ok = timed.Where(r => r["Status"] == RunStatus.Succeeded && r["Verified"] == "True").ToList();
+            var durations = ok.Select(r => Number(r["DurationMs"])).ToList();
+            Assert.Equal($"{ok.Count}/{timed.Count}", SummaryColumns.Verified.Cell(row));
+            Assert.Equal(ReportFormat.Ms(durations.Min()), SummaryColumns.Best(record.Parameters.Repeat).Cell(row));
+            Assert.Equal(ReportFormat.Ms(Statistics.Median(durations)!.Value), SummaryColumns.Median.Cell(row));
+            if (row.Kind == SummaryRow.Kinds.Combination)
+            {
+                var peaks = ok.Select(r => Number(r["SomeServicePeakWorkingSetBytes"])).ToList();
+                Assert.Equal(ReportFormat.Bytes(Statistics.Median(peaks)!.Value), SummaryColumns.Service("SomeService", r => r.SomeService)[1].Cell(row));
+            }
+        }
+    }
+
+    /// <summary>Every committed results.md and results.csv is what the code renders from the results.json beside it.</summary>
+    [Theory]
+    [MemberData(nameof(RecordFolders))]
+    public async Task Committed_reports_are_what_their_records_render(string folder)
+    {
+        var directory = Path.Combine(Artifacts, folder);
+        var record = await ResultsRecord.ReadAsync(Path.Combine(directory, ResultsRecord.FileName));
+        var written = Path.Combine(Path.GetTempPath(), $"syncdata-csv-{Guid.NewGuid():N}.csv");
+        try
+        {
+            await CsvReport.WriteAsync(record, written);
+
+            Assert.Equal(await File.ReadAllTextAsync(Path.Combine(directory, "results.md")), MarkdownReport.Render(ReportTables.Of(record), record.Parameters.Charts));
+            Assert.Equal(await File.ReadAllTextAsync(Path.Combine(directory, "results.csv")), await File.ReadAllTextAsync(written));
+        }
+        finally
+        {
+            File.Delete(written);
+        }
+    }
+
+    private static CombinationRun Run(Combination c, int round, double ms, bool ok) => new()
+    {
+        Number = c.Number, Case = c.Key, Fetch = c.Fetch.ToString(), Insert = c.Insert.ToString(), Round = round, Warmup = round == 0,
+        SourceRows = 1_000, WallMs = ms, RunnerVerified = ok,
+        Result = new RunResult
+        {
+            Id = Guid.NewGuid(), Fetch = c.Fetch.ToString(), Insert = c.Insert.ToString(), Status = ok ? RunStatus.Succeeded : RunStatus.Failed,
+            Verified = ok, StartedAt = DateTimeOffset.UnixEpoch, DurationMs = ms,
+        },
+    };
+
+    private static BenchReport Record(IReadOnlyList<CombinationRun> runs, IReadOnlyList<PeerRun> peers) => new()
+    {
+        Complete = true,
+        Passed = false,
+        Environment = new BenchEnvironment
+        {
+            CpuModel = "", Cores = 2, MemoryBytes = 0, Os = "", Kernel = "", DotnetRuntime = "", PostgresVersion = "",
+            NuGetPackages = new Dictionary<string, string>(), Tools = new Dictionary<string, string>(), StartedAt = DateTimeOffset.UnixEpoch,
+        },
+        Parameters = new BenchParameters
+        {
+            Rows = 1_000, Sizes = [1_000], SeedMsBySize = new Dictionary<long, double?>(), Repeat = 2, Warmups = 1, Cases = ["*"], Tmpfs = false,
+            PostgresSettings = new Dictionary<string, string>(), Database = "local", SeedReused = false, Peers = true, Charts = false,
+            SomeServiceUrl = "", ServicesStartedByRunner = true, ProfileCases = [], Links = [NetworkLink.Loopback], Compressions = [BodyCompression.None],
+            Profiles = [new ProfileReport(SyncData.Harness.RuntimeProfiles.DefaultName, "", new Dictionary<string, string>(), true)],
+        },
+        Runs = runs,
+        Peers = peers,
+        Problems = [],
+        Skipped = [],
+        SkippedPeers = [],
+    };
+}

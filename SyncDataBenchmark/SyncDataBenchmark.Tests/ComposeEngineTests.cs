@@ -143,6 +143,7 @@ public sealed class ComposeEngineTests(ITestOutputHelper output)
     /// <summary>GET /sync?f=NpgsqlCopy&amp;i=NpgsqlCopy on the published port: from an empty target to the seeded source's rows, verified.</summary>
     private async Task AssertSyncVerifiesOnTheSeededTablesAsync(ComposeStack stack)
     {
+        await AssertDatabasesAreUtf8Async();
         var source = await Lab.ReadSummaryAsync(PublishedDatabase(Lab.SourceDatabase));
         var before = await Lab.ReadSummaryAsync(PublishedDatabase(Lab.TargetDatabase));
         Assert.Equal(SeedRows, source.Rows);
@@ -164,6 +165,20 @@ public sealed class ComposeEngineTests(ITestOutputHelper output)
         Assert.Equal(source, run.Source);
         Assert.Equal(source, await Lab.ReadSummaryAsync(PublishedDatabase(Lab.TargetDatabase)));
         output.WriteLine($"NpgsqlCopy × NpgsqlCopy through the stack: {run.Rows} rows verified in {run.DurationMs} ms");
+    }
+
+    /// <summary>
+    /// The official image's initdb makes UTF8 databases (its LANG); a stand-in without a locale makes SQL_ASCII ones,
+    /// which store any bytes and so let a run verify while the server would not behave as the users' does.
+    /// </summary>
+    private static async Task AssertDatabasesAreUtf8Async()
+    {
+        await using var connection = new Npgsql.NpgsqlConnection(PublishedDatabase("postgres"));
+        await connection.OpenAsync();
+        await using var command = new Npgsql.NpgsqlCommand(
+            "select string_agg(datname || ' ' || pg_encoding_to_char(encoding), ', ' order by datname) from pg_database where datname in ('source', 'target')",
+            connection);
+        Assert.Equal("source UTF8, target UTF8", await command.ExecuteScalarAsync());
     }
 
     private static async Task WaitReadyAsync(ComposeStack stack, string service, HttpClient client)

@@ -165,6 +165,7 @@ public sealed class ComposeEngineTests(ITestOutputHelper output)
         Assert.Equal(source, run.Source);
         Assert.Equal(source, await Lab.ReadSummaryAsync(PublishedDatabase(Lab.TargetDatabase)));
         output.WriteLine($"NpgsqlCopy × NpgsqlCopy through the stack: {run.Rows} rows verified in {run.DurationMs} ms");
+        await AssertServicesLoggedNoErrorAsync(stack);
     }
 
     /// <summary>
@@ -179,6 +180,22 @@ public sealed class ComposeEngineTests(ITestOutputHelper output)
             "select string_agg(datname || ' ' || pg_encoding_to_char(encoding), ', ' order by datname) from pg_database where datname in ('source', 'target')",
             connection);
         Assert.Equal("source UTF8, target UTF8", await command.ExecuteScalarAsync());
+    }
+
+    /// <summary>
+    /// Neither service logged an error on the way (ASP.NET Core's "fail:"/"crit:" levels, or the runtime's "Error:" lines,
+    /// e.g. Npgsql looking for Kerberos, which the .NET images do not carry).
+    /// </summary>
+    private static async Task AssertServicesLoggedNoErrorAsync(ComposeStack stack)
+    {
+        foreach (var service in new[] { "syncdatasource", "someservice" })
+        {
+            var errors = (await stack.LogsAsync(service, tail: null)).Split('\n')
+                .Where(l => l.Contains("| fail:", StringComparison.Ordinal) || l.Contains("| crit:", StringComparison.Ordinal)
+                            || l.Contains("| Error:", StringComparison.Ordinal) || l.Contains("Cannot load library", StringComparison.Ordinal))
+                .ToArray();
+            Assert.True(errors.Length == 0, $"{service} logged:\n{string.Join('\n', errors)}");
+        }
     }
 
     private static async Task WaitReadyAsync(ComposeStack stack, string service, HttpClient client)

@@ -62,10 +62,11 @@ internal sealed class ComposeStack(PodmanEngine engine, string project, IReadOnl
         return listed.StandardOutput.Split('\n', StringSplitOptions.RemoveEmptyEntries);
     }
 
-    public async Task<string> LogsAsync(string service)
+    /// <summary>A service's log, its last <paramref name="tail"/> lines or (null) all of it.</summary>
+    public async Task<string> LogsAsync(string service, int? tail = 40)
     {
-        var result = await RunAsync(TimeSpan.FromMinutes(1), "logs", "--no-color", "--tail=40", service);
-        return result.RecentOutput;
+        var result = await RunAsync(TimeSpan.FromMinutes(1), "logs", "--no-color", tail is { } lines ? $"--tail={lines}" : "--tail=all", service);
+        return result.StandardOutput + result.StandardError;
     }
 
     private async Task<ChildProcess.Result> RunAsync(TimeSpan timeout, params string[] arguments)

@@ -64,6 +64,7 @@ public sealed class ComposeEngineTests(ITestOutputHelper output)
                     await stack.UpAsync(TimeSpan.FromMinutes(40));
                     output.WriteLine($"[{clock.Elapsed:mm\\:ss}] docker-compose up -d --build done");
                     engineTraces.AddRange(await stack.ContainerIdsAsync());
+                    Assert.Equal(PublishedPorts.Select(p => $"127.0.0.1:{p}").Order(), (await stack.PublishedHostAddressesAsync()).Order());
                     await AssertSyncVerifiesOnTheSeededTablesAsync(stack);
                     await AssertPrometheusScrapesBothAndCountsTheSyncAsync(stack);
                 }

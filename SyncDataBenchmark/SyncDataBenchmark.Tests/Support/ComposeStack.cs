@@ -55,6 +55,16 @@ internal sealed class ComposeStack(PodmanEngine engine, string project, IReadOnl
         return lines;
     }
 
+    /// <summary>The host side of every port the engine publishes for the project's containers, e.g. 127.0.0.1:5180.</summary>
+    public async Task<IReadOnlyList<string>> PublishedHostAddressesAsync()
+    {
+        var listed = await PodmanEngine.RunAsync("ps", "--filter", $"label=com.docker.compose.project={project}", "--format", "{{.Ports}}");
+        Assert.True(listed.ExitCode == 0, listed.RecentOutput);
+        // "127.0.0.1:5180->5180/tcp, …" per container.
+        return listed.StandardOutput.Split(['\n', ','], StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries)
+            .Select(mapping => mapping.Split("->")[0]).ToArray();
+    }
+
     /// <summary>The ids of the project's containers (their conmon processes name them).</summary>
     public async Task<IReadOnlyList<string>> ContainerIdsAsync()
     {

@@ -17,6 +17,8 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
+# debootstrap and the rootful Podman of the compose lab (ports, networks) need root.
+[[ $(id -u) == 0 ]] || { echo "scripts/stand-in-images.sh needs root (debootstrap, rootful Podman)" >&2; exit 1; }
 recipes=$here/stand-in
 podman() { "$recipes/podman.sh" "$@"; }
 cache=${SYNCDATA_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/syncdatabenchmark}

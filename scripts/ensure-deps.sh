@@ -11,6 +11,15 @@ command -v docker-compose >/dev/null 2>&1 || need+=(docker-compose)
 # ip and tc build the two-host network lab (bench.sh --link).
 { command -v ip && command -v tc; } >/dev/null 2>&1 || need+=(iproute2)
 { command -v prometheus && command -v promtool; } >/dev/null 2>&1 || need+=(prometheus)
+# The compose lab (ComposeEngineTests): Podman with runc (Debian's crun fails on these machines), netavark and
+# aardvark-dns (a compose network whose containers reach each other by name; Podman's CNI fallback has no DNS here),
+# iptables (published ports), debootstrap (scripts/stand-in-images.sh).
+command -v podman >/dev/null 2>&1 || need+=(podman)
+command -v runc >/dev/null 2>&1 || need+=(runc)
+[[ -x /usr/lib/podman/netavark ]] || need+=(netavark)
+[[ -x /usr/lib/podman/aardvark-dns ]] || need+=(aardvark-dns)
+command -v iptables >/dev/null 2>&1 || need+=(iptables)
+command -v debootstrap >/dev/null 2>&1 || need+=(debootstrap)
 # Debian's matplotlib lives in /usr/bin/python3, whatever python3 comes first on PATH (pyenv, venv).
 /usr/bin/python3 -c 'import matplotlib' >/dev/null 2>&1 || need+=(python3-matplotlib)
 (( ${#need[@]} )) || exit 0

@@ -145,8 +145,8 @@ public sealed class ComposeEngineTests(ITestOutputHelper output)
     private async Task AssertSyncVerifiesOnTheSeededTablesAsync(ComposeStack stack)
     {
         await AssertDatabasesAreUtf8Async();
-        var source = await Lab.ReadSummaryAsync(PublishedDatabase(Lab.SourceDatabase));
-        var before = await Lab.ReadSummaryAsync(PublishedDatabase(Lab.TargetDatabase));
+        var source = await Lab.ReadChecksumAsync(PublishedDatabase(Lab.SourceDatabase));
+        var before = await Lab.ReadChecksumAsync(PublishedDatabase(Lab.TargetDatabase));
         Assert.Equal(SeedRows, source.Rows);
         Assert.NotEqual(source, before);
 
@@ -164,7 +164,7 @@ public sealed class ComposeEngineTests(ITestOutputHelper output)
         Assert.True(run.Verified, $"{run.Status}: {run.Error}");
         Assert.Equal(SeedRows, run.Rows);
         Assert.Equal(source, run.Source);
-        Assert.Equal(source, await Lab.ReadSummaryAsync(PublishedDatabase(Lab.TargetDatabase)));
+        Assert.Equal(source, await Lab.ReadChecksumAsync(PublishedDatabase(Lab.TargetDatabase)));
         output.WriteLine($"NpgsqlCopy × NpgsqlCopy through the stack: {run.Rows} rows verified in {run.DurationMs} ms");
         await AssertServicesLoggedNoErrorAsync(stack);
     }

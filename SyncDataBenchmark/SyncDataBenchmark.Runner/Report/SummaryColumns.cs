@@ -97,7 +97,7 @@ public static class SummaryColumns
     /// <summary>The headline table of results.md (README's table is a copy of it).</summary>
     public static IReadOnlyList<ReportColumn<SummaryRow>> Headline(int repeat, bool charts) =>
     [
-        TestCase(charts), Rank, Field("FetchApproach", r => r.Fetch), Field("InsertApproach", r => r.Insert), Best(repeat), .. Dimensions,
+        TestCase(charts), Rank, new("FetchApproach", r => r.Fetch), new("InsertApproach", r => r.Insert), Best(repeat), .. Dimensions,
         .. Service("SomeService", r => r.SomeService), .. Service("SyncDataSource", r => r.SyncDataSource),
         Median, StdDev, Failures, Verified, RatioToFastest, RatioToPsqlBinary, TimeScope,
     ];
@@ -136,8 +136,6 @@ public static class SummaryColumns
             Verified,
         ];
     }
-
-    private static ReportColumn<SummaryRow> Field(string header, Func<SummaryRow, string> cell) => new(header, cell);
 
     private static ReportColumn<SummaryRow> Time(string header, Func<SummaryRow, double?> ms) => new(header, r => ms(r) is { } x ? Ms(x) : None, Numeric: true);
 

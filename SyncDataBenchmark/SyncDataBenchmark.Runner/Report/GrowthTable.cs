@@ -9,7 +9,7 @@ public static class GrowthTable
     /// <summary>Case, one column per size, then the exponents; the console shows the columns without the sizes.</summary>
     public static IReadOnlyList<ReportColumn<CaseGrowth>> Columns(IReadOnlyList<long> sizes) =>
     [
-        new("Case", g => g.Title + (g.MainProfile ? "" : $" [{g.Profile}]")),
+        new("Case", g => g.Title),
         .. sizes.Select(size => new ReportColumn<CaseGrowth>(Rows(size) + " rows", g => AtSize(g, size), Numeric: true)),
         new("k time", g => Growth.Describe(g.Time), Numeric: true),
         new("k peak WS SomeService", g => Growth.Describe(g.SomeServiceWorkingSet), Numeric: true),

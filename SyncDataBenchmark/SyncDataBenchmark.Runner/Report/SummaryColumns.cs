@@ -49,8 +49,7 @@ public static class SummaryColumns
         r => r.Kind == SummaryRow.Kinds.Peer ? $"peer: {r.Title}" : charts ? $"[{r.Number}]({r.Picture})" : $"{r.Number}",
         charts ? PictureLegend : null);
 
-    /// <summary>"#7 NpgsqlCopy × EFBulk [gzip]", with the profile when not the main one.</summary>
-    public static ReportColumn<SummaryRow> Case { get; } = new("Case", r => r.Label + (r.MainProfile ? "" : $" [{r.Profile}]"));
+    public static ReportColumn<SummaryRow> Case { get; } = new("Case", r => r.ProfiledLabel);
 
     public static ReportColumn<SummaryRow> Rank { get; } = new("Rank", r => r.Rank is { } rank ? Count(rank) : None, RankLegend, Numeric: true);
 

@@ -60,4 +60,8 @@ public sealed record SummaryRow
 
     /// <summary>"#7 NpgsqlCopy × EFBulk [gzip]" or "peer: psql binary pipe".</summary>
     public string Label => Kind == Kinds.Peer ? $"peer: {Title}" : $"#{Number} {Title}";
+
+    /// <summary>The label, with the profile when it is not the main one: "#7 NpgsqlCopy × EFBulk [tuned]".</summary>
+    [JsonIgnore]
+    public string ProfiledLabel => MainProfile ? Label : $"{Label} [{Profile}]";
 }

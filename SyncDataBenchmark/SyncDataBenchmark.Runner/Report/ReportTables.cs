@@ -34,7 +34,7 @@ public sealed class ReportTables(BenchReport record, IReadOnlyList<LinkRows> lin
         var links = parameters.Links.Count > 1 || firstLink.Shaped
             ? parameters.Links.Select(l => new LinkRows(l.Name, l.RateBitsPerSecond, SummaryTable.Build(record, parameters.Rows, l.Name))).ToList()
             : [];
-        var measured = parameters.Sizes.Where(s => record.Runs.Any(r => r.SourceRows == s) || record.Peers.Any(r => r.SourceRows == s));
+        var measured = parameters.Sizes.Where(s => record.AllRuns.Any(r => r.SourceRows == s));
         return new ReportTables(record, links, measured.Select(s => (s, (IReadOnlyList<SummaryRow>)SummaryTable.Build(record, s, firstLink.Name))).ToList());
     }
 }

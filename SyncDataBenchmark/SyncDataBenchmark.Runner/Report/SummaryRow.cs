@@ -34,7 +34,6 @@ public sealed record SummaryRow
     public int Failures => TimedRuns - Succeeded;
     public double? BestMs => Durations.Count > 0 ? Durations.Min() : null;
     public double? MedianMs => Statistics.Median(Durations);
-    /// <summary>Sample standard deviation of the successful timed runs; null with fewer than two.</summary>
     public double? StdDevMs => Statistics.StdDev(Durations);
     public double? RatioToFastest { get; init; }
     /// <summary>Best time divided by the psql binary pipe's best at the same <see cref="Scope"/>.</summary>

@@ -34,7 +34,7 @@ public sealed class FloorRatioTests
     [Fact]
     public void A_side_with_one_run_has_a_ratio_but_no_interval()
     {
-        var ratio = FloorRatios.Compare("#9", "default", true, 1_000, PeerDefinition.PsqlBinaryKey, [120], [100, 110]);
+        var ratio = FloorRatios.Compare("#9", 1_000, PeerDefinition.PsqlBinaryKey, [120], [100, 110]);
 
         Assert.Equal(120 / 105d, ratio.Ratio, 9);
         Assert.Null(ratio.Low);

@@ -18,6 +18,8 @@ public sealed record BenchReport
     public required BenchParameters Parameters { get; init; }
     public required IReadOnlyList<CombinationRun> Runs { get; init; }
     public required IReadOnlyList<PeerRun> Peers { get; init; }
+    [JsonIgnore]
+    public IEnumerable<MeasuredRun> AllRuns => Runs.Concat<MeasuredRun>(Peers);
     /// <summary>Failures outside any single run (charts, service restarts), in words.</summary>
     public required IReadOnlyList<string> Problems { get; init; }
     /// <summary>Cases a sweep did not run at some size: predicted past --max-run-seconds.</summary>

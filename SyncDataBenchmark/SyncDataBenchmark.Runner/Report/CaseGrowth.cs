@@ -40,7 +40,7 @@ public sealed record CaseGrowth
             Kind = first.Kind,
             Case = first.Case,
             Number = first.Number,
-            Title = first.Label,
+            Title = first.ProfiledLabel,
             Profile = first.Profile,
             MainProfile = first.MainProfile,
             Points = points,

@@ -27,30 +27,24 @@ public static class Charts
     {
         var tablesJson = Path.Combine(Path.GetTempPath(), $"syncdata-tables-{Guid.NewGuid():N}.json");
         await File.WriteAllTextAsync(tablesJson, JsonSerializer.Serialize(tables, BenchJsonContext.Default.ReportTables), ct);
-        try
-        {
-            return await PlotAsync(tablesJson, outDirectory, ct);
-        }
-        finally
-        {
-            File.Delete(tablesJson);
-        }
-    }
-
-    private static async Task<string?> PlotAsync(string tablesJson, string outDirectory, CancellationToken ct)
-    {
         var environment = new Dictionary<string, string>
         {
             ["MPLBACKEND"] = "Agg",
             // matplotlib caches fonts under $HOME; keep it out of a read-only or shared home.
             ["MPLCONFIGDIR"] = Path.Combine(Path.GetTempPath(), "syncdata-matplotlib"),
+            ["PY"] = Python,
+            ["SCRIPT"] = Script,
+            ["TABLES"] = tablesJson,
+            ["OUT"] = outDirectory,
         };
-        var script = $"\"$PY\" \"$SCRIPT\" \"$TABLES\" --out \"$OUT\"";
-        environment["PY"] = Python;
-        environment["SCRIPT"] = Script;
-        environment["TABLES"] = tablesJson;
-        environment["OUT"] = outDirectory;
-        var outcome = await ShellCommand.RunAsync(script, environment, outDirectory, ct);
-        return outcome.ExitCode == 0 ? null : $"bench/plot.py exited with {outcome.ExitCode}: {outcome.Output}";
+        try
+        {
+            var outcome = await ShellCommand.RunAsync("\"$PY\" \"$SCRIPT\" \"$TABLES\" --out \"$OUT\"", environment, outDirectory, ct);
+            return outcome.ExitCode == 0 ? null : $"bench/plot.py exited with {outcome.ExitCode}: {outcome.Output}";
+        }
+        finally
+        {
+            File.Delete(tablesJson);
+        }
     }
 }

@@ -8,7 +8,6 @@ public static class ConsoleSummary
     /// <summary>Below this many columns the tables keep only the columns a reader needs first (results.md has all).</summary>
     public const int NarrowWidth = 120;
 
-    /// <summary>The headline's columns the console shows, wide and narrow.</summary>
     public static IReadOnlyList<ReportColumn<SummaryRow>> Columns(int repeat, bool narrow) => narrow
         ? [SummaryColumns.Case, SummaryColumns.Best(repeat), SummaryColumns.Median, SummaryColumns.RatioToPsqlBinary, SummaryColumns.Verified]
         : [SummaryColumns.Case, SummaryColumns.Rank, SummaryColumns.Best(repeat), SummaryColumns.Median, SummaryColumns.RatioToFastest,

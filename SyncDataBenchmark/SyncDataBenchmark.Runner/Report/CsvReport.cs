@@ -11,22 +11,22 @@ namespace SyncDataBenchmark.Runner.Report;
 /// </summary>
 public static class CsvReport
 {
-    /// <summary>A row of results.csv: a combination's run, or a peer's run with its definition.</summary>
-    public sealed record Run(CombinationRun? Combination, PeerRun? Peer, PeerDefinition? Definition, string MainProfile);
+    /// <summary>A row of results.csv: a combination's run or a peer's, and the profile a peer's row names.</summary>
+    public sealed record Run(MeasuredRun Measured, string MainProfile);
 
     public static IReadOnlyList<ReportColumn<Run>> Columns { get; } =
     [
         Column("Kind", _ => SummaryRow.Kinds.Combination, _ => SummaryRow.Kinds.Peer),
         Column("Case", r => r.Case, p => p.Peer),
-        Column("Profile", r => r.Profile, (_, run) => run.MainProfile),
+        new("Profile", run => run.Measured is CombinationRun c ? c.Profile : run.MainProfile),
         Column("Number", r => r.Number),
-        Column("Fetch", r => r.Fetch, (_, run) => run.Definition!.FetchLabel),
-        Column("Insert", r => r.Insert, (_, run) => run.Definition!.InsertLabel),
+        Column("Fetch", r => r.Fetch, p => PeerDefinition.Find(p.Peer)!.FetchLabel),
+        Column("Insert", r => r.Insert, p => PeerDefinition.Find(p.Peer)!.InsertLabel),
         .. RunDimension.All.Select(d => Column(d.Header, d.Of, _ => d.Plain)),
-        Column("Round", r => r.Round, p => p.Round),
-        Column("Warmup", r => r.Warmup, p => p.Warmup),
+        Shared("Round", r => r.Round),
+        Shared("Warmup", r => r.Warmup),
         // Rows in the source for this run (the sweep's size); Rows below is what the run moved.
-        Column("SourceRows", r => r.SourceRows, p => p.SourceRows),
+        Shared("SourceRows", r => r.SourceRows),
         Column("Status", r => r.Result?.Status ?? RunStatus.Failed, p => p.Status),
         Column("Verified", r => r.Result?.Verified ?? false, p => p.Verified),
         Column("Rows", r => r.Result?.Rows ?? 0, p => p.Rows),
@@ -41,17 +41,16 @@ public static class CsvReport
         .. Service("SyncDataSource", r => r.SyncDataSource),
         // What DurationMs measures: target-statements (runs, most peers) or whole-command.
         Column("Scope", _ => PeerScopes.TargetStatements, p => p.Scope),
-        Column("Link", r => r.Link, p => p.Link),
-        Column("LinkSourceToTargetBytes", r => r.Traffic?.SourceToTargetBytes, p => p.Traffic?.SourceToTargetBytes),
-        Column("LinkTargetToSourceBytes", r => r.Traffic?.TargetToSourceBytes, p => p.Traffic?.TargetToSourceBytes),
-        Column("LinkBytesPerRow", r => r.Traffic?.BytesPerRow, p => p.Traffic?.BytesPerRow),
+        Shared("Link", r => r.Link),
+        Shared("LinkSourceToTargetBytes", r => r.Traffic?.SourceToTargetBytes),
+        Shared("LinkTargetToSourceBytes", r => r.Traffic?.TargetToSourceBytes),
+        Shared("LinkBytesPerRow", r => r.Traffic?.BytesPerRow),
         Column("RunId", r => r.Result?.Id),
-        Column("Error", r => r.Error, p => p.Error),
+        Shared("Error", r => r.Error),
     ];
 
     public static IEnumerable<Run> Rows(BenchReport report) =>
-        report.Runs.Select(r => new Run(r, null, null, report.Parameters.MainProfile))
-            .Concat(report.Peers.Select(p => new Run(null, p, PeerDefinition.Find(p.Peer), report.Parameters.MainProfile)));
+        report.AllRuns.Select(r => new Run(r, report.Parameters.MainProfile));
 
     public static async Task WriteAsync(BenchReport report, string path)
     {
@@ -79,10 +78,10 @@ public static class CsvReport
     }
 
     private static ReportColumn<Run> Column(string header, Func<CombinationRun, object?> combination, Func<PeerRun, object?>? peer = null) =>
-        Column(header, combination, peer is null ? null : (p, _) => peer(p));
+        new(header, run => Text(run.Measured is CombinationRun c ? combination(c) : peer?.Invoke((PeerRun)run.Measured)));
 
-    private static ReportColumn<Run> Column(string header, Func<CombinationRun, object?> combination, Func<PeerRun, Run, object?>? peer) =>
-        new(header, run => Text(run.Combination is { } c ? combination(c) : peer?.Invoke(run.Peer!, run)));
+    /// <summary>A column every run has, a combination's or a peer's (MeasuredRun).</summary>
+    private static ReportColumn<Run> Shared(string header, Func<MeasuredRun, object?> value) => new(header, run => Text(value(run.Measured)));
 
     private static string Text(object? value) => value switch
     {

@@ -12,12 +12,12 @@ public static class EnvironmentProbe
         var (commit, dirty) = await GitAsync();
         return new BenchEnvironment
         {
-            CpuModel = ProcField("/proc/cpuinfo", "model name") ?? RuntimeInformation.ProcessArchitecture.ToString(),
+            CpuModel = FileField("/proc/cpuinfo", "model name", ':') ?? RuntimeInformation.ProcessArchitecture.ToString(),
             Cores = Environment.ProcessorCount,
-            MemoryBytes = ProcField("/proc/meminfo", "MemTotal") is { } mem && long.TryParse(mem.Split(' ')[0], out var kb)
+            MemoryBytes = FileField("/proc/meminfo", "MemTotal", ':') is { } mem && long.TryParse(mem.Split(' ')[0], out var kb)
                 ? kb * 1024
                 : GC.GetGCMemoryInfo().TotalAvailableMemoryBytes,
-            Os = OsRelease() ?? RuntimeInformation.OSDescription,
+            Os = FileField("/etc/os-release", "PRETTY_NAME=", '=') ?? RuntimeInformation.OSDescription,
             Kernel = File.Exists("/proc/sys/kernel/osrelease") ? File.ReadAllText("/proc/sys/kernel/osrelease").Trim() : RuntimeInformation.OSDescription,
             DotnetRuntime = $"{RuntimeInformation.FrameworkDescription} ({RuntimeInformation.RuntimeIdentifier})",
             PostgresVersion = postgresVersion,
@@ -59,23 +59,11 @@ public static class EnvironmentProbe
         return versions;
     }
 
-    private static string? ProcField(string file, string name)
-    {
-        if (!File.Exists(file))
-        {
-            return null;
-        }
-
-        var line = File.ReadLines(file).FirstOrDefault(l => l.StartsWith(name, StringComparison.Ordinal));
-        return line?[(line.IndexOf(':') + 1)..].Trim();
-    }
-
-    private static string? OsRelease()
-    {
-        const string file = "/etc/os-release";
-        var line = File.Exists(file) ? File.ReadLines(file).FirstOrDefault(l => l.StartsWith("PRETTY_NAME=", StringComparison.Ordinal)) : null;
-        return line?["PRETTY_NAME=".Length..].Trim('"');
-    }
+    /// <summary>The value after the separator on the first line of <paramref name="file"/> that starts with <paramref name="name"/>.</summary>
+    private static string? FileField(string file, string name, char separator) =>
+        File.Exists(file) && File.ReadLines(file).FirstOrDefault(l => l.StartsWith(name, StringComparison.Ordinal)) is { } line
+            ? line[(line.IndexOf(separator) + 1)..].Trim().Trim('"')
+            : null;
 
     private static async Task<(string? Commit, bool? Dirty)> GitAsync()
     {

@@ -24,15 +24,15 @@ public static class FloorRatios
                 .SelectMany(size => size.Summary.Where(r => r is { Kind: SummaryRow.Kinds.Combination, Succeeded: > 0 })
                     .Select(r => (size.Rows, Row: r, size.Floor)))
                 .OrderBy(x => x.Row.Number).ThenBy(x => !x.Row.MainProfile).ThenBy(x => x.Rows)
-                .Select(x => Compare(x.Row.Label, x.Row.Profile, x.Row.MainProfile, x.Rows, floor, x.Row.Durations, x.Floor!.Durations)))
+                .Select(x => Compare(x.Row.ProfiledLabel, x.Rows, floor, x.Row.Durations, x.Floor!.Durations)))
             .ToList();
 
-    public static FloorRatio Compare(string title, string profile, bool main, long rows, string peer, IReadOnlyList<double> caseMs, IReadOnlyList<double> peerMs)
+    public static FloorRatio Compare(string title, long rows, string peer, IReadOnlyList<double> caseMs, IReadOnlyList<double> peerMs)
     {
         var median = Statistics.Median(caseMs)!.Value;
         var peerMedian = Statistics.Median(peerMs)!.Value;
         var interval = Interval(caseMs, peerMs);
-        return new FloorRatio(title, profile, main, rows, peer, median, caseMs.Count, peerMedian, peerMs.Count, median / peerMedian, interval?.Low, interval?.High);
+        return new FloorRatio(title, rows, peer, median, caseMs.Count, peerMedian, peerMs.Count, median / peerMedian, interval?.Low, interval?.High);
     }
 
     /// <summary>
@@ -88,8 +88,8 @@ public static class FloorRatios
         {
             var mine = ratios.Where(r => r.Peer == floor).ToList();
             var name = PeerDefinition.Find(floor)!.Name;
-            var rows = mine.GroupBy(r => (r.Title, r.Profile))
-                .Select(g => (Case: g.Key.Title + (g.First().MainProfile ? "" : $" [{g.Key.Profile}]"), Cell: (Func<FloorRatio, string>)Cell, Ratios: g.ToList()))
+            var rows = mine.GroupBy(r => r.Title)
+                .Select(g => (Case: g.Key, Cell: (Func<FloorRatio, string>)Cell, Ratios: g.ToList()))
                 .Append(($"peer: {name}, its median", r => $"{ReportFormat.Ms(r.PeerMedianMs)} (n = {r.PeerRuns})", mine));
             md.AppendLine().AppendLine($"### Against {name}").AppendLine();
             MarkdownTable.Append(md,

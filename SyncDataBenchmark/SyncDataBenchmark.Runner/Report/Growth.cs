@@ -39,8 +39,4 @@ public static class Growth
         var exponent = Math.Max(1, Fit(usable.Select(m => ((double)m.Rows, m.Ms)))?.Exponent ?? 1);
         return last.Ms * Math.Pow((double)rows / last.Rows, exponent);
     }
-
-    /// <summary>"k = 1.02 (3 sizes)" or "—".</summary>
-    public static string Describe(GrowthExponent? e) =>
-        e is null ? "—" : FormattableString.Invariant($"{e.Exponent:0.00} ({e.Points} sizes)");
 }

@@ -9,11 +9,11 @@ public static class GrowthTable
     /// <summary>Case, one column per size, then the exponents; the console shows the columns without the sizes.</summary>
     public static IReadOnlyList<ReportColumn<CaseGrowth>> Columns(IReadOnlyList<long> sizes) =>
     [
-        new("Case", g => g.Title + (g.MainProfile ? "" : $" [{g.Profile}]")),
+        new("Case", g => g.Title),
         .. sizes.Select(size => new ReportColumn<CaseGrowth>(Rows(size) + " rows", g => AtSize(g, size), Numeric: true)),
-        new("k time", g => Growth.Describe(g.Time), Numeric: true),
-        new("k peak WS SomeService", g => Growth.Describe(g.SomeServiceWorkingSet), Numeric: true),
-        new("k peak WS SyncDataSource", g => Growth.Describe(g.SyncDataSourceWorkingSet), Numeric: true),
+        new("k time", g => Exponent(g.Time), Numeric: true),
+        new("k peak WS SomeService", g => Exponent(g.SomeServiceWorkingSet), Numeric: true),
+        new("k peak WS SyncDataSource", g => Exponent(g.SyncDataSourceWorkingSet), Numeric: true),
     ];
 
     public static void Append(StringBuilder md, ReportTables tables, bool charts)
@@ -36,6 +36,9 @@ public static class GrowthTable
             md.AppendLine().AppendLine("![Time and peak working set against rows, log–log](growth.png)");
         }
     }
+
+    /// <summary>"1.02 (3 sizes)", or none with fewer than two sizes.</summary>
+    private static string Exponent(GrowthExponent? e) => e is null ? None : $"{Number(e.Exponent, "0.00")} ({e.Points} sizes)";
 
     private static string AtSize(CaseGrowth g, long size) =>
         g.Points.FirstOrDefault(x => x.Rows == size)?.Summary is { BestMs: { } best } row

@@ -17,7 +17,7 @@ public static class MarkdownReport
             md.AppendLine("> **Incomplete:** the runner was stopped before every run finished.").AppendLine();
         }
 
-        var anyFailure = report.Runs.Any(r => !r.Ok) || report.Peers.Any(r => !r.Ok) || report.Problems.Count > 0 || pictureProblem is not null;
+        var anyFailure = report.AllRuns.Any(r => !r.Ok) || report.Problems.Count > 0 || pictureProblem is not null;
         md.AppendLine(report.Passed && pictureProblem is null
             ? "Every run succeeded and was verified (target row count and checksum equal the source's)."
             : anyFailure ? "**Not every run succeeded and verified**: see Failures below."

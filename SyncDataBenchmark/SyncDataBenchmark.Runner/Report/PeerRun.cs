@@ -3,17 +3,9 @@ using SyncData.Shared;
 namespace SyncDataBenchmark.Runner.Report;
 
 /// <summary>One run of an external tool moving the same table, verified the same way.</summary>
-public sealed record PeerRun
+public sealed record PeerRun : MeasuredRun
 {
     public required string Peer { get; init; }
-    public required int Round { get; init; }
-    public required bool Warmup { get; init; }
-    /// <summary>Rows in the source when this run ran (the sweep's size).</summary>
-    public long? SourceRows { get; init; }
-    /// <summary>The link between the two hosts this peer crossed (--link).</summary>
-    public string Link { get; init; } = NetworkLink.LoopbackName;
-    /// <summary>What crossed a shaped link during the peer's timed script; null on loopback.</summary>
-    public LinkTraffic? Traffic { get; init; }
     public required string Status { get; init; }
     /// <summary>
     /// The peer's time at <see cref="Scope"/>: "target-statements" is the target's own clock from right before its
@@ -30,7 +22,6 @@ public sealed record PeerRun
     public bool Verified { get; init; }
     public TableChecksum? Target { get; init; }
     public int? ExitCode { get; init; }
-    public string? Error { get; init; }
 
-    public bool Ok => Status == RunStatus.Succeeded && Verified;
+    public override bool Ok => Status == RunStatus.Succeeded && Verified;
 }

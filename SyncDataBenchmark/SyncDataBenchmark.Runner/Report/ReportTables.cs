@@ -8,12 +8,12 @@ namespace SyncDataBenchmark.Runner.Report;
 /// how each case grows with rows. The exporters (markdown, console, bench/plot.py through <see cref="Charts"/>) print
 /// these; nothing here is stored in results.json.
 /// </summary>
-public sealed class ReportTables(BenchReport record, IReadOnlyList<SummaryRow> summary, IReadOnlyList<LinkRows> links, IReadOnlyList<(long Rows, IReadOnlyList<SummaryRow> Summary)> bySize)
+public sealed class ReportTables(BenchReport record, IReadOnlyList<LinkRows> links, IReadOnlyList<(long Rows, IReadOnlyList<SummaryRow> Summary)> bySize)
 {
     [JsonIgnore]
     public BenchReport Record { get; } = record;
     /// <summary>The headline: the largest size, the first link.</summary>
-    public IReadOnlyList<SummaryRow> Summary { get; } = summary;
+    public IReadOnlyList<SummaryRow> Summary { get; } = bySize.FirstOrDefault(s => s.Rows == record.Parameters.Rows).Summary ?? [];
     /// <summary>Per link (only when one is shaped or there are several): its rows at the headline size.</summary>
     public IReadOnlyList<LinkRows> Links { get; } = links;
     /// <summary>The first link's summary table at every size measured, ascending: the sweep's tables read these.</summary>
@@ -34,8 +34,7 @@ public sealed class ReportTables(BenchReport record, IReadOnlyList<SummaryRow> s
         var links = parameters.Links.Count > 1 || firstLink.Shaped
             ? parameters.Links.Select(l => new LinkRows(l.Name, l.RateBitsPerSecond, SummaryTable.Build(record, parameters.Rows, l.Name))).ToList()
             : [];
-        var measured = parameters.Sizes.Where(s => record.Runs.Any(r => r.SourceRows == s) || record.Peers.Any(r => r.SourceRows == s));
-        return new ReportTables(record, SummaryTable.Build(record, parameters.Rows, firstLink.Name), links,
-            measured.Select(s => (s, (IReadOnlyList<SummaryRow>)SummaryTable.Build(record, s, firstLink.Name))).ToList());
+        var measured = parameters.Sizes.Where(s => record.AllRuns.Any(r => r.SourceRows == s));
+        return new ReportTables(record, links, measured.Select(s => (s, (IReadOnlyList<SummaryRow>)SummaryTable.Build(record, s, firstLink.Name))).ToList());
     }
 }

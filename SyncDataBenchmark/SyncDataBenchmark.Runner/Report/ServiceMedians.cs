@@ -47,9 +47,10 @@ public sealed record ServiceMedians(
         }
 
         double M(Func<ServiceFigures, double> pick) => Statistics.Median(list.Select(pick).ToList())!.Value;
-        // Only exact allocation figures count: a run whose figure is unavailable is left out, never read as zero.
-        var exact = list.Where(f => f.AllocatedBytes is not null).Select(f => (double)f.AllocatedBytes!.Value).ToList();
-        var ticked = list.Where(f => f.AllocationTickBytes is not null).Select(f => (double)f.AllocationTickBytes!.Value).ToList();
+        // A run without a figure is left out of its median, never read as zero.
+        List<double> Having(Func<ServiceFigures, double?> pick) => list.Select(pick).OfType<double>().ToList();
+        var exact = Having(f => f.AllocatedBytes);
+        var ticked = Having(f => f.AllocationTickBytes);
         return new ServiceMedians(Statistics.Median(exact), M(f => f.PeakWorkingSetBytes), M(f => f.GcGen0), M(f => f.GcGen1), M(f => f.GcGen2), M(f => f.GcPauseMs),
             AllocatedRuns: exact.Count,
             Runs: list.Count,
@@ -59,7 +60,7 @@ public sealed record ServiceMedians(
             AllocationTickBytes: Statistics.Median(ticked),
             AllocationTickRuns: ticked.Count,
             AllocationTickUnavailable: Reasons(list.Select(f => f.AllocationTickUnavailable)),
-            JitTimeMs: Statistics.Median(list.Where(f => f.JitTimeMs is not null).Select(f => f.JitTimeMs!.Value).ToList()));
+            JitTimeMs: Statistics.Median(Having(f => f.JitTimeMs)));
     }
 
     private static string? Reasons(IEnumerable<string?> reasons) =>

@@ -49,8 +49,7 @@ public static class SummaryColumns
         r => r.Kind == SummaryRow.Kinds.Peer ? $"peer: {r.Title}" : charts ? $"[{r.Number}]({r.Picture})" : $"{r.Number}",
         charts ? PictureLegend : null);
 
-    /// <summary>"#7 NpgsqlCopy × EFBulk [gzip]", with the profile when not the main one.</summary>
-    public static ReportColumn<SummaryRow> Case { get; } = new("Case", r => r.Label + (r.MainProfile ? "" : $" [{r.Profile}]"));
+    public static ReportColumn<SummaryRow> Case { get; } = new("Case", r => r.ProfiledLabel);
 
     public static ReportColumn<SummaryRow> Rank { get; } = new("Rank", r => r.Rank is { } rank ? Count(rank) : None, RankLegend, Numeric: true);
 
@@ -97,7 +96,7 @@ public static class SummaryColumns
     /// <summary>The headline table of results.md (README's table is a copy of it).</summary>
     public static IReadOnlyList<ReportColumn<SummaryRow>> Headline(int repeat, bool charts) =>
     [
-        TestCase(charts), Rank, Field("FetchApproach", r => r.Fetch), Field("InsertApproach", r => r.Insert), Best(repeat), .. Dimensions,
+        TestCase(charts), Rank, new("FetchApproach", r => r.Fetch), new("InsertApproach", r => r.Insert), Best(repeat), .. Dimensions,
         .. Service("SomeService", r => r.SomeService), .. Service("SyncDataSource", r => r.SyncDataSource),
         Median, StdDev, Failures, Verified, RatioToFastest, RatioToPsqlBinary, TimeScope,
     ];
@@ -136,8 +135,6 @@ public static class SummaryColumns
             Verified,
         ];
     }
-
-    private static ReportColumn<SummaryRow> Field(string header, Func<SummaryRow, string> cell) => new(header, cell);
 
     private static ReportColumn<SummaryRow> Time(string header, Func<SummaryRow, double?> ms) => new(header, r => ms(r) is { } x ? Ms(x) : None, Numeric: true);
 

@@ -26,13 +26,15 @@ public sealed record SummaryRow
     /// <summary>1 = fastest best time among the combinations (peers are not ranked).</summary>
     public int? Rank { get; init; }
     public int TimedRuns { get; init; }
-    public int Succeeded { get; init; }
-    public int Failures => TimedRuns - Succeeded;
     public bool WarmupFailed { get; init; }
-    public double? BestMs { get; init; }
-    public double? MedianMs { get; init; }
-    /// <summary>Sample standard deviation of the successful timed runs; null with fewer than two.</summary>
-    public double? StdDevMs { get; init; }
+    /// <summary>The successful timed runs' times, in run order: what Best, Median and StdDev are of.</summary>
+    [JsonIgnore]
+    public IReadOnlyList<double> Durations { get; init; } = [];
+    public int Succeeded => Durations.Count;
+    public int Failures => TimedRuns - Succeeded;
+    public double? BestMs => Durations.Count > 0 ? Durations.Min() : null;
+    public double? MedianMs => Statistics.Median(Durations);
+    public double? StdDevMs => Statistics.StdDev(Durations);
     public double? RatioToFastest { get; init; }
     /// <summary>Best time divided by the psql binary pipe's best at the same <see cref="Scope"/>.</summary>
     public double? RatioToPsqlBinary { get; init; }
@@ -51,13 +53,14 @@ public sealed record SummaryRow
     public double? WireBytesPerRow { get; init; }
     /// <summary>The same decoded: what the consumer parsed or relayed per row.</summary>
     public double? BodyBytesPerRow { get; init; }
-    /// <summary>The successful timed runs' times, in run order: what Best, Median and StdDev are of.</summary>
-    [JsonIgnore]
-    public IReadOnlyList<double> Durations { get; init; } = [];
     /// <summary>In the profile table: the main profile's row of the same case, which this one is compared with.</summary>
     [JsonIgnore]
     public SummaryRow? Baseline { get; init; }
 
     /// <summary>"#7 NpgsqlCopy × EFBulk [gzip]" or "peer: psql binary pipe".</summary>
     public string Label => Kind == Kinds.Peer ? $"peer: {Title}" : $"#{Number} {Title}";
+
+    /// <summary>The label, with the profile when it is not the main one: "#7 NpgsqlCopy × EFBulk [tuned]".</summary>
+    [JsonIgnore]
+    public string ProfiledLabel => MainProfile ? Label : $"{Label} [{Profile}]";
 }

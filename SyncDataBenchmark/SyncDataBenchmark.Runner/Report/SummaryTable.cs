@@ -39,7 +39,7 @@ public static class SummaryTable
         // A failed case still gets a picture of what it did, if it got far enough to sample anything.
         var pictured = best ?? all.LastOrDefault(r => r.Result?.SomeService?.Samples is { Count: > 0 });
         var main = first.Profile == mainProfile;
-        return Timed(ok.Select(r => r.Result!.DurationMs!.Value).ToList(), all.Count(r => !r.Warmup), all.Any(r => r.Warmup && !r.Ok), new SummaryRow
+        return Timed(all, ok.Select(r => r.Result!.DurationMs!.Value), new SummaryRow
         {
             Kind = SummaryRow.Kinds.Combination,
             Case = first.Case,
@@ -69,7 +69,7 @@ public static class SummaryTable
     {
         var ok = all.Where(r => r is { Warmup: false, Ok: true }).ToList();
         var walls = ok.Where(r => r.WallMs is not null).Select(r => r.WallMs!.Value).ToList();
-        return Timed(ok.Select(r => r.DurationMs!.Value).ToList(), all.Count(r => !r.Warmup), all.Any(r => r.Warmup && !r.Ok), new SummaryRow
+        return Timed(all, ok.Select(r => r.DurationMs!.Value), new SummaryRow
         {
             Kind = SummaryRow.Kinds.Peer,
             Case = p.Key,
@@ -85,16 +85,12 @@ public static class SummaryTable
         });
     }
 
-    /// <summary>The figures every row has from its successful timed runs' durations, whatever it measured.</summary>
-    private static SummaryRow Timed(List<double> durations, int timedRuns, bool warmupFailed, SummaryRow row) => row with
+    /// <summary>What every row has from its runs, whatever it measured: the timed runs, a failed warm-up, the successful timed runs' times.</summary>
+    private static SummaryRow Timed(IReadOnlyList<MeasuredRun> all, IEnumerable<double> durations, SummaryRow row) => row with
     {
-        TimedRuns = timedRuns,
-        Succeeded = durations.Count,
-        Durations = durations,
-        WarmupFailed = warmupFailed,
-        BestMs = durations.Count > 0 ? durations.Min() : null,
-        MedianMs = Statistics.Median(durations),
-        StdDevMs = Statistics.StdDev(durations),
+        TimedRuns = all.Count(r => !r.Warmup),
+        WarmupFailed = all.Any(r => r is { Warmup: true, Ok: false }),
+        Durations = durations.ToList(),
     };
 
     /// <summary>With ranks and the ratios to the fastest combination and to the psql binary pipe.</summary>

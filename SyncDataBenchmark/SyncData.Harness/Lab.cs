@@ -43,19 +43,16 @@ public static class Lab
     };
 
     /// <summary>
-    /// The lab's two databases on <paramref name="postgres"/>: source (with the row generator, seeded with
-    /// <paramref name="seedRows"/> rows; 0 leaves it empty) and target (empty), each with the users schema.
+    /// The users schema on both databases (the source's with the row generator), and the source seeded with
+    /// <paramref name="seedRows"/> rows; 0 leaves it as it is.
     /// </summary>
-    public static async Task CreateDatabasesAsync(LocalPostgres postgres, long seedRows, CancellationToken ct = default)
+    public static async Task PrepareDatabasesAsync(string sourceDb, string targetDb, long seedRows, CancellationToken ct = default)
     {
-        await postgres.CreateDatabaseAsync(SourceDatabase, ct);
-        await postgres.CreateDatabaseAsync(TargetDatabase, ct);
-        var source = postgres.ConnectionString(SourceDatabase);
-        await SqlScripts.ApplySchemaAsync(source, withGenerator: true, ct);
-        await SqlScripts.ApplySchemaAsync(postgres.ConnectionString(TargetDatabase), withGenerator: false, ct);
+        await SqlScripts.ApplySchemaAsync(sourceDb, withGenerator: true, ct);
+        await SqlScripts.ApplySchemaAsync(targetDb, withGenerator: false, ct);
         if (seedRows > 0)
         {
-            await SqlScripts.SeedAsync(source, seedRows, ct);
+            await SqlScripts.SeedAsync(sourceDb, seedRows, ct);
         }
     }
 

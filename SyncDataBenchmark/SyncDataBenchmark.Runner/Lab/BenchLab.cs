@@ -9,7 +9,7 @@ namespace SyncDataBenchmark.Runner;
 /// <summary>
 /// What a session runs against across one link: the two databases (<see cref="LabDatabases"/>: one host, two hosts
 /// or a user's server), the seeded source, and the two services (<see cref="ILabServices"/>: started by the runner,
-/// or a user's). What the tests' labs are, built from the options.
+/// or a user's), built from the options out of the harness's parts the test fixtures set up their labs with.
 /// </summary>
 public sealed class BenchLab : IAsyncDisposable
 {

@@ -43,38 +43,49 @@ public static class Lab
     };
 
     /// <summary>
-    /// The lab's two databases on <paramref name="postgres"/>: source (with the row generator, seeded with
-    /// <paramref name="seedRows"/> rows; 0 leaves it empty) and target (empty), each with the users schema.
+    /// The users schema on both databases (the source's with the row generator), and the source seeded with
+    /// <paramref name="seedRows"/> rows; 0 leaves it as it is.
     /// </summary>
-    public static async Task CreateDatabasesAsync(LocalPostgres postgres, long seedRows, CancellationToken ct = default)
+    public static async Task PrepareDatabasesAsync(string sourceDb, string targetDb, long seedRows, CancellationToken ct = default)
     {
-        await postgres.CreateDatabaseAsync(SourceDatabase, ct);
-        await postgres.CreateDatabaseAsync(TargetDatabase, ct);
-        var source = postgres.ConnectionString(SourceDatabase);
-        await SqlScripts.ApplySchemaAsync(source, withGenerator: true, ct);
-        await SqlScripts.ApplySchemaAsync(postgres.ConnectionString(TargetDatabase), withGenerator: false, ct);
+        await SqlScripts.ApplySchemaAsync(sourceDb, withGenerator: true, ct);
+        await SqlScripts.ApplySchemaAsync(targetDb, withGenerator: false, ct);
         if (seedRows > 0)
         {
-            await SqlScripts.SeedAsync(source, seedRows, ct);
+            await SqlScripts.SeedAsync(sourceDb, seedRows, ct);
         }
     }
 
     /// <summary>Reads a database's users summary directly, independent of both services.</summary>
     public static async Task<TableChecksum> ReadChecksumAsync(string connectionString, CancellationToken ct = default)
     {
-        // Unpooled: a check made after a server restart must not trip over a dead pooled connection.
-        await using var connection = new Npgsql.NpgsqlConnection(new Npgsql.NpgsqlConnectionStringBuilder(connectionString) { Pooling = false }.ConnectionString);
-        await connection.OpenAsync(ct);
+        await using var connection = await OpenUnpooledAsync(connectionString, ct);
         return await connection.ReadUsersChecksumAsync(null, ct);
     }
 
-    /// <summary>One statement's single value, on its own unpooled connection (checks made around faults and restarts must not trip over a dead pooled one).</summary>
-    public static async Task<object?> ScalarAsync(string connectionString, string sql, CancellationToken ct = default)
+    /// <summary>One statement's single value, on its own unpooled connection.</summary>
+    public static Task<object?> ScalarAsync(string connectionString, string sql, CancellationToken ct = default) =>
+        ScalarAsync(connectionString, sql, [], ct);
+
+    /// <summary>The same with positional parameters ($1, $2, …).</summary>
+    public static async Task<object?> ScalarAsync(string connectionString, string sql, IReadOnlyList<object> parameters, CancellationToken ct = default)
     {
-        await using var connection = new Npgsql.NpgsqlConnection(new Npgsql.NpgsqlConnectionStringBuilder(connectionString) { Pooling = false }.ConnectionString);
-        await connection.OpenAsync(ct);
+        await using var connection = await OpenUnpooledAsync(connectionString, ct);
         await using var command = new Npgsql.NpgsqlCommand(sql, connection) { CommandTimeout = 0 };
+        foreach (var parameter in parameters)
+        {
+            command.Parameters.Add(new() { Value = parameter });
+        }
+
         return await command.ExecuteScalarAsync(ct);
+    }
+
+    /// <summary>Unpooled: checks made around faults and server restarts must not trip over a dead pooled connection.</summary>
+    private static async Task<Npgsql.NpgsqlConnection> OpenUnpooledAsync(string connectionString, CancellationToken ct)
+    {
+        var connection = new Npgsql.NpgsqlConnection(new Npgsql.NpgsqlConnectionStringBuilder(connectionString) { Pooling = false }.ConnectionString);
+        await connection.OpenAsync(ct);
+        return connection;
     }
 
     /// <summary>
@@ -83,8 +94,7 @@ public static class Lab
     /// </summary>
     public static async Task MakeTargetDifferAsync(string targetConnection, TableChecksum source, CancellationToken ct = default)
     {
-        await using var connection = new Npgsql.NpgsqlConnection(new Npgsql.NpgsqlConnectionStringBuilder(targetConnection) { Pooling = false }.ConnectionString);
-        await connection.OpenAsync(ct);
+        await using var connection = await OpenUnpooledAsync(targetConnection, ct);
         await using (var command = new Npgsql.NpgsqlCommand(
             $"truncate {UsersTable.Name}; insert into {UsersTable.Name} ({UsersTable.Columns}) " +
             "values (gen_random_uuid(), 'sentinel row left by the lab before this run', '', '', timestamp '2000-01-01', false)", connection))

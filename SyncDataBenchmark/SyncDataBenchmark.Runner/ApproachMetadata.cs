@@ -1,5 +1,5 @@
-using System.Reflection.Metadata;
-using System.Reflection.PortableExecutable;
+using System.Reflection;
+using System.Runtime.InteropServices;
 using SyncData.Harness;
 using SyncData.Shared;
 
@@ -7,9 +7,10 @@ namespace SyncDataBenchmark.Runner;
 
 /// <summary>
 /// The approach catalogue as SomeService builds it: the fetches as SyncData.Shared declares them (<see cref="Approach.Fetches"/>),
-/// the writers read from SomeService.dll's metadata with System.Reflection.Metadata: the runner validates --cases before
-/// any service starts, and it must neither load the service's assembly nor EF Core (LayerTests). The runner's project
-/// reference builds SomeService alongside it. A fast test holds this equal to SomeService's own (ApproachRegistry.Catalog).
+/// the writers' [Approach] attributes read from SomeService.dll in a <see cref="MetadataLoadContext"/>: the runner
+/// validates --cases before any service starts, and it must neither load the service's assembly nor EF Core
+/// (LayerTests). The runner's project reference builds SomeService alongside it. A fast test holds this equal to
+/// SomeService's own (ApproachRegistry.Catalog).
 /// </summary>
 public static class ApproachMetadata
 {
@@ -25,91 +26,27 @@ public static class ApproachMetadata
             throw new FileNotFoundException($"SomeService is not built at {assemblyPath}: the runner reads the approach names from it (build the runner's project, which builds SomeService too).", assemblyPath);
         }
 
-        using var stream = File.OpenRead(assemblyPath);
-        using var pe = new PEReader(stream);
-        var reader = pe.GetMetadataReader();
-        var found = new List<ApproachInfo>();
-        foreach (var typeHandle in reader.TypeDefinitions)
-        {
-            foreach (var attributeHandle in reader.GetTypeDefinition(typeHandle).GetCustomAttributes())
-            {
-                var attribute = reader.GetCustomAttribute(attributeHandle);
-                if (IsApproachAttribute(reader, attribute.Constructor))
-                {
-                    found.Add(Decode(attribute.DecodeValue(new TypeNames())));
-                }
-            }
-        }
-
-        return new ApproachCatalog(found.Concat(Approach.Fetches));
+        // The service's own output and this runtime: where the attribute's and the service's types are found.
+        var assemblies = Directory.GetFiles(Path.GetDirectoryName(Path.GetFullPath(assemblyPath))!, "*.dll")
+            .Concat(Directory.GetFiles(RuntimeEnvironment.GetRuntimeDirectory(), "*.dll"));
+        using var context = new MetadataLoadContext(new PathAssemblyResolver(assemblies));
+        var writers = context.LoadFromAssemblyPath(assemblyPath).GetTypes()
+            .SelectMany(t => t.GetCustomAttributesData())
+            .Where(a => a.AttributeType.FullName == typeof(ApproachAttribute).FullName)
+            .Select(Decode)
+            .ToList();
+        return new ApproachCatalog(writers.Concat(Approach.Fetches));
     }
 
-    private static ApproachInfo Decode(CustomAttributeValue<string> value)
+    /// <summary>The attribute as SomeService declared it: its constructor's arguments, then each property it sets, by name.</summary>
+    private static ApproachInfo Decode(CustomAttributeData attribute)
     {
-        var declared = new ApproachAttribute((ApproachKind)(int)value.FixedArguments[0].Value!, (string)value.FixedArguments[1].Value!);
-        foreach (var named in value.NamedArguments)
+        var declared = new ApproachAttribute((ApproachKind)(int)attribute.ConstructorArguments[0].Value!, (string)attribute.ConstructorArguments[1].Value!);
+        foreach (var named in attribute.NamedArguments)
         {
-            switch (named.Name)
-            {
-                case nameof(ApproachAttribute.CopyBytes): declared.CopyBytes = (bool)named.Value!; break;
-                case nameof(ApproachAttribute.Pages): declared.Pages = (bool)named.Value!; break;
-                case nameof(ApproachAttribute.Batches): declared.Batches = (bool)named.Value!; break;
-                case nameof(ApproachAttribute.Route): declared.Route = (string?)named.Value; break;
-                // A property added to the attribute must be read here too, or the runner would silently ignore it.
-                default: throw new InvalidOperationException($"[Approach] argument {named.Name} is not understood by the runner's metadata reader.");
-            }
+            typeof(ApproachAttribute).GetProperty(named.MemberName)!.SetValue(declared, named.TypedValue.Value);
         }
 
         return declared.ToInfo();
-    }
-
-    private static bool IsApproachAttribute(MetadataReader reader, EntityHandle constructor)
-    {
-        // The attribute lives in SyncData.Shared, so from SomeService.dll its constructor is a member reference.
-        if (constructor.Kind != HandleKind.MemberReference)
-        {
-            return false;
-        }
-
-        var parent = reader.GetMemberReference((MemberReferenceHandle)constructor).Parent;
-        if (parent.Kind != HandleKind.TypeReference)
-        {
-            return false;
-        }
-
-        var type = reader.GetTypeReference((TypeReferenceHandle)parent);
-        return reader.StringComparer.Equals(type.Name, nameof(ApproachAttribute))
-               && reader.StringComparer.Equals(type.Namespace, typeof(ApproachAttribute).Namespace!);
-    }
-
-    /// <summary>Types by full name: enough to decode the attribute's constant arguments (one enum, strings, booleans).</summary>
-    private sealed class TypeNames : ICustomAttributeTypeProvider<string>
-    {
-        public string GetPrimitiveType(PrimitiveTypeCode typeCode) => typeCode.ToString();
-
-        public string GetSystemType() => "System.Type";
-
-        public string GetSZArrayType(string elementType) => elementType + "[]";
-
-        public string GetTypeFromDefinition(MetadataReader reader, TypeDefinitionHandle handle, byte rawTypeKind)
-        {
-            var type = reader.GetTypeDefinition(handle);
-            return reader.GetString(type.Namespace) + "." + reader.GetString(type.Name);
-        }
-
-        public string GetTypeFromReference(MetadataReader reader, TypeReferenceHandle handle, byte rawTypeKind)
-        {
-            var type = reader.GetTypeReference(handle);
-            return reader.GetString(type.Namespace) + "." + reader.GetString(type.Name);
-        }
-
-        public string GetTypeFromSerializedName(string name) => name;
-
-        public PrimitiveTypeCode GetUnderlyingEnumType(string type) =>
-            type == typeof(ApproachKind).FullName
-                ? PrimitiveTypeCode.Int32
-                : throw new InvalidOperationException($"[Approach] has an argument of enum type {type}, which the runner's metadata reader does not know.");
-
-        public bool IsSystemType(string type) => type == "System.Type";
     }
 }

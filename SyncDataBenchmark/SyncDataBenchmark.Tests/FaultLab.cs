@@ -1,5 +1,4 @@
 using System.Net.Http.Json;
-using Npgsql;
 using SyncData.Harness;
 using SyncData.Shared;
 using Xunit;
@@ -82,22 +81,9 @@ public sealed class FaultLab : LabFixture
             from pg_stat_activity where backend_type = 'client backend' and pid <> pg_backend_pid()
             """))?.ToString() ?? "";
 
-    /// <summary>
-    /// One statement on its own unpooled connection: checks made around faults and server restarts must not trip
-    /// over a dead pooled connection.
-    /// </summary>
-    public async Task<object?> ScalarAsync(string database, string sql, params object[] parameters)
-    {
-        await using var connection = new NpgsqlConnection(Postgres.ConnectionString(database) + ";Pooling=false");
-        await connection.OpenAsync();
-        await using var command = new NpgsqlCommand(sql, connection);
-        foreach (var parameter in parameters)
-        {
-            command.Parameters.Add(new() { Value = parameter });
-        }
-
-        return await command.ExecuteScalarAsync();
-    }
+    /// <summary>One statement in <paramref name="database"/> on its own unpooled connection (<see cref="Lab.ScalarAsync(string, string, IReadOnlyList{object}, CancellationToken)"/>).</summary>
+    public Task<object?> ScalarAsync(string database, string sql, params object[] parameters) =>
+        Lab.ScalarAsync(Postgres.ConnectionString(database), sql, parameters);
 
     /// <summary>
     /// Starts a run with the proxy holding the source to a trickle, and returns once it is mid-stream: the target is

@@ -86,7 +86,6 @@ public sealed class FaultTests(FaultLab lab) : IAsyncLifetime
         }
         finally
         {
-            await lab.Source.DisposeAsync();
             await lab.StartSourceAsync();
         }
 
@@ -163,7 +162,6 @@ public sealed class FaultTests(FaultLab lab) : IAsyncLifetime
         var run = await lab.StartAndWaitMidStreamAsync("EFKeysetPaging", "EFTypical");
 
         await lab.SomeService.KillAsync();
-        await lab.SomeService.DisposeAsync();
         lab.Proxy.Reset();
         await lab.StartSomeServiceAsync();
 
@@ -203,7 +201,6 @@ public sealed class FaultTests(FaultLab lab) : IAsyncLifetime
         var run = await lab.StartAndWaitMidStreamAsync("NpgsqlCopy", "EFTypical");
 
         await lab.SomeService.TerminateAsync(TimeSpan.FromSeconds(30));
-        await lab.SomeService.DisposeAsync();
         lab.Proxy.Reset();
         await lab.StartSomeServiceAsync();
 

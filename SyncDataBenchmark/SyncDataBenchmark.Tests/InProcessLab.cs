@@ -20,15 +20,16 @@ public sealed class InProcessLab : IAsyncLifetime
 {
     public const long Rows = 2_003;
 
-    public LocalPostgres Postgres { get; private set; } = null!;
-    public string SourceDb => Postgres.ConnectionString(Lab.SourceDatabase);
-    public string TargetDb => Postgres.ConnectionString(Lab.TargetDatabase);
+    public LabDatabases Databases { get; private set; } = null!;
+    public LocalPostgres Postgres => Databases.Owned.OfType<LocalPostgres>().Single();
+    public string SourceDb => Databases.SourceDb;
+    public string TargetDb => Databases.TargetDb;
 
     public async Task InitializeAsync()
     {
         LabSweeper.Sweep();
-        Postgres = await LocalPostgres.StartAsync();
-        await Lab.CreateDatabasesAsync(Postgres, Rows);
+        Databases = await OneHost.StartAsync(tmpfs: false, _ => { }, CancellationToken.None);
+        await Lab.PrepareDatabasesAsync(SourceDb, TargetDb, Rows);
     }
 
     /// <summary>SyncDataSource in process, with extra settings (e.g. Measurement:*).</summary>
@@ -66,13 +67,7 @@ public sealed class InProcessLab : IAsyncLifetime
             });
         });
 
-    public async Task DisposeAsync()
-    {
-        if (Postgres is not null)
-        {
-            await Postgres.DisposeAsync();
-        }
-    }
+    public async Task DisposeAsync() => await LabDatabases.DisposeAllAsync(Databases);
 
     /// <summary>Triggers a run and waits for it; fails the test on anything but 200.</summary>
     public static async Task<RunResult> SyncAsync(HttpClient someService, string fetch, string insert)

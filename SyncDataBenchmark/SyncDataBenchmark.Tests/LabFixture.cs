@@ -6,8 +6,9 @@ using Xunit;
 namespace SyncDataBenchmark.Tests;
 
 /// <summary>
-/// A real lab: a throwaway PostgreSQL cluster with the source and target databases, and SyncDataSource and
-/// SomeService as separate Kestrel processes on loopback ports.
+/// A real lab as the runner sets one up on one host (<see cref="OneHost"/>, <see cref="StartedServices"/>): a throwaway
+/// PostgreSQL cluster with the source and target databases, and SyncDataSource and SomeService as separate Kestrel
+/// processes on loopback ports.
 /// </summary>
 public abstract class LabFixture : IAsyncLifetime
 {
@@ -20,44 +21,49 @@ public abstract class LabFixture : IAsyncLifetime
     /// <summary>Extra SyncDataSource settings (e.g. a short snapshot idle timeout).</summary>
     protected virtual IReadOnlyDictionary<string, string> SourceSettings => new Dictionary<string, string>();
 
-    /// <summary>Where SomeService finds SyncDataSource (a fixture may put a proxy in between).</summary>
-    protected virtual Uri SourceAddressForSomeService => Source.BaseAddress;
+    /// <summary>Where SomeService finds SyncDataSource, when not directly (a fixture may put a proxy in between).</summary>
+    protected virtual Uri? SourceAddressForSomeService => null;
 
     /// <summary>Runs after the databases exist and before the services start.</summary>
     protected virtual Task PrepareDatabasesAsync() => Task.CompletedTask;
 
-    public LocalPostgres Postgres { get; private set; } = null!;
-    public ServiceProcess Source { get; private set; } = null!;
-    public ServiceProcess SomeService { get; private set; } = null!;
+    public LabDatabases Databases { get; private set; } = null!;
+    public StartedServices Services { get; private set; } = null!;
+    public LocalPostgres Postgres => Databases.Owned.OfType<LocalPostgres>().Single();
+    public ServiceProcess Source => Services.Source!;
+    public ServiceProcess SomeService => Services.SomeService;
     public HttpClient Client { get; private set; } = null!;
     public SomeServiceClient Api { get; private set; } = null!;
     public HttpClient SourceClient { get; private set; } = null!;
 
-    public string SourceDb => Postgres.ConnectionString(Lab.SourceDatabase);
-    public string TargetDb => Postgres.ConnectionString(Lab.TargetDatabase);
+    public string SourceDb => Databases.SourceDb;
+    public string TargetDb => Databases.TargetDb;
 
     public async Task InitializeAsync()
     {
         LabSweeper.Sweep();
-        Postgres = await LocalPostgres.StartAsync();
-        await Lab.CreateDatabasesAsync(Postgres, SeedRows);
-
+        Databases = await OneHost.StartAsync(tmpfs: false, _ => { }, CancellationToken.None);
+        await Lab.PrepareDatabasesAsync(SourceDb, TargetDb, SeedRows);
         await PrepareDatabasesAsync();
 
-        await StartSourceAsync();
-        await StartSomeServiceAsync();
+        Services = await new StartedServices(Databases, null, RuntimeProfiles.Default)
+        {
+            SourceSettings = SourceSettings, SomeServiceSettings = SomeServiceSettings, SourceForSomeService = SourceAddressForSomeService,
+        }.StartAsync(_ => { }, CancellationToken.None);
+        await SourceStartedAsync();
+        SomeServiceStarted();
     }
 
+    /// <summary>Stops SyncDataSource (if a test has not) and starts it again on its port.</summary>
     public async Task StartSourceAsync()
     {
-        var port = Source?.BaseAddress.Port ?? LocalPostgres.FreePort();
-        var environment = Lab.SourceEnvironment(SourceDb);
-        foreach (var (key, value) in SourceSettings)
-        {
-            environment[key] = value;
-        }
+        await Services.RestartSourceAsync();
+        await SourceStartedAsync();
+    }
 
-        Source = await ServiceProcess.StartAsync("SyncDataSource", Lab.BuiltAssembly("SyncDataSource"), port, environment);
+    private async Task SourceStartedAsync()
+    {
+        SourceClient?.Dispose();
         SourceClient = new HttpClient { BaseAddress = Source.BaseAddress, Timeout = TimeSpan.FromMinutes(5) };
         await WarmUpSourceAsync();
     }
@@ -85,16 +91,16 @@ public abstract class LabFixture : IAsyncLifetime
         using var ready = await SourceClient.GetAsync("health/ready");
     }
 
+    /// <summary>Stops SomeService (if a test has not) and starts it again on its port.</summary>
     public async Task StartSomeServiceAsync()
     {
-        var port = SomeService?.BaseAddress.Port ?? LocalPostgres.FreePort();
-        var environment = Lab.SomeServiceEnvironment(TargetDb, SourceAddressForSomeService);
-        foreach (var (key, value) in SomeServiceSettings)
-        {
-            environment[key] = value;
-        }
+        await Services.RestartSomeServiceAsync();
+        SomeServiceStarted();
+    }
 
-        SomeService = await ServiceProcess.StartAsync("SomeService", Lab.BuiltAssembly("SomeService"), port, environment);
+    private void SomeServiceStarted()
+    {
+        Client?.Dispose();
         Client = new HttpClient { BaseAddress = SomeService.BaseAddress, Timeout = TimeSpan.FromMinutes(10) };
         Api = new SomeServiceClient(Client);
     }
@@ -137,24 +143,12 @@ public abstract class LabFixture : IAsyncLifetime
         }
     }
 
+    /// <summary>The services, then the cluster (<see cref="LabDatabases.DisposeAllAsync"/>: each part once, whatever started).</summary>
     public virtual async Task DisposeAsync()
     {
         Client?.Dispose();
         SourceClient?.Dispose();
-        if (SomeService is not null)
-        {
-            await SomeService.DisposeAsync();
-        }
-
-        if (Source is not null)
-        {
-            await Source.DisposeAsync();
-        }
-
-        if (Postgres is not null)
-        {
-            await Postgres.DisposeAsync();
-        }
+        await LabDatabases.DisposeAllAsync(Services, Databases);
     }
 }
 

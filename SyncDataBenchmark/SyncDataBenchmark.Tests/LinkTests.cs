@@ -132,7 +132,7 @@ public sealed class LinkTests(LinkLab lab) : IAsyncLifetime
     {
         var before = await lab.Network.ReadCountersAsync();
         var copy = await ChildProcess.RunAsync("psql",
-            ["-X", "-q", "-v", "ON_ERROR_STOP=1", "-d", PostgresUri.From(lab.BenchLab.Databases.PeerPlacement.SourceConnection, out _), "-c", @"\copy users to '/dev/null' (format binary)"],
+            ["-X", "-q", "-v", "ON_ERROR_STOP=1", "-d", Conninfo.From(lab.BenchLab.Databases.PeerPlacement.SourceConnection, withPassword: false), "-c", @"\copy users to '/dev/null' (format binary)"],
             new ChildProcessOptions { Namespace = lab.Network.TargetNamespace, KeepAllOutput = true });
         var crossed = (await lab.Network.ReadCountersAsync()).Since(before);
 

@@ -157,15 +157,13 @@ public sealed class LogicTests
     }
 
     [Theory]
-    [InlineData("Host=127.0.0.1;Port=5433;Username=postgres;Database=source", "postgresql://postgres@127.0.0.1:5433/source", null)]
-    [InlineData("Host=::1;Port=5432;Username=u;Password=p w;Database=target", "postgresql://u@[::1]:5432/target", "p w")]
-    [InlineData("Host=/tmp/syncdata-pg-x;Port=6000;Username=postgres;Database=a b", "postgresql://postgres@/a%20b?host=%2Ftmp%2Fsyncdata-pg-x&port=6000", null)]
-    [InlineData("Host=db;Username=us@r;Database=d;SSL Mode=Require", "postgresql://us%40r@db:5432/d?sslmode=require", null)]
-    public void Postgres_uri_from_an_npgsql_connection_string(string connection, string uri, string? password)
-    {
-        Assert.Equal(uri, PostgresUri.From(connection, out var given));
-        Assert.Equal(password, given);
-    }
+    [InlineData("Host=127.0.0.1;Port=5433;Username=postgres;Database=source", false, "host='127.0.0.1' port='5433' dbname='source' user='postgres'")]
+    [InlineData("Host=::1;Port=5432;Username=u;Password=p w;Database=target", false, "host='::1' port='5432' dbname='target' user='u'")]
+    [InlineData("Host=::1;Port=5432;Username=u;Password=it's\\;Database=target", true, "host='::1' port='5432' dbname='target' user='u' password='it\\'s\\\\'")]
+    [InlineData("Host=/tmp/syncdata-pg-x;Port=6000;Username=postgres;Database=a b", false, "host='/tmp/syncdata-pg-x' port='6000' dbname='a b' user='postgres'")]
+    [InlineData("Host=db;Username=us@r;Database=d;SSL Mode=Require", false, "host='db' port='5432' dbname='d' user='us@r' sslmode='require'")]
+    public void Libpq_conninfo_from_an_npgsql_connection_string(string connection, bool withPassword, string conninfo) =>
+        Assert.Equal(conninfo, Conninfo.From(connection, withPassword));
 
     [Theory]
     [InlineData(0L, "2000-01-01 00:00:00")]

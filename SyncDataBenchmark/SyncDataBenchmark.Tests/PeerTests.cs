@@ -6,34 +6,28 @@ using Xunit;
 namespace SyncDataBenchmark.Tests;
 
 /// <summary>
-/// A cluster like the runner's (wal_level = logical, for the logical-replication peer) with a seeded source and an
-/// empty target; no services: the peers are tools outside the lab.
+/// One host as the runner sets it up (<see cref="OneHost"/>: wal_level = logical, for the logical-replication peer)
+/// with a seeded source and an empty target; no services: the peers are tools outside the lab.
 /// </summary>
 public sealed class PeerLab : IAsyncLifetime
 {
     public const long Rows = 2_003;
 
-    public LocalPostgres Postgres { get; private set; } = null!;
+    public LabDatabases Databases { get; private set; } = null!;
     public TableChecksum SourceChecksum { get; private set; } = null!;
-    public string SourceDb => Postgres.ConnectionString(Lab.SourceDatabase);
-    public string TargetDb => Postgres.ConnectionString(Lab.TargetDatabase);
+    public string SourceDb => Databases.SourceDb;
+    public string TargetDb => Databases.TargetDb;
 
     public PeerRunner Runner => new(SourceDb, TargetDb, SourceChecksum);
 
     public async Task InitializeAsync()
     {
-        Postgres = await LocalPostgres.StartAsync(LabDatabases.LabPostgresSettings);
-        await Lab.CreateDatabasesAsync(Postgres, Rows);
+        Databases = await OneHost.StartAsync(tmpfs: false, _ => { }, CancellationToken.None);
+        await Lab.PrepareDatabasesAsync(SourceDb, TargetDb, Rows);
         SourceChecksum = await Lab.ReadChecksumAsync(SourceDb);
     }
 
-    public async Task DisposeAsync()
-    {
-        if (Postgres is not null)
-        {
-            await Postgres.DisposeAsync();
-        }
-    }
+    public async Task DisposeAsync() => await LabDatabases.DisposeAllAsync(Databases);
 }
 
 [CollectionDefinition(Name)]

@@ -23,21 +23,8 @@ public sealed class Estimator(Func<string, TimeSpan?>? prior = null)
     /// <summary>Sum over the jobs of their case's mean; Unknown counts jobs of cases never run yet.</summary>
     public (TimeSpan Known, int Unknown) Remaining(IEnumerable<PlanItem> jobs)
     {
-        var known = TimeSpan.Zero;
-        var unknown = 0;
-        foreach (var job in jobs)
-        {
-            if (Expected(job.Key) is { } t)
-            {
-                known += t;
-            }
-            else
-            {
-                unknown++;
-            }
-        }
-
-        return (known, unknown);
+        var expected = jobs.Select(job => Expected(job.Key)).ToList();
+        return (expected.OfType<TimeSpan>().Aggregate(TimeSpan.Zero, (sum, t) => sum + t), expected.Count(t => t is null));
     }
 
     /// <summary>The estimate in words: "~4m 10s left", or a lower bound while some cases were never timed.</summary>

@@ -9,7 +9,7 @@ namespace SyncDataBenchmark.Runner;
 /// <summary>
 /// What a session runs against across one link: the two databases (<see cref="LabDatabases"/>: one host, two hosts
 /// or a user's server), the seeded source, and the two services (<see cref="ILabServices"/>: started by the runner,
-/// or a user's). What the tests' labs are, built from the options.
+/// or a user's), built from the options out of the harness's parts the test fixtures set up their labs with.
 /// </summary>
 public sealed class BenchLab : IAsyncDisposable
 {
@@ -18,14 +18,14 @@ public sealed class BenchLab : IAsyncDisposable
 
     private bool _disposed;
 
-    private BenchLab(LabDatabases databases) => Databases = databases;
+    private BenchLab(LabDatabases databases, NetworkLink link) => (Databases, Link) = (databases, link);
 
     public LabDatabases Databases { get; }
     public ILabServices Services { get; private set; } = null!;
 
     public string SourceDb => Databases.SourceDb;
     public string TargetDb => Databases.TargetDb;
-    public NetworkLink Link => Databases.Link;
+    public NetworkLink Link { get; }
     public IReadOnlyDictionary<string, string> PostgresSettings => Databases.PostgresSettings;
     public bool ServicesStartedByRunner => Services.StartedByRunner;
     public string SomeServiceAddress => Services.SomeServiceAddress;
@@ -41,16 +41,16 @@ public sealed class BenchLab : IAsyncDisposable
     {
         // What a killed earlier run (or test run) left behind would compete for the same two cores.
         LabSweeper.Sweep();
-        var databases = link.Shaped ? await TwoHosts.StartAsync(settings, link, say, ct)
+        var databases = link.Shaped ? await TwoHosts.StartAsync(link.Name, link.RateBitsPerSecond!.Value, settings.Tmpfs, say, ct)
             : settings.Connection is { } connection ? await UserServer.OpenAsync(connection, say, ct)
-            : await OneHost.StartAsync(settings, say, ct);
-        var lab = new BenchLab(databases);
+            : await OneHost.StartAsync(settings.Tmpfs, say, ct);
+        var lab = new BenchLab(databases, link);
         try
         {
             await lab.PrepareDataAsync(settings.Sizes[0], say, ct);
             lab.Services = settings.SomeServiceUrl is { } someService
                 ? await UserServices.CheckAsync(someService, settings.SourceUrl, say, ct)
-                : await StartedServices.StartAsync(databases, settings.SourceUrl, settings.MainProfile, say, ct);
+                : await new StartedServices(databases, settings.SourceUrl, settings.MainProfile).StartAsync(say, ct);
             return lab;
         }
         catch
@@ -63,8 +63,7 @@ public sealed class BenchLab : IAsyncDisposable
     /// <summary>Schema on both sides, and the source seeded with <paramref name="rows"/> rows unless it holds exactly that many.</summary>
     public async Task PrepareDataAsync(long rows, Action<string> say, CancellationToken ct)
     {
-        await SqlScripts.ApplySchemaAsync(SourceDb, withGenerator: true, ct);
-        await SqlScripts.ApplySchemaAsync(TargetDb, withGenerator: false, ct);
+        await Lab.PrepareDatabasesAsync(SourceDb, TargetDb, seedRows: 0, ct);
         PostgresVersion = (string)(await Lab.ScalarAsync(SourceDb, "show server_version", ct))!;
         SeedReused = (long)(await Lab.ScalarAsync(SourceDb, $"select count(*) from {UsersTable.Name}", ct))! == rows;
         if (SeedReused)

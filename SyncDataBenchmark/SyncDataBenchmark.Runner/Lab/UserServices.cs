@@ -1,3 +1,5 @@
+using SyncData.Harness;
+
 namespace SyncDataBenchmark.Runner;
 
 /// <summary>
@@ -23,7 +25,7 @@ public sealed class UserServices(Uri someService, Uri? source) : ILabServices
 
     public HttpClient CreateSomeServiceClient(TimeSpan timeout) => new() { BaseAddress = someService, Timeout = timeout };
 
-    public Task UseProfileAsync(SyncData.Harness.RuntimeProfile profile, Action<string> say, CancellationToken ct) => Task.CompletedTask;
+    public Task UseProfileAsync(RuntimeProfile profile, Action<string> say, CancellationToken ct) => Task.CompletedTask;
 
     public Task<string?> ReviveAsync(CancellationToken ct) => Task.FromResult<string?>(null);
 

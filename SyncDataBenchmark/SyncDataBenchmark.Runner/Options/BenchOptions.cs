@@ -154,11 +154,7 @@ public sealed class BenchOptions
         CustomParser = r => (int?)OptionParsing.Number(r, name, 1, max),
     };
 
-    private static Option<bool> Flag(string name, string description) => new(name)
-    {
-        Description = description,
-        CustomParser = r => OptionParsing.Flag(r, name),
-    };
+    private static Option<bool> Flag(string name, string description) => new(name) { Description = description };
 
     private static Option<Uri?> Url(string name, string description) => new(name)
     {

@@ -70,24 +70,6 @@ public static class OptionParsing
         return null;
     }
 
-    /// <summary>A flag: present (true), or an explicit true/false.</summary>
-    public static bool Flag(ArgumentResult result, string option)
-    {
-        if (result.Tokens.Count == 0)
-        {
-            return true;
-        }
-
-        var text = Text(result);
-        if (bool.TryParse(text, out var value))
-        {
-            return value;
-        }
-
-        result.AddError(Invalid(option, text, "no value, true or false"));
-        return false;
-    }
-
     /// <summary>A directory holding a results.json that the runner can write next to.</summary>
     public static DirectoryInfo? RecordDirectory(ArgumentResult result, string option)
     {

@@ -3,7 +3,7 @@ namespace SyncDataBenchmark.Runner;
 /// <summary>
 /// A tool outside the lab that moves the same table between the same databases: the yardsticks. Each lives in a
 /// folder of its own under Peers/ (see <see cref="PeerFolder"/>). Scripts read the databases from $SRC and $TGT
-/// (libpq URIs without the password, which travels as PGPASSWORD), the source's parts from $SRC_HOST, $SRC_PORT,
+/// (libpq keyword/value strings without the password, which travels as PGPASSWORD), the source's parts from $SRC_HOST, $SRC_PORT,
 /// $SRC_DB, $SRC_USER, $SRC_PASSWORD (if any) and $SRC_CONNINFO (for a target that connects to the source itself),
 /// and may use $WORK, where <see cref="Files"/> are written first.
 /// With <see cref="PeerScopes.TargetStatements"/> the script writes two lines to $WORK/clock: the target's epoch

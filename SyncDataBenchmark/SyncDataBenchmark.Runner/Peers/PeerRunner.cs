@@ -167,19 +167,19 @@ public sealed partial class PeerRunner(string sourceConnection, string targetCon
         var source = new NpgsqlConnectionStringBuilder(linked);
         var environment = new Dictionary<string, string>
         {
-            ["SRC"] = PostgresUri.From(linked, out var password),
-            ["TGT"] = PostgresUri.From(_placement.TargetConnection, out _),
+            ["SRC"] = Conninfo.From(linked, withPassword: false),
+            ["TGT"] = Conninfo.From(_placement.TargetConnection, withPassword: false),
             ["WORK"] = work,
             ["SRC_HOST"] = source.Host ?? "localhost",
             ["SRC_PORT"] = source.Port.ToString(CultureInfo.InvariantCulture),
             ["SRC_DB"] = source.Database ?? "postgres",
             ["SRC_USER"] = source.Username ?? System.Environment.UserName,
-            ["SRC_CONNINFO"] = PostgresUri.Conninfo(linked),
+            ["SRC_CONNINFO"] = Conninfo.From(linked, withPassword: true),
         };
-        if (password is not null)
+        if (!string.IsNullOrEmpty(source.Password))
         {
-            environment["PGPASSWORD"] = password;
-            environment["SRC_PASSWORD"] = password;
+            environment["PGPASSWORD"] = source.Password;
+            environment["SRC_PASSWORD"] = source.Password;
         }
 
         return environment;

@@ -1,22 +1,22 @@
-using SyncData.Harness;
 using SyncData.Harness.Network;
 
-namespace SyncDataBenchmark.Runner;
+namespace SyncData.Harness;
 
 /// <summary>
-/// Two hosts joined by a shaped link (--link): network namespaces and one veth pair, the source's cluster (listening
+/// Two hosts joined by a shaped link (the runner's --link): network namespaces and one veth pair, the source's cluster (listening
 /// on its link address too, trusting only the link's /30) and SyncDataSource on one, the target's cluster and
-/// SomeService on the other, each service using its own database over TCP 127.0.0.1 as on one host. The runner
-/// reaches both clusters and both services through unix sockets, never over the link.
+/// SomeService on the other, each service using its own database over TCP 127.0.0.1 as on one host. The runner and
+/// the tests reach both clusters and both services through unix sockets, never over the link.
 /// </summary>
 public static class TwoHosts
 {
-    public static async Task<LabDatabases> StartAsync(BenchSettings settings, NetworkLink link, Action<string> say, CancellationToken ct)
+    /// <summary>The two hosts joined by the link <paramref name="linkName"/> at <paramref name="rateBitsPerSecond"/>; <paramref name="tmpfs"/> as for <see cref="OneHost"/>.</summary>
+    public static async Task<LabDatabases> StartAsync(string linkName, long rateBitsPerSecond, bool tmpfs, Action<string> say, CancellationToken ct)
     {
-        say($"Building two hosts joined by a {link.Name} link (network namespaces, one veth pair shaped with tc tbf)…");
-        var lab = await TwoHostLab.CreateAsync(link.RateBitsPerSecond!.Value, ct: ct);
-        var serverSettings = LabDatabases.ServerSettings(settings);
-        var parent = settings.Tmpfs ? LabDatabases.TmpfsDirectory : null;
+        say($"Building two hosts joined by a {linkName} link (network namespaces, one veth pair shaped with tc tbf)…");
+        var lab = await TwoHostLab.CreateAsync(rateBitsPerSecond, ct: ct);
+        var serverSettings = LabDatabases.ServerSettings(tmpfs);
+        var parent = tmpfs ? LabDatabases.TmpfsDirectory : null;
         LocalPostgres? source = null;
         LocalPostgres? target = null;
         try
@@ -39,7 +39,6 @@ public static class TwoHosts
         {
             SourceServiceDb = source.ConnectionString(Lab.SourceDatabase),
             TargetServiceDb = target.ConnectionString(Lab.TargetDatabase),
-            Link = link,
             Network = lab,
             SourceHost = new ServiceHost(lab.SourceNamespace, lab.SourceAddress, Path.Combine(source.Directory, "syncdatasource.sock")),
             // Nobody calls SomeService over the link: its TCP endpoint is its host's own loopback.

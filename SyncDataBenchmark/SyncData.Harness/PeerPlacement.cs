@@ -1,4 +1,4 @@
-namespace SyncDataBenchmark.Runner;
+namespace SyncData.Harness;
 
 /// <summary>
 /// Where a peer's scripts run and what $SRC and $TGT point at: on loopback, here and the runner's own connection

@@ -1,27 +1,38 @@
 using System.Net.Http.Json;
-using SyncData.Harness;
 using SyncData.Shared;
 
-namespace SyncDataBenchmark.Runner;
+namespace SyncData.Harness;
 
 /// <summary>
-/// SyncDataSource (unless --source-url names a running one) and SomeService as Release processes the runner starts,
-/// under a runtime profile, each on its host (<see cref="LabDatabases.SourceHost"/>; loopback ports on one host).
+/// SyncDataSource (unless <paramref name="userSource"/> names a running one) and SomeService as processes the lab
+/// starts, under a runtime profile, each on its host (<see cref="LabDatabases.SourceHost"/>; loopback ports on one
+/// host): the runner's services, and the tests' (which add settings of their own, or a proxy in between).
 /// </summary>
-public sealed class StartedServices(LabDatabases databases, Uri? userSource) : ILabServices
+public sealed class StartedServices(LabDatabases databases, Uri? userSource, RuntimeProfile profile) : ILabServices
 {
     private ServiceProcess? _source;
     private ServiceProcess _someService = null!;
-    private RuntimeProfile _profile = null!;
+    private RuntimeProfile _profile = profile;
 
     public string SomeServiceAddress => _someService.ControlAddress;
     public Uri? SourceUrl => _source?.BaseAddress ?? userSource;
     public bool StartedByRunner => true;
     public string? SomeServiceOutput => Last(_someService.RecentOutput);
 
-    public static async Task<StartedServices> StartAsync(LabDatabases databases, Uri? userSource, RuntimeProfile profile, Action<string> say, CancellationToken ct)
+    /// <summary>The processes, for a test that stops, signals or restarts one; no source when <paramref name="userSource"/> is given.</summary>
+    public ServiceProcess? Source => _source;
+    public ServiceProcess SomeService => _someService;
+
+    /// <summary>Settings added after the profile's: a service given a runtime knob here is not checked against the profile.</summary>
+    public IReadOnlyDictionary<string, string> SourceSettings { get; init; } = new Dictionary<string, string>();
+    public IReadOnlyDictionary<string, string> SomeServiceSettings { get; init; } = new Dictionary<string, string>();
+
+    /// <summary>Where SomeService finds SyncDataSource, when not directly (a test's proxy in between).</summary>
+    public Uri? SourceForSomeService { get; init; }
+
+    /// <summary>Starts both (or SomeService alone); on failure stops what started.</summary>
+    public async Task<StartedServices> StartAsync(Action<string> say, CancellationToken ct)
     {
-        var services = new StartedServices(databases, userSource) { _profile = profile };
         try
         {
             if (userSource is not null)
@@ -30,18 +41,18 @@ public sealed class StartedServices(LabDatabases databases, Uri? userSource) : I
             }
             else
             {
-                say($"Starting SyncDataSource ({Lab.BuildConfiguration}, profile {profile.Name})…");
-                services._source = await services.StartSourceAsync(LocalPostgres.FreePort(), ct);
+                say($"Starting SyncDataSource ({Lab.BuildConfiguration}, profile {_profile.Name})…");
+                _source = await StartSourceAsync(LocalPostgres.FreePort(), ct);
             }
 
-            say($"Starting SomeService ({Lab.BuildConfiguration}, profile {profile.Name})…");
-            services._someService = await services.StartSomeServiceAsync(LocalPostgres.FreePort(), ct);
-            await services.CheckProfileAsync(ct);
-            return services;
+            say($"Starting SomeService ({Lab.BuildConfiguration}, profile {_profile.Name})…");
+            _someService = await StartSomeServiceAsync(LocalPostgres.FreePort(), ct);
+            await CheckProfileAsync(ct);
+            return this;
         }
         catch
         {
-            await services.DisposeAsync();
+            await DisposeAsync();
             throw;
         }
     }
@@ -84,6 +95,12 @@ public sealed class StartedServices(LabDatabases databases, Uri? userSource) : I
 
     public HttpClient CreateSomeServiceClient(TimeSpan timeout) => _someService.CreateClient(timeout);
 
+    /// <summary>Stops SyncDataSource (if it still runs) and starts it again on the same port.</summary>
+    public async Task RestartSourceAsync(CancellationToken ct = default) => _source = await RestartAsync(_source!, StartSourceAsync, ct);
+
+    /// <summary>Stops SomeService (if it still runs) and starts it again on the same port.</summary>
+    public async Task RestartSomeServiceAsync(CancellationToken ct = default) => _someService = await RestartAsync(_someService, StartSomeServiceAsync, ct);
+
     private static async Task<ServiceProcess> RestartAsync(ServiceProcess service, Func<int, CancellationToken, Task<ServiceProcess>> start, CancellationToken ct)
     {
         var port = service.BaseAddress.Port;
@@ -93,15 +110,15 @@ public sealed class StartedServices(LabDatabases databases, Uri? userSource) : I
 
     private Task<ServiceProcess> StartSourceAsync(int port, CancellationToken ct) =>
         ServiceProcess.StartAsync("SyncDataSource", Lab.BuiltAssembly("SyncDataSource"), port, databases.SourceHost,
-            WithProfile(Lab.SourceEnvironment(databases.SourceServiceDb)), ct);
+            WithSettings(Lab.SourceEnvironment(databases.SourceServiceDb), SourceSettings), ct);
 
     private Task<ServiceProcess> StartSomeServiceAsync(int port, CancellationToken ct) =>
         ServiceProcess.StartAsync("SomeService", Lab.BuiltAssembly("SomeService"), port, databases.SomeServiceHost,
-            WithProfile(Lab.SomeServiceEnvironment(databases.TargetServiceDb, SourceUrl!)), ct);
+            WithSettings(Lab.SomeServiceEnvironment(databases.TargetServiceDb, SourceForSomeService ?? SourceUrl!), SomeServiceSettings), ct);
 
-    private Dictionary<string, string> WithProfile(Dictionary<string, string> environment)
+    private Dictionary<string, string> WithSettings(Dictionary<string, string> environment, IReadOnlyDictionary<string, string> settings)
     {
-        foreach (var (key, value) in _profile.Environment)
+        foreach (var (key, value) in _profile.Environment.Concat(settings))
         {
             environment[key] = value;
         }
@@ -113,7 +130,9 @@ public sealed class StartedServices(LabDatabases databases, Uri? userSource) : I
     private async Task CheckProfileAsync(CancellationToken ct)
     {
         var wrong = new List<string>();
-        foreach (var service in new[] { _someService, _source }.OfType<ServiceProcess>())
+        var checkedServices = new[] { (_someService, SomeServiceSettings), (_source, SourceSettings) }
+            .Where(s => s.Item1 is not null && !s.Item2.Keys.Intersect(RuntimeProfiles.Knobs).Any()).Select(s => s.Item1!);
+        foreach (var service in checkedServices)
         {
             using var http = service.CreateClient(TimeSpan.FromSeconds(10));
             var settings = await http.GetFromJsonAsync("runtime/settings", SyncJsonContext.Default.RuntimeSettings, ct);

@@ -1,20 +1,17 @@
-using SyncData.Harness;
 using SyncData.Harness.Network;
 
-namespace SyncDataBenchmark.Runner;
+namespace SyncData.Harness;
 
 /// <summary>
-/// Where the lab's two databases are, as the runner reaches them (seeding, planting, verifying) and as each service
-/// and the peers reach them, and what the lab owns (clusters, network namespaces) to stop at the end. Made by
-/// <see cref="OneHost"/>, <see cref="TwoHosts"/> or <see cref="UserServer"/>.
+/// Where the lab's two databases are, as the runner and the tests reach them (seeding, planting, verifying) and as
+/// each service and the peers reach them, and what the lab owns (clusters, network namespaces) to stop at the end.
+/// Made by <see cref="OneHost"/>, <see cref="TwoHosts"/> or the runner's UserServer.
 /// </summary>
 public sealed record LabDatabases(string SourceDb, string TargetDb, PeerPlacement PeerPlacement) : IAsyncDisposable
 {
     /// <summary>The databases as each service reaches its own (over TCP on its host); the runner's on one host.</summary>
     public string SourceServiceDb { get; init; } = SourceDb;
     public string TargetServiceDb { get; init; } = TargetDb;
-
-    public NetworkLink Link { get; init; } = NetworkLink.Loopback;
 
     /// <summary>The two hosts of a shaped link (their counters, their fault); null on one host.</summary>
     public TwoHostLab? Network { get; init; }
@@ -23,7 +20,7 @@ public sealed record LabDatabases(string SourceDb, string TargetDb, PeerPlacemen
     public ServiceHost? SourceHost { get; init; }
     public ServiceHost? SomeServiceHost { get; init; }
 
-    /// <summary>Server settings the runner set on its own clusters; empty for a user's server.</summary>
+    /// <summary>Server settings the lab set on its own clusters; empty for a user's server.</summary>
     public IReadOnlyDictionary<string, string> PostgresSettings { get; init; } = new Dictionary<string, string>();
 
     /// <summary>What the runner started, stopped in this order (the network last: nothing may still run inside it).</summary>
@@ -39,11 +36,11 @@ public sealed record LabDatabases(string SourceDb, string TargetDb, PeerPlacemen
         }
     }
 
-    /// <summary>Where --tmpfs puts the runner's clusters.</summary>
+    /// <summary>Where the runner's --tmpfs puts the clusters.</summary>
     public const string TmpfsDirectory = "/dev/shm";
 
     /// <summary>
-    /// Always set on the runner's own clusters: the logical-replication peer needs logical decoding, and wal_level can
+    /// Always set on the lab's own clusters: the logical-replication peer needs logical decoding, and wal_level can
     /// only change at server start (README, "The peers").
     /// </summary>
     public static IReadOnlyDictionary<string, string> LabPostgresSettings { get; } = new Dictionary<string, string> { ["wal_level"] = "logical" };
@@ -52,7 +49,7 @@ public sealed record LabDatabases(string SourceDb, string TargetDb, PeerPlacemen
     /// --tmpfs adds the sqlx write-up's finding: on a throwaway cluster durability costs dominate COPY; with these off
     /// the database stops being the bottleneck, so the services' own costs show.
     /// </summary>
-    public static Dictionary<string, string> ServerSettings(BenchSettings settings) =>
-        LabPostgresSettings.Concat(settings.Tmpfs ? [new("fsync", "off"), new("synchronous_commit", "off"), new("full_page_writes", "off")] : [])
+    public static Dictionary<string, string> ServerSettings(bool tmpfs) =>
+        LabPostgresSettings.Concat(tmpfs ? [new("fsync", "off"), new("synchronous_commit", "off"), new("full_page_writes", "off")] : [])
             .ToDictionary(s => s.Key, s => s.Value);
 }

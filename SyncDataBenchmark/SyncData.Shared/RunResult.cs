@@ -24,10 +24,10 @@ public sealed record RunResult
     public double? RowsPerSecond { get; init; }
     /// <summary>Target count and checksum equal the source's, checked inside the run's transaction before commit.</summary>
     public bool Verified { get; init; }
-    /// <summary>Both summaries (source and target count + checksum), taken after the write, before the commit.</summary>
+    /// <summary>Reading both checksums (source and target count + checksum), after the write, before the commit.</summary>
     public double? VerifyMs { get; init; }
     public TableChecksum? Source { get; init; }
-    /// <summary>The snapshot every read of the source in this run, its summary included, was taken in (SyncDataSource's RunSnapshots).</summary>
+    /// <summary>The snapshot every read of the source in this run, its checksum included, was taken in (SyncDataSource's RunSnapshots).</summary>
     public SourceSnapshot? SourceSnapshot { get; init; }
     public TableChecksum? Target { get; init; }
     public ServiceFigures? SomeService { get; init; }

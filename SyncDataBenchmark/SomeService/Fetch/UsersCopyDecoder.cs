@@ -1,5 +1,6 @@
 using System.Buffers;
 using System.Buffers.Binary;
+using System.Runtime.CompilerServices;
 using System.Text;
 using SyncData.Postgres;
 using SyncData.Shared;
@@ -19,7 +20,7 @@ internal sealed class UsersCopyDecoder : IDisposable
     private const long MinMicros = (0 - PostgresEpochTicks) / TimeSpan.TicksPerMicrosecond; // DateTime.MinValue: 0001-01-01 00:00:00
     private const long MaxMicros = (3_155_378_975_999_999_999 - PostgresEpochTicks) / TimeSpan.TicksPerMicrosecond; // DateTime.MaxValue, to the microsecond
 
-    private readonly BinaryCopyFraming _framing = new(ColumnNames);
+    private readonly BinaryCopyFraming _framing = new(ColumnNames, reportsFields: true);
     private byte[]? _cutField; // the bytes so far of a field cut between two pieces
     private int _cutFieldRead;
     private Guid _id;
@@ -40,7 +41,7 @@ internal sealed class UsersCopyDecoder : IDisposable
 
         while (true)
         {
-            switch (_framing.Next(piece, ref at))
+            switch (_framing.Next(piece, ref at, out var bytes))
             {
                 case BinaryCopyFraming.Token.More:
                     return false;
@@ -49,8 +50,15 @@ internal sealed class UsersCopyDecoder : IDisposable
                 case BinaryCopyFraming.Token.Fault:
                     throw new SourceStreamException(_framing.Fault!);
                 case BinaryCopyFraming.Token.Field:
-                    CheckLength();
-                    TakeField(piece, ref at, rows);
+                    if (bytes.Length == _framing.FieldLength)
+                    {
+                        Store(bytes, rows);
+                    }
+                    else
+                    {
+                        StartCutField(bytes); // or a NULL
+                    }
+
                     break;
             }
         }
@@ -72,16 +80,10 @@ internal sealed class UsersCopyDecoder : IDisposable
         }
     }
 
-    private void TakeField(ReadOnlySpan<byte> piece, ref int at, List<User> rows)
+    /// <summary>A field that goes on in the next piece: checked now (a NULL ends here), decoded once whole.</summary>
+    private void StartCutField(ReadOnlySpan<byte> bytes)
     {
-        var bytes = _framing.TakeFieldBytes(piece, ref at);
-        if (bytes.Length == _framing.FieldLength)
-        {
-            Store(bytes, rows);
-            return;
-        }
-
-        // The field goes on in the next piece.
+        CheckLength();
         _cutField = ArrayPool<byte>.Shared.Rent(_framing.FieldLength);
         bytes.CopyTo(_cutField);
         _cutFieldRead = bytes.Length;
@@ -99,9 +101,17 @@ internal sealed class UsersCopyDecoder : IDisposable
         }
     }
 
+    /// <summary>Decodes a whole field (the framing has refused negative lengths but -1; the fixed widths are checked here).</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private void Store(ReadOnlySpan<byte> bytes, List<User> rows)
     {
-        switch (_framing.Field)
+        var field = _framing.Field;
+        if (FixedLengths[field] >= 0 && bytes.Length != FixedLengths[field])
+        {
+            CheckLength();
+        }
+
+        switch (field)
         {
             case 0: _id = new Guid(bytes, bigEndian: true); break;
             case 1: _name = Encoding.UTF8.GetString(bytes); break;

@@ -4,12 +4,12 @@ namespace SomeService.Sync;
 
 /// <summary>
 /// Passes a PostgreSQL binary COPY stream through untouched and counts its tuples on the way, chunk by chunk:
-/// <see cref="BinaryCopyFraming"/> reads the framing and skips the field bytes; nothing is copied or buffered. A
+/// <see cref="BinaryCopyFraming"/> reads the framing and skips the fields' bytes; nothing is copied or buffered. A
 /// malformed stream is not its business (the writer and the verification catch that); it just stops counting.
 /// </summary>
 internal sealed class CopyTupleCountingStream(Stream inner, RowCounter rows) : Stream
 {
-    private readonly BinaryCopyFraming _framing = new(columns: null);
+    private readonly BinaryCopyFraming _framing = new(columns: null, reportsFields: false);
 
     public override async ValueTask<int> ReadAsync(Memory<byte> buffer, CancellationToken cancellationToken = default)
     {
@@ -35,13 +35,11 @@ internal sealed class CopyTupleCountingStream(Stream inner, RowCounter rows) : S
         var at = 0;
         while (true)
         {
-            switch (_framing.Next(data, ref at))
+            switch (_framing.Next(data, ref at, out _))
             {
                 case BinaryCopyFraming.Token.Tuple:
                     rows.Add(1);
                     break;
-                case BinaryCopyFraming.Token.Field:
-                    break; // its bytes are skipped
                 case BinaryCopyFraming.Token.Trailer:
                     rows.Flush();
                     return;

@@ -1,4 +1,6 @@
 using System.Diagnostics;
+using System.Diagnostics.Metrics;
+using Microsoft.Extensions.DependencyInjection;
 using Npgsql;
 using SomeService;
 using SyncData.Harness;
@@ -17,7 +19,21 @@ namespace SyncDataBenchmark.Tests;
 public sealed class Linq2DBTests(InProcessLab lab, ITestOutputHelper output)
 {
     private const int CommandTimeoutSeconds = 2;
-    private const int StallSeconds = 12;
+
+    /// <summary>
+    /// How long the trigger holds the first write: far beyond what a passing run takes even on a busy machine, so the
+    /// bounds below can be generous and a write that waits out the stall still fails them.
+    /// </summary>
+    private const int StallSeconds = 60;
+
+    /// <summary>
+    /// A bounded run ends within this (it takes a few seconds); an unbounded one lasts Npgsql's own default timeout
+    /// (30 s) or the whole stall.
+    /// </summary>
+    private static readonly TimeSpan Bound = TimeSpan.FromSeconds(20);
+
+    /// <summary>How long to wait for a state the test needs before it acts: a limit for a hang, not a measurement.</summary>
+    private static readonly TimeSpan StateWait = TimeSpan.FromSeconds(60);
 
     public static TheoryData<string> Linq2DBInserts() => new(ApproachRegistry.Catalog.Inserts.Select(i => i.Name).Where(n => n.StartsWith("Linq2DB", StringComparison.Ordinal)));
 
@@ -35,7 +51,7 @@ public sealed class Linq2DBTests(InProcessLab lab, ITestOutputHelper output)
         var run = await InProcessLab.SyncAsync(someService.CreateClient(), "NpgsqlCopy", insert);
 
         Assert.True(run.Status == RunStatus.Failed, $"{insert}: {run.Status} after {clock.Elapsed.TotalSeconds:0.0} s: the stalled write was not bounded");
-        Assert.True(clock.Elapsed < TimeSpan.FromSeconds(StallSeconds - 2), $"{insert} failed only after {clock.Elapsed.TotalSeconds:0.0} s");
+        Assert.True(clock.Elapsed < Bound, $"{insert} failed only after {clock.Elapsed.TotalSeconds:0.0} s");
         Assert.Contains("Writing to SomeService's database failed", run.Error);
         Assert.Equal(before, await Lab.ReadChecksumAsync(lab.TargetDb));
     }
@@ -50,14 +66,20 @@ public sealed class Linq2DBTests(InProcessLab lab, ITestOutputHelper output)
         await using var source = lab.Source();
         await using var someService = lab.SomeService(source);
         var api = new SomeServiceClient(someService.CreateClient());
+        using var handed = new RowsHandedToWriters(someService.Services.GetRequiredService<IMeterFactory>());
 
         using var started = await api.TriggerAsync("NpgsqlCopy", insert);
         var run = (await System.Text.Json.JsonSerializer.DeserializeAsync(await started.Content.ReadAsStreamAsync(), SyncJsonContext.Default.RunResult))!;
-        await WaitForSleepingTargetAsync();
-        // Let the few buffered rows go out first, so the cancel lands while linq2db awaits the server. One that lands
-        // between its buffered writes finds no statement in flight to cancel, and Npgsql's importer, disposed
-        // unfinished, waits for the server's answer to CopyFail: the run ends Cancelled, but only after the stall.
-        await Task.Delay(TimeSpan.FromSeconds(1));
+        var statement = await WaitForSleepingTargetAsync();
+        // The cancel must land while linq2db awaits the server. One that lands between its buffered writes finds no
+        // statement in flight to cancel, and Npgsql's importer, disposed unfinished, waits for the server's answer to
+        // CopyFail: the run ends Cancelled, but only after the stall. A multi-row INSERT sleeps once it is sent whole;
+        // a COPY sleeps before it reads its rows, so wait until the writer has taken the last row (then it awaits the end).
+        if (statement.StartsWith("COPY", StringComparison.OrdinalIgnoreCase))
+        {
+            await handed.WaitForAsync(InProcessLab.Rows, StateWait);
+        }
+
         var clock = Stopwatch.StartNew();
         using (await api.CancelAsync(run.Id))
         {
@@ -65,7 +87,7 @@ public sealed class Linq2DBTests(InProcessLab lab, ITestOutputHelper output)
 
         var finished = await WaitFinishedAsync(api, run.Id);
         Assert.True(finished.Status == RunStatus.Cancelled, $"{insert}: {finished.Status}: {finished.Error}");
-        Assert.True(clock.Elapsed < TimeSpan.FromSeconds(StallSeconds - 2), $"{insert} stopped only after {clock.Elapsed.TotalSeconds:0.0} s");
+        Assert.True(clock.Elapsed < Bound, $"{insert} stopped only after {clock.Elapsed.TotalSeconds:0.0} s");
         Assert.Equal(before, await Lab.ReadChecksumAsync(lab.TargetDb));
     }
 
@@ -136,25 +158,28 @@ public sealed class Linq2DBTests(InProcessLab lab, ITestOutputHelper output)
         return new Cleanup(() => ExecuteOnTargetAsync("drop function stall_first_insert() cascade"));
     }
 
-    private async Task WaitForSleepingTargetAsync()
+    /// <summary>Waits until the target's write sleeps in the trigger; returns its statement.</summary>
+    private async Task<string> WaitForSleepingTargetAsync()
     {
-        for (var waited = Stopwatch.StartNew(); waited.Elapsed < TimeSpan.FromSeconds(StallSeconds - 4); await Task.Delay(50))
+        for (var waited = Stopwatch.StartNew(); waited.Elapsed < StateWait; await Task.Delay(50))
         {
             await using var connection = new NpgsqlConnection(lab.TargetDb);
             await connection.OpenAsync();
-            await using var command = new NpgsqlCommand("select count(*) from pg_stat_activity where wait_event = 'PgSleep' and datname = current_database()", connection);
-            if ((long)(await command.ExecuteScalarAsync())! > 0)
+            await using var command = new NpgsqlCommand("select query from pg_stat_activity where wait_event = 'PgSleep' and datname = current_database() limit 1", connection);
+            if (await command.ExecuteScalarAsync() is string statement)
             {
-                return;
+                return statement.TrimStart();
             }
         }
 
         Assert.Fail("the target's write never reached the stalling trigger");
+        return "";
     }
 
+    /// <summary>Waits past the stall, so a run that waited it out is reported by the bound's assertion, with its time.</summary>
     private static async Task<RunResult> WaitFinishedAsync(SomeServiceClient api, Guid id)
     {
-        for (var waited = Stopwatch.StartNew(); waited.Elapsed < TimeSpan.FromSeconds(30); await Task.Delay(100))
+        for (var waited = Stopwatch.StartNew(); waited.Elapsed < TimeSpan.FromSeconds(StallSeconds + 30); await Task.Delay(100))
         {
             if (await api.GetRunAsync(id) is { Status: not RunStatus.Running } run)
             {
@@ -162,7 +187,7 @@ public sealed class Linq2DBTests(InProcessLab lab, ITestOutputHelper output)
             }
         }
 
-        throw new TimeoutException($"run {id} still running after 30 s");
+        throw new TimeoutException($"run {id} still running after {StallSeconds + 30} s");
     }
 
     private async Task ExecuteOnTargetAsync(string sql)

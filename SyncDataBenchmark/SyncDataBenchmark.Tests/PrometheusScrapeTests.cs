@@ -68,6 +68,9 @@ public sealed class PrometheusScrapeTests(ScrapeLab lab, ITestOutputHelper outpu
 {
     private static readonly string[] Jobs = ["SomeService", "SyncDataSource"];
 
+    /// <summary>prometheus/prometheus.host.yml's scrape_interval.</summary>
+    private static readonly TimeSpan ScrapeInterval = TimeSpan.FromSeconds(1);
+
     private static readonly (string Fetch, string Insert)[] Scenario =
     [
         ("NpgsqlCopy", "NpgsqlCopy"),
@@ -153,19 +156,20 @@ public sealed class PrometheusScrapeTests(ScrapeLab lab, ITestOutputHelper outpu
 
     /// <summary>
     /// The exporter caches its response 300 ms by default; the services turn that off, so a scrape right after a run
-    /// (as these tests and a curl after a run do) sees the figures of that moment, not of the scrape before.
+    /// (as these tests and a curl after a run do) sees the figures of that moment, not of the scrape before. One
+    /// connection for all the requests: Kestrel records a request's duration before it reads the next request on its
+    /// connection, so the scrape sees the last /health counted without a pause that a busy machine could outlast.
     /// </summary>
     [Fact]
     public async Task A_scrape_right_after_another_sees_what_happened_in_between()
     {
-        using var http = new HttpClient { BaseAddress = lab.Source.BaseAddress };
+        using var http = new HttpClient(new SocketsHttpHandler { MaxConnectionsPerServer = 1 }) { BaseAddress = lab.Source.BaseAddress };
         var before = HealthRequests(await http.GetStringAsync("metrics"));
         for (var i = 0; i < 3; i++)
         {
             (await http.GetAsync("health")).EnsureSuccessStatusCode();
         }
 
-        await Task.Delay(50); // the last /health request recorded; far less than the 300 ms a cached response would live
         var after = HealthRequests(await http.GetStringAsync("metrics"));
         Assert.True(after >= before + 3, $"/health requests counted {before} then {after}: the second scrape was not fresh");
     }
@@ -239,7 +243,7 @@ public sealed class PrometheusScrapeTests(ScrapeLab lab, ITestOutputHelper outpu
             }
         }
 
-        await Task.Delay(TimeSpan.FromSeconds(3)); // the last runs' final values, scraped
+        await WaitForScrapesAfterAsync(api, runs[^1].End + ScrapeInterval); // the last runs' final values, scraped
         var windowEnd = DateTimeOffset.UtcNow;
         var range = $"{(int)Math.Ceiling((windowEnd - windowStart).TotalSeconds)}s";
 
@@ -391,6 +395,26 @@ public sealed class PrometheusScrapeTests(ScrapeLab lab, ITestOutputHelper outpu
                 Assert.Fail($"Prometheus did not scrape both services within 60 s:\n{string.Join('\n', states)}");
             }
 
+            await Task.Delay(250);
+        }
+    }
+
+    /// <summary>Waits until Prometheus has scraped both services at a time after <paramref name="after"/>.</summary>
+    private static async Task WaitForScrapesAfterAsync(HttpClient api, DateTimeOffset after)
+    {
+        var deadline = DateTime.UtcNow + TimeSpan.FromSeconds(60);
+        while (true)
+        {
+            using var json = JsonDocument.Parse(await api.GetStringAsync("api/v1/query?query=" + Uri.EscapeDataString("timestamp(up)")));
+            var scrapedAt = json.RootElement.GetProperty("data").GetProperty("result").EnumerateArray().ToDictionary(
+                series => series.GetProperty("metric").GetProperty("job").GetString()!,
+                series => double.Parse(series.GetProperty("value")[1].GetString()!, CultureInfo.InvariantCulture));
+            if (Jobs.All(job => scrapedAt.TryGetValue(job, out var at) && at * 1000 > after.ToUnixTimeMilliseconds()))
+            {
+                return;
+            }
+
+            Assert.True(DateTime.UtcNow < deadline, $"Prometheus did not scrape both services after {after:O} within 60 s: {string.Join(", ", scrapedAt)}");
             await Task.Delay(250);
         }
     }

@@ -45,8 +45,14 @@ public sealed class SnapshotTests(SnapshotLab lab)
         await Lab.MakeTargetDifferAsync(lab.TargetDb, await Lab.ReadChecksumAsync(lab.SourceDb));
 
         using var stop = new CancellationTokenSource();
-        var writer = SteadyWriter.RunAsync(lab.SourceDb, stop.Token);
-        await Task.Delay(300); // the writer is under way before the run's first request
+        var committed = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        var writer = SteadyWriter.RunAsync(lab.SourceDb, committed, stop.Token);
+        // The writer is under way (it has committed) before the run's first request.
+        if (await Task.WhenAny(committed.Task, writer) == writer)
+        {
+            Assert.Fail($"the writer stopped before its first commit ({(await writer).Transactions} transactions)");
+        }
+
         // Small pages: hundreds of requests, each of which would see a different table without the snapshot.
         var run = await lab.SyncAsync(fetch, insert, pageSize: 50, batchSize: 500);
         await stop.CancelAsync();
@@ -75,11 +81,12 @@ public sealed class SnapshotTests(SnapshotLab lab)
         }
 
         Assert.Equal(1, await OpenSnapshotTransactionsAsync());
-        // Nothing more from this run: its consumer went away. The sweep ends the snapshot within a quarter of the timeout.
+        // Nothing more from this run: its consumer went away. The sweep ends the snapshot within a quarter of the timeout
+        // after it; the bound only catches a snapshot that is never ended, and leaves a busy machine a minute of slack.
         var clock = Stopwatch.StartNew();
         while (await OpenSnapshotTransactionsAsync() > 0)
         {
-            Assert.True(clock.Elapsed < SnapshotLab.IdleTimeout * 3, $"the snapshot's transaction is still open after {clock.Elapsed}");
+            Assert.True(clock.Elapsed < SnapshotLab.IdleTimeout + TimeSpan.FromSeconds(60), $"the snapshot's transaction is still open after {clock.Elapsed}");
             await Task.Delay(200);
         }
 
@@ -188,7 +195,7 @@ public sealed class SnapshotTests(SnapshotLab lab)
 /// Another client of the source: at a steady modest rate, one transaction at a time, it inserts an inactive row,
 /// moves the active flag from one row to another (both rows in one statement, one transaction) and deletes an inactive
 /// row. The number of active rows never changes in any committed state. Bounded: it stops when cancelled, after
-/// 60 s or after 3,000 transactions, whichever comes first.
+/// 60 s or after 3,000 transactions, whichever comes first. <c>committed</c> is completed by its first commit.
 /// </summary>
 internal static class SteadyWriter
 {
@@ -204,7 +211,7 @@ internal static class SteadyWriter
         "delete from users where id = (select id from users where not is_active order by random() limit 1)",
     ];
 
-    public static async Task<Written> RunAsync(string connectionString, CancellationToken stop)
+    public static async Task<Written> RunAsync(string connectionString, TaskCompletionSource committed, CancellationToken stop)
     {
         await using var connection = new NpgsqlConnection(connectionString);
         await connection.OpenAsync(CancellationToken.None);
@@ -215,6 +222,7 @@ internal static class SteadyWriter
             await using var command = new NpgsqlCommand(Steps[done % Steps.Length], connection);
             await command.ExecuteNonQueryAsync(CancellationToken.None);
             done++;
+            committed.TrySetResult();
             try
             {
                 await Task.Delay(10, stop);

@@ -1,23 +1,15 @@
-using System.Buffers.Binary;
+using SomeService.Fetch;
 
 namespace SomeService.Sync;
 
 /// <summary>
-/// Passes a PostgreSQL binary COPY stream through untouched and counts its tuples on the way: it reads only the
-/// header's extension length, each tuple's field count and each field's length, and skips the field bytes. A
+/// Passes a PostgreSQL binary COPY stream through untouched and counts its tuples on the way, chunk by chunk:
+/// <see cref="BinaryCopyFraming"/> reads the framing and skips the fields' bytes; nothing is copied or buffered. A
 /// malformed stream is not its business (the writer and the verification catch that); it just stops counting.
 /// </summary>
 internal sealed class CopyTupleCountingStream(Stream inner, RowCounter rows) : Stream
 {
-    private enum Expect { ExtensionLength, FieldCount, FieldLength, Nothing }
-
-    // Binary COPY header: 11-byte signature and 4-byte flags (skipped), then the 4-byte extension length.
-    private long _skip = 15;
-    private Expect _expect = Expect.ExtensionLength;
-    private int _want = 4;
-    private int _have;
-    private uint _value;
-    private int _fieldsLeft;
+    private readonly BinaryCopyFraming _framing = new(columns: null, reportsFields: false);
 
     public override async ValueTask<int> ReadAsync(Memory<byte> buffer, CancellationToken cancellationToken = default)
     {
@@ -40,81 +32,21 @@ internal sealed class CopyTupleCountingStream(Stream inner, RowCounter rows) : S
 
     private void Scan(ReadOnlySpan<byte> data)
     {
-        var i = 0;
-        while (i < data.Length && _expect != Expect.Nothing)
+        var at = 0;
+        while (true)
         {
-            if (_skip > 0)
+            switch (_framing.Next(data, ref at, out _))
             {
-                var n = (int)Math.Min(_skip, data.Length - i);
-                i += n;
-                _skip -= n;
-                continue;
-            }
-
-            if (_have == 0 && data.Length - i >= _want)
-            {
-                // The whole integer is in this buffer (the usual case).
-                _value = _want == 2 ? BinaryPrimitives.ReadUInt16BigEndian(data[i..]) : BinaryPrimitives.ReadUInt32BigEndian(data[i..]);
-                i += _want;
-            }
-            else
-            {
-                _value = (_value << 8) | data[i++];
-                if (++_have < _want)
-                {
-                    continue;
-                }
-
-                _have = 0;
-            }
-
-            Next();
-            _value = 0;
-        }
-    }
-
-    private void Next()
-    {
-        switch (_expect)
-        {
-            case Expect.ExtensionLength:
-                _skip = _value;
-                ExpectFieldCount();
-                break;
-            case Expect.FieldCount:
-                var fields = (short)_value;
-                if (fields < 0)
-                {
-                    _expect = Expect.Nothing; // trailer: -1
+                case BinaryCopyFraming.Token.Tuple:
+                    rows.Add(1);
+                    break;
+                case BinaryCopyFraming.Token.Trailer:
                     rows.Flush();
                     return;
-                }
-
-                rows.Add(1);
-                _fieldsLeft = fields;
-                if (_fieldsLeft > 0)
-                {
-                    _expect = Expect.FieldLength;
-                    _want = 4;
-                }
-
-                break;
-            case Expect.FieldLength:
-                var length = (int)_value;
-                _skip = length < 0 ? 0 : length; // -1: NULL, no bytes
-                if (--_fieldsLeft == 0)
-                {
-                    ExpectFieldCount();
-                }
-
-                break;
+                default:
+                    return; // More, or a fault: counting stops there
+            }
         }
-    }
-
-    private void ExpectFieldCount()
-    {
-        _expect = Expect.FieldCount;
-        _want = 2;
     }
 
     protected override void Dispose(bool disposing)

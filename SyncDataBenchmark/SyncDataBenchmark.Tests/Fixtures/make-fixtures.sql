@@ -8,7 +8,7 @@ insert into users values
   ('ffffffff-ffff-7fff-bfff-ffffffffffff', 'emoji 😀', 'x', 'y', '9999-12-31 23:59:59.999999', true);
 \copy users to 'users-3.bin' with (format binary)
 truncate users;
--- 80,000 bytes of name: more than BinaryCopyReader's 64 KiB pipe buffer, so the value straddles buffers.
+-- 80,000 bytes of name: more than BinaryCopyReader's 64 KiB read buffer, so the value straddles buffers.
 insert into users values ('00000000-0000-7000-8000-00000000000a', repeat('ж', 40000), 'p', 's', '2000-01-01', true);
 \copy users to 'users-long-name.bin' with (format binary)
 truncate users;

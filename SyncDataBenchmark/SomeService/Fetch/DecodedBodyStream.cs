@@ -10,19 +10,19 @@ namespace SomeService.Fetch;
 /// </summary>
 internal sealed class DecodedBodyStream : ReadOnlyBodyStream
 {
-    private readonly SourceRun _wire;
+    private readonly SourceRun _run;
     private readonly string _coding;
 
-    private DecodedBodyStream(Stream decoded, SourceRun wire, string coding) : base(decoded)
+    private DecodedBodyStream(Stream decoded, SourceRun run, string coding) : base(decoded)
     {
-        _wire = wire;
+        _run = run;
         _coding = coding;
     }
 
     /// <summary>Wraps <paramref name="raw"/> (which it then owns) for a body that arrived with <paramref name="coding"/> (null: none).</summary>
-    public static Stream Open(Stream raw, string? coding, SourceRun wire)
+    public static Stream Open(Stream raw, string? coding, SourceRun run)
     {
-        var counted = new WireCountingStream(raw, wire);
+        var counted = new WireCountingStream(raw, run);
         Stream decoded = coding switch
         {
             "gzip" => new GZipStream(counted, CompressionMode.Decompress),
@@ -30,7 +30,7 @@ internal sealed class DecodedBodyStream : ReadOnlyBodyStream
             null => counted,
             _ => throw new ArgumentOutOfRangeException(nameof(coding), coding, "not a coding SomeService asks for"),
         };
-        return new DecodedBodyStream(decoded, wire, coding ?? "identity");
+        return new DecodedBodyStream(decoded, run, coding ?? "identity");
     }
 
     public override async ValueTask<int> ReadAsync(Memory<byte> buffer, CancellationToken cancellationToken = default)
@@ -38,7 +38,7 @@ internal sealed class DecodedBodyStream : ReadOnlyBodyStream
         try
         {
             var read = await Inner.ReadAsync(buffer, cancellationToken);
-            _wire.AddBody(read);
+            _run.AddBody(read);
             return read;
         }
         catch (InvalidDataException ex)
@@ -52,7 +52,7 @@ internal sealed class DecodedBodyStream : ReadOnlyBodyStream
         try
         {
             var read = Inner.Read(buffer, offset, count);
-            _wire.AddBody(read);
+            _run.AddBody(read);
             return read;
         }
         catch (InvalidDataException ex)
@@ -62,22 +62,22 @@ internal sealed class DecodedBodyStream : ReadOnlyBodyStream
     }
 
     private SourceStreamException Undecodable(InvalidDataException ex) =>
-        new($"SyncDataSource's {_coding} body could not be decoded after {_wire.WireBytes:N0} bytes on the wire: {ex.Message}", ex);
+        new($"SyncDataSource's {_coding} body could not be decoded after {_run.WireBytes:N0} bytes on the wire: {ex.Message}", ex);
 
     /// <summary>Counts the raw (wire) bytes under the decoder.</summary>
-    private sealed class WireCountingStream(Stream inner, SourceRun wire) : ReadOnlyBodyStream(inner)
+    private sealed class WireCountingStream(Stream inner, SourceRun run) : ReadOnlyBodyStream(inner)
     {
         public override async ValueTask<int> ReadAsync(Memory<byte> buffer, CancellationToken cancellationToken = default)
         {
             var read = await Inner.ReadAsync(buffer, cancellationToken);
-            wire.AddWire(read);
+            run.AddWire(read);
             return read;
         }
 
         public override int Read(byte[] buffer, int offset, int count)
         {
             var read = Inner.Read(buffer, offset, count);
-            wire.AddWire(read);
+            run.AddWire(read);
             return read;
         }
     }

@@ -1,0 +1,37 @@
+namespace SyncData.Postgres;
+
+/// <summary>
+/// A table the lab moves, as both services and the runner must agree on it byte for byte: its name, the column order of
+/// every COPY, and its count + checksum query. One instance per table (<see cref="All"/>); a run names its table by
+/// <see cref="Name"/>, and everything else about the table is looked up here.
+/// </summary>
+public sealed record SyncTable(string Name, string Columns, string RowChecksumExpression)
+{
+    public static readonly SyncTable Users = new(UsersTable.Name, UsersTable.Columns, UsersTable.RowChecksumExpression);
+
+    /// <summary>
+    /// The wide table (sql/schema.sql). Its checksum enters each timestamp and date as its epoch (exact, ±Infinity for
+    /// ±infinity, no DateStyle), the jsonb as jsonb's own text (canonical: key order and whitespace normalised, so two
+    /// equal documents agree however they were written), numeric as its text (scale kept: 1.50 is not 1.5) and bytea as
+    /// hex.
+    /// </summary>
+    public static readonly SyncTable Orders = new(
+        "orders",
+        "id, customer_id, status, total, discount, exchange_rate, currency, placed_at, delivery_date, tags, attributes, note, attachment, item_count, is_gift, shipping_address",
+        "('x' || left(md5(row(id, customer_id, status, total, discount, exchange_rate, currency, extract(epoch from placed_at), " +
+        "extract(epoch from delivery_date), tags, attributes, note, encode(attachment, 'hex'), item_count, is_gift, shipping_address)::text), 16))::bit(64)::bigint::numeric");
+
+    public static IReadOnlyList<SyncTable> All { get; } = [Users, Orders];
+
+    public string CopyOutBinary => $"COPY {Name} ({Columns}) TO STDOUT (FORMAT binary)";
+
+    public string CopyInBinary => $"COPY {Name} ({Columns}) FROM STDIN (FORMAT binary)";
+
+    /// <summary>Row count and an order-independent content checksum (see <see cref="UsersTable.RowChecksumExpression"/>).</summary>
+    public string ChecksumSql => $"select count(*), coalesce(sum({RowChecksumExpression}), 0)::text from {Name}";
+
+    /// <summary>The table named <paramref name="name"/>, or an error listing the tables there are.</summary>
+    public static SyncTable Named(string name) =>
+        All.FirstOrDefault(t => t.Name == name)
+        ?? throw new ArgumentException($"'{name}' is not a table of this lab. Tables: {string.Join(", ", All.Select(t => t.Name))}.", nameof(name));
+}

@@ -18,9 +18,10 @@ namespace SyncDataSource.Users;
 /// </summary>
 public sealed class SendableDbContext(DbContextOptions<SendableDbContext> options) : DbContext(options)
 {
-    private const string Refusal = "cannot be read into its .NET type exactly; only the raw relays (NpgsqlCopy × NpgsqlCopyRaw or NpgsqlCopyRawTuned) carry it unchanged";
+    /// <summary>How every refusal ends, and how <see cref="Unsendable"/> knows one.</summary>
+    private const string Refusal = "; only the raw relays (NpgsqlCopy × NpgsqlCopyRaw or NpgsqlCopyRawTuned) carry it unchanged";
 
-    private const string TimestampRefusal = "cannot be read into a .NET DateTime unambiguously (years 1-9999; 0001-01-01 00:00:00 is DateTime.MinValue, which means -infinity); only the raw relays (NpgsqlCopy × NpgsqlCopyRaw or NpgsqlCopyRawTuned) carry it unchanged";
+    private const string TimestampRefusal = "cannot be read into a .NET DateTime unambiguously (years 1-9999; 0001-01-01 00:00:00 is DateTime.MinValue, which means -infinity)" + Refusal;
 
     /// <summary>The users table with created_at checked row by row: cheap comparisons on the way that works.</summary>
     private const string GuardedUsers = $"""
@@ -49,7 +50,7 @@ public sealed class SendableDbContext(DbContextOptions<SendableDbContext> option
 
     /// <summary>The refusal's own words when <paramref name="ex"/> is that refusal (whatever type the message was cast to), else null.</summary>
     public static string? Unsendable(Exception ex) =>
-        ex is PostgresException pg && (pg.MessageText.Contains(Refusal, StringComparison.Ordinal) || pg.MessageText.Contains(TimestampRefusal, StringComparison.Ordinal))
+        ex is PostgresException pg && pg.MessageText.Contains(Refusal, StringComparison.Ordinal)
             ? pg.MessageText[(pg.MessageText.IndexOf("\"row ", StringComparison.Ordinal) + 1)..].TrimEnd('"')
             : null;
 

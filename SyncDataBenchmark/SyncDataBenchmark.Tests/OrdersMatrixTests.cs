@@ -48,4 +48,22 @@ public sealed class OrdersMatrixTests(OrdersLab lab)
         Assert.Equal(Convert.ToBase64String([0x00, 0xff, 0x00, 0xfe, 0x7f, 0x80, 0x00, 0x00, 0x00]), order.GetProperty("attachment").GetString());
         Assert.Equal(["", "NULL", "a,b", "{}", "\"q\"", "back\\slash", null], order.GetProperty("tags").EnumerateArray().Select(t => t.GetString()));
     }
+
+    /// <summary>
+    /// Every JSON fetch writes non-ASCII text as UTF-8, none as \u escapes: the stream and the pages are written with the
+    /// same escaping, so their bytes per row on the wire compare like with like.
+    /// </summary>
+    [Theory]
+    [InlineData("orders/stream")]
+    [InlineData("orders/keyset?limit=1000")]
+    [InlineData("orders/offset?offset=0&limit=1000")]
+    public async Task Every_JSON_fetch_writes_non_ASCII_text_unescaped(string route)
+    {
+        using var response = await lab.SourceClient.GetAsync(route);
+        response.EnsureSuccessStatusCode();
+        var body = await response.Content.ReadAsStringAsync();
+
+        Assert.Contains("\"подарок\"", body);
+        Assert.DoesNotContain("\\u043F", body, StringComparison.OrdinalIgnoreCase);
+    }
 }

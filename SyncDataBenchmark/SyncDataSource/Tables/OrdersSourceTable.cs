@@ -1,6 +1,5 @@
 using System.Globalization;
 using System.Linq.Expressions;
-using System.Text.Json.Serialization.Metadata;
 using Microsoft.EntityFrameworkCore;
 using SyncData.Postgres;
 using SyncData.Shared;
@@ -27,6 +26,4 @@ public sealed class OrdersSourceTable : SourceTable<Order>
         errors["after"] = [$"'{QueryParameter.Truncate(after)}' is not a bigint; omit 'after' for the first page."];
         return null;
     }
-
-    public override JsonTypeInfo<IAsyncEnumerable<Order>> StreamJson => SyncJsonContext.Default.IAsyncEnumerableOrder;
 }

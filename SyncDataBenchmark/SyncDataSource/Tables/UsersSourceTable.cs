@@ -1,5 +1,4 @@
 using System.Linq.Expressions;
-using System.Text.Json.Serialization.Metadata;
 using Microsoft.EntityFrameworkCore;
 using SyncData.Postgres;
 using SyncData.Shared;
@@ -26,6 +25,4 @@ public sealed class UsersSourceTable : SourceTable<User>
         errors["after"] = [$"'{QueryParameter.Truncate(after)}' is not a uuid; omit 'after' for the first page."];
         return null;
     }
-
-    public override JsonTypeInfo<IAsyncEnumerable<User>> StreamJson => SyncJsonContext.Default.IAsyncEnumerableUser;
 }

@@ -27,7 +27,9 @@ public sealed class EFStreamEndpoint : IFetchEndpoint<EFStreamFetch>
         await using var transaction = lease is null ? null : await lease.BeginAsync(db.Database, ct);
         try
         {
-            await http.Response.WriteAsJsonAsync(table.Rows(db).AsAsyncEnumerable(), table.StreamJson, cancellationToken: ct);
+            // ASP.NET Core's JSON options, as the pages: the same resolver and the same (relaxed) escaping, so every JSON
+            // fetch writes non-ASCII text as UTF-8, not as \u escapes, and their bytes on the wire compare like with like.
+            await http.Response.WriteAsJsonAsync(table.Rows(db).AsAsyncEnumerable(), cancellationToken: ct);
         }
         catch (Exception ex) when (ex is not OperationCanceledException)
         {

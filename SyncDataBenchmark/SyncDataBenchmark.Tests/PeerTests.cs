@@ -1,4 +1,5 @@
 using SyncData.Harness;
+using SyncData.Postgres;
 using SyncData.Shared;
 using SyncDataBenchmark.Runner;
 using Xunit;
@@ -18,13 +19,23 @@ public sealed class PeerLab : IAsyncLifetime
     public string SourceDb => Databases.SourceDb;
     public string TargetDb => Databases.TargetDb;
 
-    public PeerRunner Runner => new(SourceDb, TargetDb, SourceChecksum);
+    public PeerRunner Runner => new(SourceDb, TargetDb, SyncTable.Users, SourceChecksum);
+
+    /// <summary>Each table's runner, verifying against that table's source checksum.</summary>
+    public PeerRunner RunnerFor(SyncTable table) => new(SourceDb, TargetDb, table, Checksums[table.Name]);
+
+    public Dictionary<string, TableChecksum> Checksums { get; } = [];
 
     public async Task InitializeAsync()
     {
         Databases = await OneHost.StartAsync(tmpfs: false, _ => { }, CancellationToken.None);
         await Lab.PrepareDatabasesAsync(SourceDb, TargetDb, Rows);
+        await SqlScripts.SeedAsync(SourceDb, SyncTable.Orders, Rows);
         SourceChecksum = await Lab.ReadChecksumAsync(SourceDb);
+        foreach (var table in SyncTable.All)
+        {
+            Checksums[table.Name] = await Lab.ReadChecksumAsync(SourceDb, table);
+        }
     }
 
     public async Task DisposeAsync() => await LabDatabases.DisposeAllAsync(Databases);
@@ -36,11 +47,20 @@ public sealed class PeerCollection : ICollectionFixture<PeerLab>
     public const string Name = "peers";
 }
 
-/// <summary>Each peer really copies, from a target that differs, verified by the runner itself, and leaves nothing behind.</summary>
+/// <summary>Each peer really copies each table, from a target that differs, verified by the runner itself, and leaves nothing behind.</summary>
 [Collection(PeerCollection.Name)]
 public sealed class PeerTests(PeerLab lab)
 {
-    public static TheoryData<string> PeerKeys() => new(PeerDefinition.All.Select(p => p.Key));
+    public static TheoryData<string, string> PeerKeys()
+    {
+        var data = new TheoryData<string, string>();
+        foreach (var (peer, table) in PeerDefinition.All.SelectMany(p => SyncTable.All.Select(t => (p.Key, t.Name))))
+        {
+            data.Add(peer, table);
+        }
+
+        return data;
+    }
 
     [Fact]
     public void The_peers_are_exactly_the_six_named()
@@ -50,16 +70,18 @@ public sealed class PeerTests(PeerLab lab)
 
     [Theory]
     [MemberData(nameof(PeerKeys))]
-    public async Task Peer_copies_every_row_verified_by_the_runner_and_leaves_nothing_behind(string key)
+    public async Task Peer_copies_every_row_verified_by_the_runner_and_leaves_nothing_behind(string key, string tableName)
     {
         var peer = PeerDefinition.All.Single(p => p.Key == key);
+        var table = SyncTable.Named(tableName);
 
-        var run = await lab.Runner.RunAsync(peer, 1, false, CancellationToken.None);
+        var run = await lab.RunnerFor(table).RunAsync(peer, 1, false, CancellationToken.None);
 
         Assert.True(run.Ok, run.Error);
+        Assert.Equal(table.Name, run.Table);
         Assert.Equal(PeerLab.Rows, run.Rows);
-        Assert.Equal(lab.SourceChecksum, run.Target);
-        Assert.Equal(lab.SourceChecksum, await Lab.ReadChecksumAsync(lab.TargetDb));
+        Assert.Equal(lab.Checksums[table.Name], run.Target);
+        Assert.Equal(lab.Checksums[table.Name], await Lab.ReadChecksumAsync(lab.TargetDb, table));
         Assert.Equal(peer.Scope, run.Scope);
         Assert.True(run.DurationMs > 0);
         if (peer.Scope == PeerScopes.TargetStatements)
@@ -73,8 +95,8 @@ public sealed class PeerTests(PeerLab lab)
         }
 
         // The tuned peer dropped and re-added the primary key: it is back, as sql/schema.sql defines it.
-        Assert.Equal("users_pkey PRIMARY KEY (id)", await Lab.ScalarAsync(lab.TargetDb,
-            "select conname || ' ' || pg_get_constraintdef(oid) from pg_constraint where conrelid = 'users'::regclass and contype = 'p'"));
+        Assert.Equal($"{table.Name}_pkey PRIMARY KEY (id)", await Lab.ScalarAsync(lab.TargetDb,
+            $"select conname || ' ' || pg_get_constraintdef(oid) from pg_constraint where conrelid = '{table.Name}'::regclass and contype = 'p'"));
         // Set-up and tear-down: no subscription, slot, publication or foreign server outlives the run.
         Assert.Equal(0L, await Lab.ScalarAsync(lab.TargetDb, "select count(*) from pg_subscription"));
         Assert.Equal(0L, await Lab.ScalarAsync(lab.TargetDb, "select count(*) from pg_foreign_server"));

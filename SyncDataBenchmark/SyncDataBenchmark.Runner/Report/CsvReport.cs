@@ -18,7 +18,7 @@ public static class CsvReport
     public static IReadOnlyList<ReportColumn<Run>> Columns(BenchParameters parameters) =>
     [
         Column("Kind", _ => SummaryRow.Kinds.Combination, _ => SummaryRow.Kinds.Peer),
-        Column("Case", r => r.Case, p => p.Peer),
+        Column("Case", r => r.Case, RunDimension.PeerCase),
         new("Profile", run => run.Measured is CombinationRun c ? c.Profile : run.MainProfile),
         Column("Number", r => r.Number),
         Column("Fetch", r => r.Fetch, p => PeerDefinition.Find(p.Peer)!.FetchLabel),

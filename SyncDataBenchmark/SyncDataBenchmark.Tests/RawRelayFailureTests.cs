@@ -69,7 +69,7 @@ public sealed class RawRelayFailureTests(MatrixLab lab)
                 await truncate.ExecuteNonQueryAsync();
             }
 
-            var target = new WriteTarget(connection, transaction, BatchSize: 1000, CommandTimeoutSeconds: 60);
+            var target = new WriteTarget(SyncTable.Users, connection, transaction, BatchSize: 1000, CommandTimeoutSeconds: 60);
             await check(() => writer.WriteAsync(body, target, CancellationToken.None), connection, transaction);
             await transaction.RollbackAsync();
         }

@@ -14,8 +14,7 @@ public static class MarkdownParameters
         var n = p.Repeat;
         md.AppendLine(p.Sizes.Count > 1
             ? $"- Sizes: {string.Join(", ", p.Sizes.Select(Rows))} rows (a sweep: the source reseeded once per size); this table is at {Rows(p.Rows)}; {n} timed run(s) per case and size, interleaved round-robin within a size; {p.WarmupPolicy}"
-            : $"- Rows: {Rows(p.Rows)}; {n} timed run(s) per case after {p.Warmups} untimed warm-up round(s), interleaved round-robin"
-              + (p.Tables is { } named ? $"; table{(named.Count > 1 ? "s" : "")}: {string.Join(", ", named)}" : ""));
+            : $"- Rows: {Rows(p.Rows)}; {n} timed run(s) per case after {p.Warmups} untimed warm-up round(s), interleaved round-robin");
         md.AppendLine($"- Page size: {Setting(p.PageSize, report.Runs.Select(r => r.Result?.PageSize))}; batch size: {Setting(p.BatchSize, report.Runs.Select(r => r.Result?.BatchSize))}");
         md.AppendLine($"- PostgreSQL {e.PostgresVersion}, {(p.Database == "local" ? "throwaway local cluster" : "existing server (--connection)")}"
                       + (p.Tmpfs ? ", **tmpfs**" : ", on disk, default durability settings")

@@ -41,7 +41,7 @@ public sealed class SyncDbContext(DbContextOptions<SyncDbContext> options) : DbC
     /// <summary>The users table's mapping, shared by every context that reads or writes it.</summary>
     public static void Configure(EntityTypeBuilder<User> user)
     {
-        user.ToTable(UsersTable.Name);
+        user.ToTable(SyncTable.Users.Name);
         user.HasKey(u => u.Id);
         // Ids come from the source (uuid v7): never let EF generate them.
         user.Property(u => u.Id).HasColumnName("id").ValueGeneratedNever();

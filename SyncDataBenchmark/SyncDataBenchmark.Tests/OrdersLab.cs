@@ -48,10 +48,13 @@ public sealed class OrdersLab : LabFixture
         }
     }
 
-    /// <summary>Triggers an orders run and waits for its result; fails the test on anything but 200.</summary>
+    /// <summary>
+    /// Triggers an orders run and waits for its result; fails the test on anything but 200. Pages of 50 and batches of
+    /// 40: the paging fetches cross page boundaries (keyset after a bigint) and the batching writers batch boundaries.
+    /// </summary>
     public async Task<RunResult> SyncOrdersAsync(string fetch, string insert)
     {
-        using var response = await Api.TriggerAsync(fetch, insert, wait: true, table: SyncTable.Orders.Name);
+        using var response = await Api.TriggerAsync(fetch, insert, pageSize: 50, batchSize: 40, wait: true, table: SyncTable.Orders.Name);
         var body = await response.Content.ReadAsStringAsync();
         Assert.True(response.IsSuccessStatusCode, $"{fetch} × {insert} answered {(int)response.StatusCode}: {body}\n{SomeService.RecentOutput}");
         return System.Text.Json.JsonSerializer.Deserialize(body, SyncJsonContext.Default.RunResult)!;

@@ -11,11 +11,11 @@ namespace SomeService.Fetch;
 /// NaN/±Infinity or beyond decimal, a timestamp or date .NET cannot tell apart from ±infinity, an array that is not
 /// one-dimensional from 1) is refused with its row, column and value; only the raw relays carry it.
 /// </summary>
-internal sealed class OrdersCopyDecoder() : CopyRowDecoder<Order>(ColumnNames, FixedLengths, Nullable)
+internal sealed class OrdersCopyDecoder() : CopyRowDecoder<Order>(ColumnNames, FixedLengths, NullableColumns)
 {
     private static readonly string[] ColumnNames = SyncTable.Orders.Columns.Split(", ");
     private static readonly int[] FixedLengths = [8, 16, -1, -1, -1, -1, -1, 8, 4, -1, -1, -1, -1, 4, 1, -1];
-    private static readonly bool[] Nullable = [.. ColumnNames.Select(c => c is "discount" or "delivery_date" or "note" or "attachment")];
+    private static readonly bool[] NullableColumns = [.. ColumnNames.Select(c => c is "discount" or "delivery_date" or "note" or "attachment")];
     private const string OnlyRawRelays = "Only the raw relays (NpgsqlCopy × NpgsqlCopyRaw or NpgsqlCopyRawTuned) carry it unchanged.";
 
     private static readonly Dictionary<string, OrderStatus> Statuses =

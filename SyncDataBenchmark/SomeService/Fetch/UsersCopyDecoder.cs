@@ -5,10 +5,10 @@ using SyncData.Shared;
 
 namespace SomeService.Fetch;
 
-/// <summary>The users rows of a binary COPY body (<see cref="UsersTable.Columns"/>): six NOT NULL columns.</summary>
+/// <summary>The users rows of a binary COPY body (<see cref="SyncTable.Users"/>'s columns): six NOT NULL columns.</summary>
 internal sealed class UsersCopyDecoder() : CopyRowDecoder<User>(ColumnNames, [16, -1, -1, -1, 8, 1], new bool[6]) // -1: any length (text)
 {
-    private static readonly string[] ColumnNames = UsersTable.Columns.Split(", ");
+    private static readonly string[] ColumnNames = SyncTable.Users.Columns.Split(", ");
 
     private Guid _id;
     private string _name = "", _patronymic = "", _surname = "";

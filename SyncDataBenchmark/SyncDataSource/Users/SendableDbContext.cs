@@ -24,13 +24,13 @@ public sealed class SendableDbContext(DbContextOptions<SendableDbContext> option
     private const string TimestampRefusal = "cannot be read into a .NET DateTime unambiguously (years 1-9999; 0001-01-01 00:00:00 is DateTime.MinValue, which means -infinity)" + Refusal;
 
     /// <summary>The users table with created_at checked row by row: cheap comparisons on the way that works.</summary>
-    private const string GuardedUsers = $"""
+    private static readonly string GuardedUsers = $"""
         select id, name, patronymic, surname,
                case when created_at > timestamp '0001-01-01' and created_at < timestamp '10000-01-01'
                       or created_at in (timestamp 'infinity', timestamp '-infinity') then created_at
                     else ('row ' || id || ': created_at = ' || created_at || ' {TimestampRefusal}')::timestamp end as created_at,
                is_active
-        from {UsersTable.Name}
+        from {SyncTable.Users.Name}
         """;
 
     private static readonly string GuardedOrders = Embedded("sendable-orders.sql").Replace("{refusal}", Refusal, StringComparison.Ordinal);

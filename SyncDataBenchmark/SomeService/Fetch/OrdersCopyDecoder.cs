@@ -126,5 +126,5 @@ internal sealed class OrdersCopyDecoder() : CopyRowDecoder<Order>(ColumnNames, F
     }
 
     private SourceStreamException Refused(string column, string value, string why) =>
-        new($"row {_row.Id}: {column} = {value} cannot be carried by a parsed COPY row: {why}. {OnlyRawRelays}");
+        new($"row {_row.Id}: {column} = {value} cannot be carried by a parsed COPY row (SomeService's reader, into the Order every writer library is handed): {why}. {OnlyRawRelays}");
 }

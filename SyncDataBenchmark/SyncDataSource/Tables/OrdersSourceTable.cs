@@ -28,7 +28,5 @@ public sealed class OrdersSourceTable : SourceTable<Order>
         return null;
     }
 
-    public override JsonTypeInfo<List<Order>> PageJson => SyncJsonContext.Default.ListOrder;
-
     public override JsonTypeInfo<IAsyncEnumerable<Order>> StreamJson => SyncJsonContext.Default.IAsyncEnumerableOrder;
 }

@@ -27,7 +27,5 @@ public sealed class UsersSourceTable : SourceTable<User>
         return null;
     }
 
-    public override JsonTypeInfo<List<User>> PageJson => SyncJsonContext.Default.ListUser;
-
     public override JsonTypeInfo<IAsyncEnumerable<User>> StreamJson => SyncJsonContext.Default.IAsyncEnumerableUser;
 }

@@ -31,7 +31,6 @@ public sealed record PageQuery(string? Limit, SendableDbContext Db, IOptions<Use
         await using var transaction = lease is null ? null : await lease.BeginAsync(Db.Database, ct);
         try
         {
-            // Typed with the table's JSON metadata: the body is the same source-generated serialisation the stream writes.
             return TypedResults.Ok(await select(table.ByKey(table.Rows(Db))).Take(take).ToListAsync(ct));
         }
         catch (Exception ex) when (ex is not OperationCanceledException)

@@ -2,7 +2,8 @@
 """Draws the benchmark's pictures with matplotlib (Debian: python3-matplotlib) from the report's tables.
 
     plot.py TABLES_JSON [OUT_DIR | --out DIR]    writes N.png per combination, summary.png, for a sweep growth.png,
-                                                and with a shaped --link links.png (time against link rate per case)
+                                                and with a shaped --link links.png (time against link rate per case);
+                                                for a table other than users the same with its name: summary-orders.png
     plot.py --version                            prints matplotlib's version (the runner's pre-flight check)
 
 TABLES_JSON is what the runner derives from results.json when it writes a report (Report/ReportTables: the summary
@@ -58,14 +59,27 @@ def main():
             continue
         run = runs.get(row.get("pictureRunId"))
         draw_case(row, run, repeat, os.path.join(out, row["picture"]))
-    draw_summary(report, os.path.join(out, "summary.png"))
-    if any(len(g["points"]) > 1 for g in report["growth"]):
-        draw_growth(report, os.path.join(out, "growth.png"))
-    if any(r["kind"] == "combination" and not r["mainProfile"] for r in report["summary"]):
-        draw_profiles(report, os.path.join(out, "profiles.png"))
-    if any(link["rateBitsPerSecond"] for link in report["links"]):
-        draw_links(report, os.path.join(out, "links.png"))
+    # A splitting dimension's value (the table) is a summary of its own: summary.png for users, summary-orders.png, ….
+    for split, part in splits(report):
+        draw_summary(part, split, os.path.join(out, f"summary{split}.png"))
+        if any(len(g["points"]) > 1 for g in part["growth"]):
+            draw_growth(part, os.path.join(out, f"growth{split}.png"))
+        if any(r["kind"] == "combination" and not r["mainProfile"] for r in part["summary"]):
+            draw_profiles(part, os.path.join(out, f"profiles{split}.png"))
+        if any(link["rateBitsPerSecond"] for link in part["links"]):
+            draw_links(part, os.path.join(out, f"links{split}.png"))
     return 0
+
+
+def splits(report):
+    """Each split the rows name (row["split"]: "" for users, "-orders"), in order, with the report's rows of that split alone."""
+    rows = report["summary"] + report["growth"] + [r for link in report["links"] for r in link["cases"]]
+    names = list(dict.fromkeys(r.get("split", "") for r in rows)) or [""]
+    for split in names:
+        def mine(items):
+            return [r for r in items if r.get("split", "") == split]
+        yield split, dict(report, summary=mine(report["summary"]), growth=mine(report["growth"]),
+                          links=[dict(link, cases=mine(link["cases"])) for link in report["links"]])
 
 
 def case_order(report):
@@ -205,7 +219,7 @@ def figure(medians, field):
     return medians.get("shownAllocatedBytes" if field == "allocatedBytes" else field)
 
 
-def draw_summary(report, path):
+def draw_summary(report, split, path):
     import matplotlib.pyplot as plt
 
     # The headline: the main profile's rows (the others are in profiles.png).
@@ -221,7 +235,7 @@ def draw_summary(report, path):
         gridspec_kw={"height_ratios": [len(timed) + 1, len(combos) + 1, len(combos) + 1]})
     p = report["parameters"]
     sizes = p["sizes"]
-    fig.suptitle(f"{p['rows']:,} rows — best of {p['repeat']}" + (" — tmpfs" if p["tmpfs"] else "")
+    fig.suptitle(f"{p['rows']:,} rows" + (f" of {split[1:]}" if split else "") + f" — best of {p['repeat']}" + (" — tmpfs" if p["tmpfs"] else "")
                  + (f" — the largest of {len(sizes)} sizes (growth.png has the others)" if len(sizes) > 1 else ""), fontsize=13)
 
     values = [(r.get("bestMs") or 0) / 1000 for r in timed]
@@ -241,7 +255,7 @@ def draw_summary(report, path):
     if positive:
         ax_time.set_xscale("log")
         ax_time.set_xlim(left=smallest / 2, right=max(positive) * 6)
-    psql = next((r for r in timed if r["case"] == "psql-binary" and r.get("bestMs")), None)
+    psql = next((r for r in timed if r.get("peer") == "psql-binary" and r.get("bestMs")), None)
     if psql:
         # The physical limit: one stream, no parsing; everything right of this line is overhead.
         ax_time.axvline(psql["bestMs"] / 1000, color="black", linestyle="--", alpha=0.5)

@@ -43,7 +43,7 @@ public static class Lab
     };
 
     /// <summary>
-    /// The users schema on both databases (the source's with the row generator), and the source seeded with
+    /// The tables on both databases (the source's with the row generator), and the source seeded with
     /// <paramref name="seedRows"/> rows; 0 leaves it as it is.
     /// </summary>
     public static async Task PrepareDatabasesAsync(string sourceDb, string targetDb, long seedRows, CancellationToken ct = default)
@@ -56,11 +56,15 @@ public static class Lab
         }
     }
 
-    /// <summary>Reads a database's users summary directly, independent of both services.</summary>
-    public static async Task<TableChecksum> ReadChecksumAsync(string connectionString, CancellationToken ct = default)
+    /// <summary>Reads a database's users count and checksum directly, independent of both services.</summary>
+    public static Task<TableChecksum> ReadChecksumAsync(string connectionString, CancellationToken ct = default) =>
+        ReadChecksumAsync(connectionString, SyncTable.Users, ct);
+
+    /// <summary>Reads <paramref name="table"/>'s count and checksum in a database directly, independent of both services.</summary>
+    public static async Task<TableChecksum> ReadChecksumAsync(string connectionString, SyncTable table, CancellationToken ct = default)
     {
         await using var connection = await OpenUnpooledAsync(connectionString, ct);
-        return await connection.ReadUsersChecksumAsync(null, ct);
+        return await connection.ReadChecksumAsync(table, null, ct);
     }
 
     /// <summary>One statement's single value, on its own unpooled connection.</summary>
@@ -88,24 +92,26 @@ public static class Lab
         return connection;
     }
 
+    /// <summary>The same for the users table.</summary>
+    public static Task MakeTargetDifferAsync(string targetConnection, TableChecksum source, CancellationToken ct = default) =>
+        MakeTargetDifferAsync(targetConnection, SyncTable.Users, source, ct);
+
     /// <summary>
-    /// Untimed, before every run and every peer: empties the target and leaves one sentinel row no source holds, so
-    /// that a run or a tool that does nothing can never verify. Throws if the target still equals the source.
+    /// Untimed, before every run and every peer: empties the target's <paramref name="table"/> and leaves one sentinel
+    /// row no source holds (Tables/&lt;table&gt;/sentinel.sql), so that a run or a tool that does nothing can never
+    /// verify. Throws if the target still equals the source.
     /// </summary>
-    public static async Task MakeTargetDifferAsync(string targetConnection, TableChecksum source, CancellationToken ct = default)
+    public static async Task MakeTargetDifferAsync(string targetConnection, SyncTable table, TableChecksum source, CancellationToken ct = default)
     {
         await using var connection = await OpenUnpooledAsync(targetConnection, ct);
-        await using (var command = new Npgsql.NpgsqlCommand(
-            $"truncate {UsersTable.Name}; insert into {UsersTable.Name} ({UsersTable.Columns}) " +
-            "values (gen_random_uuid(), 'sentinel row left by the lab before this run', '', '', timestamp '2000-01-01', false)", connection))
+        await using (var command = new Npgsql.NpgsqlCommand(SqlScripts.ForTable(table, "sentinel.sql"), connection))
         {
             await command.ExecuteNonQueryAsync(ct);
         }
 
-        var target = await connection.ReadUsersChecksumAsync(null, ct);
-        if (target == source)
+        if (await connection.ReadChecksumAsync(table, null, ct) == source)
         {
-            throw new InvalidOperationException("The target still equals the source after planting the sentinel row; a run could verify without copying.");
+            throw new InvalidOperationException($"The target's {table.Name} still equals the source after planting the sentinel row; a run could verify without copying.");
         }
     }
 

@@ -1,4 +1,5 @@
 using Npgsql;
+using SyncData.Postgres;
 
 namespace SyncData.Harness;
 
@@ -8,7 +9,7 @@ public static class SqlScripts
     public static string Schema => Read("schema.sql");
     public static string Generator => Read("generate.sql");
 
-    /// <summary>Creates the users table (and, with <paramref name="withGenerator"/>, the seed functions).</summary>
+    /// <summary>Creates the tables (and, with <paramref name="withGenerator"/>, the seed functions).</summary>
     public static async Task ApplySchemaAsync(string connectionString, bool withGenerator, CancellationToken ct = default)
     {
         await using var connection = new NpgsqlConnection(connectionString);
@@ -18,14 +19,20 @@ public static class SqlScripts
     }
 
     /// <summary>Replaces the users rows with <paramref name="rows"/> generated ones (sql/generate.sql's seed_users).</summary>
-    public static async Task SeedAsync(string connectionString, long rows, CancellationToken ct = default)
+    public static Task SeedAsync(string connectionString, long rows, CancellationToken ct = default) => SeedAsync(connectionString, SyncTable.Users, rows, ct);
+
+    /// <summary>Replaces <paramref name="table"/>'s rows with <paramref name="rows"/> generated ones (its Tables/&lt;table&gt;/seed.sql: seed_users, seed_orders).</summary>
+    public static async Task SeedAsync(string connectionString, SyncTable table, long rows, CancellationToken ct = default)
     {
         await using var connection = new NpgsqlConnection(connectionString);
         await connection.OpenAsync(ct);
-        await using var command = new NpgsqlCommand("select seed_users($1)", connection) { CommandTimeout = 0 };
+        await using var command = new NpgsqlCommand(ForTable(table, "seed.sql"), connection) { CommandTimeout = 0 };
         command.Parameters.Add(new() { Value = checked((int)rows) });
         await command.ExecuteNonQueryAsync(ct);
     }
+
+    /// <summary>One of <paramref name="table"/>'s own scripts (Tables/&lt;table&gt;/): seed.sql, sentinel.sql.</summary>
+    public static string ForTable(SyncTable table, string name) => Read($"Tables/{table.Name}/{name}");
 
     private static string Read(string name)
     {

@@ -138,7 +138,9 @@ public sealed class BenchCommandTests
             await AssertPngAsync(Path.Combine(output.FullName, "summary.png"));
 
             var csv = await File.ReadAllLinesAsync(Path.Combine(output.FullName, "results.csv"));
-            Assert.StartsWith("Kind,Case,Profile,Number,Fetch,Insert,Compression,Round,Warmup,SourceRows,Status,Verified,Rows,DurationMs", csv[0]);
+            Assert.StartsWith("Kind,Case,Profile,Number,Fetch,Insert,Compression,Table,Round,Warmup,SourceRows,Status,Verified,Rows,DurationMs", csv[0]);
+            // Without --table every run and peer run moved users, and says so.
+            Assert.All(runs.Concat(peers), r => Assert.Equal("users", r.GetProperty("table").GetString()));
             Assert.Equal(1 + runs.Count + peers.Count, csv.Length);
         }
         finally

@@ -26,7 +26,7 @@ public sealed class BenchOptionsTests
 
         var line = Assert.Single(errors);
         Assert.True(line.StartsWith("'--bogus' is not an option of this command. Valid options: --help, --version, --rows, ", StringComparison.Ordinal), line);
-        Assert.Contains("--profile, --profile-cases, --link, --compression, --report-from.", line);
+        Assert.Contains("--profile, --profile-cases, --link, --compression, --table, --report-from.", line);
     }
 
     [Theory]
@@ -56,6 +56,8 @@ public sealed class BenchOptionsTests
     [InlineData(new[] { "--connection", "Host=h", "--tmpfs" }, "--tmpfs applies to the runner's own throwaway cluster")]
     [InlineData(new[] { "--profile", "tunned" }, "--profile: 'tunned' is not valid: one or more of default, workstation, tuned")]
     [InlineData(new[] { "--link", "1gbit,1GBIT" }, "--link: '1gbit,1GBIT' names a link twice.")]
+    [InlineData(new[] { "--table", "users,invoices" }, "--table: 'invoices' is not valid: one or more of users, orders, comma-separated")]
+    [InlineData(new[] { "--table", "orders", "--table", "orders" }, "--table: 'orders,orders' names a table twice.")]
     public void Options_that_cannot_go_together_are_refused(string[] args, string message)
     {
         var record = Path.Combine(SyncData.Harness.Lab.RepositoryRoot, "artifacts", "floor-warm");
@@ -68,7 +70,7 @@ public sealed class BenchOptionsTests
     public void Options_that_go_together_parse_to_their_settings()
     {
         var (options, parse) = Parse("--rows", "300,100", "--repeat", "2", "--warmup", "4", "--cases", "NpgsqlCopy:*", "--peers", "PSQL-BINARY", "--no-max-run",
-            "--link", "loopback,100mbit", "--compression", "gzip");
+            "--link", "loopback,100mbit", "--compression", "gzip", "--table", "orders,users");
 
         Assert.Empty(BenchOptions.Errors(parse));
         var settings = options.Settings(parse);
@@ -77,5 +79,15 @@ public sealed class BenchOptionsTests
         Assert.Equal(["psql-binary"], settings.PeerKeys!);
         Assert.Equal(["loopback", "100mbit"], settings.Links.Select(l => l.Name));
         Assert.Equal(["gzip"], settings.Compressions);
+        Assert.Equal([SyncData.Postgres.SyncTable.Orders, SyncData.Postgres.SyncTable.Users], settings.Tables);
+    }
+
+    [Fact]
+    public void Without_table_every_case_moves_users_as_before()
+    {
+        var (options, parse) = Parse("--rows", "1000");
+
+        Assert.Empty(BenchOptions.Errors(parse));
+        Assert.Equal([SyncData.Postgres.SyncTable.Users], options.Settings(parse).Tables);
     }
 }

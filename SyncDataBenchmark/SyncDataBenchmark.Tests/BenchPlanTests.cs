@@ -1,4 +1,5 @@
 using SyncData.Harness;
+using SyncData.Postgres;
 using SyncData.Shared;
 using SyncDataBenchmark.Runner;
 using SyncDataBenchmark.Runner.Report;
@@ -13,7 +14,7 @@ public sealed class BenchPlanTests
     private const string Copy = "NpgsqlCopy:NpgsqlCopy";
     private const string Stream = "EFStream:NpgsqlCopy";
 
-    private static BenchSettings Settings(IReadOnlyList<RuntimeProfile>? profiles = null, double? cap = 5) => new()
+    private static BenchSettings Settings(IReadOnlyList<RuntimeProfile>? profiles = null, double? cap = 5, IReadOnlyList<SyncTable>? tables = null) => new()
     {
         Sizes = [100, 1_000, 10_000],
         Repeat = 2,
@@ -24,6 +25,7 @@ public sealed class BenchPlanTests
         Profiles = profiles ?? [RuntimeProfiles.Default],
         Compressions = [BodyCompression.None, BodyCompression.Gzip],
         PeerKeys = [PeerDefinition.PsqlBinaryKey],
+        Tables = tables ?? [SyncTable.Users],
     };
 
     [Fact]
@@ -39,8 +41,39 @@ public sealed class BenchPlanTests
         Assert.Equal(items.Select(i => i.Round == 0), items.Select(i => i.Warmup));
         Assert.Equal(Enumerable.Range(0, items.Count), items.Select(i => i.Index));
         Assert.All(items, i => Assert.Equal(100, i.Rows));
+        Assert.All(items, i => Assert.Equal(SyncTable.Users, i.Table));
         // One profile: the services stay up and warm across sizes, so only the first size warms up.
         Assert.DoesNotContain(plan.ItemsAt(1, NetworkLink.LoopbackName, new BenchRecord()), i => i.Warmup);
+    }
+
+    [Fact]
+    public void Each_round_visits_every_table_in_turn_its_cases_then_its_peers_each_its_own_case()
+    {
+        var plan = new BenchPlan(Settings(tables: [SyncTable.Users, SyncTable.Orders]));
+
+        var round = plan.ItemsAt(0, NetworkLink.LoopbackName, new BenchRecord()).Where(i => i.Round == 1).ToList();
+
+        string[] users = [Copy, Copy + "[gzip]", Stream, Stream + "[gzip]", PeerDefinition.PsqlBinaryKey];
+        Assert.Equal([.. users, .. users.Select(k => k + "[orders]")], round.Select(i => i.Key));
+        Assert.Equal([.. Enumerable.Repeat(SyncTable.Users, 5), .. Enumerable.Repeat(SyncTable.Orders, 5)], round.Select(i => i.Table));
+        Assert.Equal(("#9 NpgsqlCopy × NpgsqlCopy [gzip] [orders]", "peer: psql binary pipe [orders]"), (round[6].Title, round[9].Title));
+    }
+
+    [Fact]
+    public void A_tables_slow_case_is_skipped_for_that_table_only()
+    {
+        var plan = new BenchPlan(Settings(tables: [SyncTable.Users, SyncTable.Orders]));
+        var record = new BenchRecord();
+        Add(record, plan, Copy, rows: 100, ms: 100);
+        Add(record, plan, Copy, rows: 100, ms: 600, SyncTable.Orders); // ×10 rows: 6 s, past the 5 s cap
+
+        var skip = Assert.Single(plan.SkipsAt(NetworkLink.LoopbackName, 1_000, record));
+
+        Assert.Equal(Copy + "[orders]", skip.Case);
+        record.Add(skip);
+        var items = plan.ItemsAt(1, NetworkLink.LoopbackName, record);
+        Assert.DoesNotContain(items, i => i.Key == Copy + "[orders]");
+        Assert.Contains(items, i => i.Key == Copy);
     }
 
     [Fact]
@@ -91,12 +124,13 @@ public sealed class BenchPlanTests
         Assert.DoesNotContain(plan.Without(plan.Peers).ItemsAt(0, NetworkLink.LoopbackName, record), i => i.Peer is not null);
     }
 
-    private static void Add(BenchRecord record, BenchPlan plan, string key, long rows, double ms)
+    private static void Add(BenchRecord record, BenchPlan plan, string key, long rows, double ms, SyncTable? table = null)
     {
         var c = plan.Combinations.Single(x => x.Key == key);
+        var item = plan.ItemsAt(0, NetworkLink.LoopbackName, new BenchRecord()).First(i => i.Combination == c && i.Table == (table ?? SyncTable.Users));
         record.Add(new CombinationRun
         {
-            Number = c.Number, Case = c.Key, Fetch = $"{c.Fetch}", Insert = $"{c.Insert}", Round = 1, Warmup = false, WallMs = ms, RunnerVerified = true, SourceRows = rows,
+            Number = c.Number, Case = item.Case, Table = item.Table.Name, Fetch = $"{c.Fetch}", Insert = $"{c.Insert}", Round = 1, Warmup = false, WallMs = ms, RunnerVerified = true, SourceRows = rows,
             Result = new RunResult
             {
                 Id = Guid.NewGuid(), Fetch = $"{c.Fetch}", Insert = $"{c.Insert}", Status = RunStatus.Succeeded, Verified = true, StartedAt = DateTimeOffset.UnixEpoch, DurationMs = ms,

@@ -81,13 +81,14 @@ public sealed class LogicTests
     [Fact]
     public void Peer_scripts_come_from_their_folders_with_every_placeholder_filled()
     {
-        foreach (var peer in PeerDefinition.All)
+        foreach (var peer in PeerDefinition.All.SelectMany(p => SyncData.Postgres.SyncTable.All.Select(p.For)))
         {
             var texts = new[] { peer.Script, peer.Setup ?? "", peer.Teardown ?? "" }.Concat(peer.Files.Values);
             Assert.All(texts, t => Assert.DoesNotContain("{{", t, StringComparison.Ordinal));
         }
 
-        Assert.Contains($"({SyncData.Postgres.UsersTable.Columns}) from pstdin (format text)", PeerDefinition.All.Single(p => p.Key == PeerDefinition.PsqlTextKey).Files["target.sql"]);
+        var orders = SyncData.Postgres.SyncTable.Orders;
+        Assert.Contains($"copy {orders.Name} ({orders.Columns}) from pstdin (format text)", PeerDefinition.All.Single(p => p.Key == PeerDefinition.PsqlTextKey).For(orders).Files["target.sql"]);
         // A placeholder no value fills is an error when the folder is read, not a script that fails an hour later.
         Assert.Contains("{{format}}", Assert.Throws<InvalidOperationException>(() => PeerFolder.Files("PsqlPipe", new Dictionary<string, string>())).Message);
     }

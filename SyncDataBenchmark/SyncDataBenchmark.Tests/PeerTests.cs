@@ -1,4 +1,5 @@
 using SyncData.Harness;
+using SyncData.Postgres;
 using SyncData.Shared;
 using SyncDataBenchmark.Runner;
 using Xunit;
@@ -14,17 +15,23 @@ public sealed class PeerLab : IAsyncLifetime
     public const long Rows = 2_003;
 
     public LabDatabases Databases { get; private set; } = null!;
-    public TableChecksum SourceChecksum { get; private set; } = null!;
     public string SourceDb => Databases.SourceDb;
     public string TargetDb => Databases.TargetDb;
 
-    public PeerRunner Runner => new(SourceDb, TargetDb, SourceChecksum);
+    /// <summary>Each table's runner, verifying against that table's source checksum.</summary>
+    public PeerRunner RunnerFor(SyncTable table) => new(SourceDb, TargetDb, table, Checksums[table.Name]);
+
+    public Dictionary<string, TableChecksum> Checksums { get; } = [];
 
     public async Task InitializeAsync()
     {
         Databases = await OneHost.StartAsync(tmpfs: false, _ => { }, CancellationToken.None);
         await Lab.PrepareDatabasesAsync(SourceDb, TargetDb, Rows);
-        SourceChecksum = await Lab.ReadChecksumAsync(SourceDb);
+        await SqlScripts.SeedAsync(SourceDb, SyncTable.Orders, Rows);
+        foreach (var table in SyncTable.All)
+        {
+            Checksums[table.Name] = await Lab.ReadChecksumAsync(SourceDb, table);
+        }
     }
 
     public async Task DisposeAsync() => await LabDatabases.DisposeAllAsync(Databases);
@@ -36,11 +43,20 @@ public sealed class PeerCollection : ICollectionFixture<PeerLab>
     public const string Name = "peers";
 }
 
-/// <summary>Each peer really copies, from a target that differs, verified by the runner itself, and leaves nothing behind.</summary>
+/// <summary>Each peer really copies each table, from a target that differs, verified by the runner itself, and leaves nothing behind.</summary>
 [Collection(PeerCollection.Name)]
 public sealed class PeerTests(PeerLab lab)
 {
-    public static TheoryData<string> PeerKeys() => new(PeerDefinition.All.Select(p => p.Key));
+    public static TheoryData<string, string> PeerKeys()
+    {
+        var data = new TheoryData<string, string>();
+        foreach (var (peer, table) in PeerDefinition.All.SelectMany(p => SyncTable.All.Select(t => (p.Key, t.Name))))
+        {
+            data.Add(peer, table);
+        }
+
+        return data;
+    }
 
     [Fact]
     public void The_peers_are_exactly_the_six_named()
@@ -50,16 +66,18 @@ public sealed class PeerTests(PeerLab lab)
 
     [Theory]
     [MemberData(nameof(PeerKeys))]
-    public async Task Peer_copies_every_row_verified_by_the_runner_and_leaves_nothing_behind(string key)
+    public async Task Peer_copies_every_row_verified_by_the_runner_and_leaves_nothing_behind(string key, string tableName)
     {
         var peer = PeerDefinition.All.Single(p => p.Key == key);
+        var table = SyncTable.Named(tableName);
 
-        var run = await lab.Runner.RunAsync(peer, 1, false, CancellationToken.None);
+        var run = await lab.RunnerFor(table).RunAsync(peer, 1, false, CancellationToken.None);
 
         Assert.True(run.Ok, run.Error);
+        Assert.Equal(table.Name, run.Table);
         Assert.Equal(PeerLab.Rows, run.Rows);
-        Assert.Equal(lab.SourceChecksum, run.Target);
-        Assert.Equal(lab.SourceChecksum, await Lab.ReadChecksumAsync(lab.TargetDb));
+        Assert.Equal(lab.Checksums[table.Name], run.Target);
+        Assert.Equal(lab.Checksums[table.Name], await Lab.ReadChecksumAsync(lab.TargetDb, table));
         Assert.Equal(peer.Scope, run.Scope);
         Assert.True(run.DurationMs > 0);
         if (peer.Scope == PeerScopes.TargetStatements)
@@ -73,8 +91,8 @@ public sealed class PeerTests(PeerLab lab)
         }
 
         // The tuned peer dropped and re-added the primary key: it is back, as sql/schema.sql defines it.
-        Assert.Equal("users_pkey PRIMARY KEY (id)", await Lab.ScalarAsync(lab.TargetDb,
-            "select conname || ' ' || pg_get_constraintdef(oid) from pg_constraint where conrelid = 'users'::regclass and contype = 'p'"));
+        Assert.Equal($"{table.Name}_pkey PRIMARY KEY (id)", await Lab.ScalarAsync(lab.TargetDb,
+            $"select conname || ' ' || pg_get_constraintdef(oid) from pg_constraint where conrelid = '{table.Name}'::regclass and contype = 'p'"));
         // Set-up and tear-down: no subscription, slot, publication or foreign server outlives the run.
         Assert.Equal(0L, await Lab.ScalarAsync(lab.TargetDb, "select count(*) from pg_subscription"));
         Assert.Equal(0L, await Lab.ScalarAsync(lab.TargetDb, "select count(*) from pg_foreign_server"));
@@ -83,21 +101,24 @@ public sealed class PeerTests(PeerLab lab)
     }
 
     [Theory]
-    [InlineData(PeerScopes.WholeCommand)]
-    [InlineData(PeerScopes.TargetStatements)]
-    public async Task A_peer_that_does_nothing_comes_out_failed_even_when_the_target_already_equals_the_source(string scope)
+    [InlineData(PeerScopes.WholeCommand, "users")]
+    [InlineData(PeerScopes.TargetStatements, "users")]
+    [InlineData(PeerScopes.WholeCommand, "orders")]
+    public async Task A_peer_that_does_nothing_comes_out_failed_even_when_the_target_already_equals_the_source(string scope, string tableName)
     {
+        var table = SyncTable.Named(tableName);
         // A real peer first, so the target holds exactly the source's rows: only making it differ can fail a no-op.
-        var copied = await lab.Runner.RunAsync(PeerDefinition.All.Single(p => p.Key == PeerDefinition.PsqlBinaryKey), 1, false, CancellationToken.None);
+        var copied = await lab.RunnerFor(table).RunAsync(PeerDefinition.All.Single(p => p.Key == PeerDefinition.PsqlBinaryKey), 1, false, CancellationToken.None);
         Assert.True(copied.Ok, copied.Error);
+        Assert.Equal(lab.Checksums[table.Name], await Lab.ReadChecksumAsync(lab.TargetDb, table));
         var noop = new PeerDefinition("noop", "does nothing", "nothing", "nothing", "bash", "true", scope);
 
-        var run = await lab.Runner.RunAsync(noop, 1, false, CancellationToken.None);
+        var run = await lab.RunnerFor(table).RunAsync(noop, 1, false, CancellationToken.None);
 
         Assert.Equal(RunStatus.Failed, run.Status);
         Assert.False(run.Ok);
         Assert.Contains(scope == PeerScopes.WholeCommand ? "Verification failed" : "did not record the target's clock", run.Error);
-        Assert.NotEqual(lab.SourceChecksum, await Lab.ReadChecksumAsync(lab.TargetDb));
+        Assert.NotEqual(lab.Checksums[table.Name], await Lab.ReadChecksumAsync(lab.TargetDb, table));
     }
 
     [Fact]
@@ -107,7 +128,7 @@ public sealed class PeerTests(PeerLab lab)
         await Lab.ScalarAsync(lab.TargetDb, "alter table users add constraint planted_failure check (name like 'sentinel%') not valid");
         try
         {
-            var run = await lab.Runner.RunAsync(PeerDefinition.All.Single(p => p.Key == PeerDefinition.PgcopydbKey), 1, false, CancellationToken.None);
+            var run = await lab.RunnerFor(SyncTable.Users).RunAsync(PeerDefinition.All.Single(p => p.Key == PeerDefinition.PgcopydbKey), 1, false, CancellationToken.None);
 
             Assert.Equal(RunStatus.Failed, run.Status);
             Assert.Equal(0, run.ExitCode);

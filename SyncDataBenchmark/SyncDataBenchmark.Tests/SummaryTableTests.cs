@@ -60,13 +60,13 @@ public sealed class SummaryTableTests
         ansi.Profile.Width = 400;
         ConsoleSummary.Show(ansi, tables, "out", null);
 
-        Assert.Contains("| " + string.Join(" | ", SummaryColumns.Headline(repeat, charts: true).Select(c => c.Header)) + " |", markdown);
+        Assert.Contains("| " + string.Join(" | ", SummaryColumns.Headline(tables.Parameters, charts: true).Select(c => c.Header)) + " |", markdown);
         var consoleHeader = console.ToString().Split('\n').First(l => l.Contains(SummaryColumns.Case.Header, StringComparison.Ordinal));
         var positions = ConsoleSummary.Columns(repeat, narrow: false).Select(c => consoleHeader.IndexOf(c.Header, StringComparison.Ordinal)).ToList();
         Assert.DoesNotContain(-1, positions);
         Assert.Equal(positions.Order(), positions);
         // The console's columns are the summary table's own, not look-alikes: the same cell for every row.
-        var declared = SummaryColumns.Headline(repeat, charts: true).Append(SummaryColumns.Case).ToDictionary(c => c.Header);
+        var declared = SummaryColumns.Headline(tables.Parameters, charts: true).Append(SummaryColumns.Case).ToDictionary(c => c.Header);
         foreach (var column in ConsoleSummary.Columns(repeat, narrow: false).Concat(ConsoleSummary.Columns(repeat, narrow: true)))
         {
             Assert.All(tables.Summary, row => Assert.Equal(declared[column.Header].Cell(row), column.Cell(row)));
@@ -75,13 +75,14 @@ public sealed class SummaryTableTests
 
     /// <summary>A dimension declared once (RunDimension) is a column of every table and of results.csv, and names its rows and pictures.</summary>
     [Fact]
-    public async Task Each_run_dimension_is_a_column_everywhere_and_names_its_rows()
+    public void Each_run_dimension_is_a_column_everywhere_and_names_its_rows()
     {
-        var tables = ReportTables.Of(await ResultsRecord.ReadAsync(Path.Combine(Artifacts, "links-1m", ResultsRecord.FileName)));
+        var parameters = TwoTables().Parameters;
+        var tables = ReportTables.Of(TwoTables());
         string[][] headers =
         [
-            [.. SummaryColumns.Headline(2, charts: true).Select(c => c.Header)], [.. SummaryColumns.WireAndCpu.Select(c => c.Header)],
-            [.. CsvReport.Columns.Select(c => c.Header)],
+            [.. SummaryColumns.Headline(parameters, charts: true).Select(c => c.Header)], [.. SummaryColumns.WireAndCpu(parameters).Select(c => c.Header)],
+            [.. CsvReport.Columns(parameters).Select(c => c.Header)],
         ];
 
         foreach (var dimension in RunDimension.All)
@@ -89,9 +90,40 @@ public sealed class SummaryTableTests
             Assert.All(headers, h => Assert.Contains(dimension.Header, h));
             var named = tables.Summary.Where(r => r.Kind == SummaryRow.Kinds.Combination && r.Dimensions[dimension.Header] != dimension.Plain).ToList();
             Assert.NotEmpty(named);
-            Assert.All(named, r => Assert.EndsWith($" [{r.Dimensions[dimension.Header]}]", r.Label, StringComparison.Ordinal));
-            Assert.All(named, r => Assert.EndsWith($"-{r.Dimensions[dimension.Header]}.png", r.Picture, StringComparison.Ordinal));
+            Assert.All(named, r => Assert.Contains($" [{r.Dimensions[dimension.Header]}]", r.Label, StringComparison.Ordinal));
+            Assert.All(named, r => Assert.Contains($"-{r.Dimensions[dimension.Header]}", r.Picture, StringComparison.Ordinal));
         }
+
+        // Every row's picture is its own.
+        Assert.Equal(tables.Summary.Count(r => r.Picture is not null), tables.Summary.Select(r => r.Picture).OfType<string>().Distinct().Count());
+    }
+
+    /// <summary>
+    /// A table is a summary of its own: its combinations ranked among themselves, each compared with the fastest of
+    /// its table and with its own table's psql pipe, in results.md's headline and in "Against the psql pipes".
+    /// </summary>
+    [Fact]
+    public void Each_table_is_ranked_and_compared_with_its_own_psql_pipe()
+    {
+        var record = TwoTables();
+
+        var tables = ReportTables.Of(record);
+
+        var rows = tables.Summary.Where(r => r.Dimensions.GetValueOrDefault(Compression) != BodyCompression.Gzip).ToDictionary(r => r.Case);
+        var (copy, stream) = (TestCases.Runnable.First(), TestCases.Runnable.Skip(1).First());
+        Assert.Equal((1, 1.0, 2.0), (rows[copy.Key].Rank!.Value, rows[copy.Key].RatioToFastest!.Value, rows[copy.Key].RatioToPsqlBinary!.Value));
+        // Orders' own fastest (400 ms) and own pipe (200 ms); against users' pipe (50 ms) it would read 20×.
+        Assert.Equal((4, 2.5, 5.0), (rows[copy.Key + "[orders]"].Rank!.Value, rows[copy.Key + "[orders]"].RatioToFastest!.Value, rows[copy.Key + "[orders]"].RatioToPsqlBinary!.Value));
+        Assert.Equal(1, rows[stream.Key + "[orders]"].Rank);
+        Assert.Equal(["users", "users", "users", "users", "users", "orders", "orders", "orders", "orders", "orders"], tables.Summary.Select(r => r.Dimensions[Table]));
+        Assert.Equal("peer: psql binary pipe [orders]", tables.Summary.Last().Label);
+        Assert.Equal("psql-binary[orders]", tables.Summary.Last().Case);
+        var floors = FloorRatios.Build(tables);
+        Assert.Equal(8, floors.Count);
+        Assert.All(floors, f => Assert.Equal(f.Title.EndsWith("[orders]", StringComparison.Ordinal) ? 200.0 : 50.0, f.PeerMedianMs));
+        var markdown = MarkdownReport.Render(tables, charts: false);
+        Assert.Contains("| peer: psql binary pipe [orders], its median | 200 ms (n = 1) |", markdown);
+        Assert.Contains("| #1 EFOffsetPaging × EFTypical [orders] | 1,000 ms: 5.00× (n = 1) |", markdown);
     }
 
     /// <summary>results.md and results.csv are written from the same record: each headline row's figures are those of its runs' CSV cells.</summary>
@@ -102,7 +134,7 @@ public sealed class SummaryTableTests
         var record = await ResultsRecord.ReadAsync(Path.Combine(Artifacts, folder, ResultsRecord.FileName));
         var tables = ReportTables.Of(record);
         // The cells results.csv is written with, by header.
-        var csv = CsvReport.Rows(record).Select(run => CsvReport.Columns.ToDictionary(c => c.Header, c => c.Cell(run)))
+        var csv = CsvReport.Rows(record).Select(run => CsvReport.Columns(record.Parameters).ToDictionary(c => c.Header, c => c.Cell(run)))
             .Where(r => r["SourceRows"] == $"{record.Parameters.Rows}" && r["Link"] == record.Parameters.Links[0].Name && r["Warmup"] == "False")
             .ToList();
         static double Number(string cell) => double.Parse(cell, System.Globalization.CultureInfo.InvariantCulture);
@@ -130,6 +162,8 @@ public sealed class SummaryTableTests
     {
         var directory = Path.Combine(Artifacts, folder);
         var record = await ResultsRecord.ReadAsync(Path.Combine(directory, ResultsRecord.FileName));
+        // Recorded before --table: every run moved users, and reads so.
+        Assert.All(record.AllRuns, r => Assert.Equal(SyncData.Postgres.SyncTable.Users.Name, r.Table));
         var written = Path.Combine(Path.GetTempPath(), $"syncdata-csv-{Guid.NewGuid():N}.csv");
         try
         {
@@ -144,16 +178,38 @@ public sealed class SummaryTableTests
         }
     }
 
-    private static CombinationRun Run(Combination c, int round, double ms, bool ok) => new()
+    private const string Compression = "Compression";
+    private const string Table = "Table";
+
+    private static CombinationRun Run(Combination c, int round, double ms, bool ok, string table = "users", string compression = BodyCompression.None) => new()
     {
-        Number = c.Number, Case = c.Key, Fetch = c.Fetch.ToString(), Insert = c.Insert.ToString(), Round = round, Warmup = round == 0,
-        SourceRows = 1_000, WallMs = ms, RunnerVerified = ok,
+        Number = c.Number, Case = c.Key + (compression == BodyCompression.None ? "" : $"[{compression}]") + (table == "users" ? "" : $"[{table}]"),
+        Fetch = c.Fetch.ToString(), Insert = c.Insert.ToString(), Round = round, Warmup = round == 0,
+        SourceRows = 1_000, WallMs = ms, RunnerVerified = ok, Table = table, Compression = compression,
         Result = new RunResult
         {
             Id = Guid.NewGuid(), Fetch = c.Fetch.ToString(), Insert = c.Insert.ToString(), Status = ok ? RunStatus.Succeeded : RunStatus.Failed,
-            Verified = ok, StartedAt = DateTimeOffset.UnixEpoch, DurationMs = ms,
+            Verified = ok, StartedAt = DateTimeOffset.UnixEpoch, DurationMs = ms, Table = table,
         },
     };
+
+    private static PeerRun Psql(double ms, string table) => new()
+    {
+        Peer = PeerDefinition.PsqlBinaryKey, Table = table, Round = 1, Warmup = false, SourceRows = 1_000, Status = RunStatus.Succeeded, Verified = true,
+        DurationMs = ms, Scope = PeerScopes.TargetStatements,
+    };
+
+    /// <summary>Two cases, each plain and gzip, on users and orders, and each table's psql pipe.</summary>
+    private static BenchReport TwoTables()
+    {
+        var (copy, stream) = (TestCases.Runnable.First(), TestCases.Runnable.Skip(1).First());
+        var record = Record(
+        [
+            Run(copy, 1, 100, true), Run(stream, 1, 200, true), Run(copy, 1, 150, true, compression: BodyCompression.Gzip), Run(stream, 1, 250, true, compression: BodyCompression.Gzip),
+            Run(copy, 1, 1_000, true, "orders"), Run(stream, 1, 400, true, "orders"), Run(copy, 1, 900, true, "orders", BodyCompression.Gzip), Run(stream, 1, 450, true, "orders", BodyCompression.Gzip),
+        ], [Psql(50, "users"), Psql(200, "orders")]);
+        return record with { Parameters = record.Parameters with { Compressions = [BodyCompression.None, BodyCompression.Gzip], Tables = ["users", "orders"] } };
+    }
 
     private static BenchReport Record(IReadOnlyList<CombinationRun> runs, IReadOnlyList<PeerRun> peers) => new()
     {

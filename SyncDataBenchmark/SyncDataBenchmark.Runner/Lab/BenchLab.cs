@@ -18,7 +18,9 @@ public sealed class BenchLab : IAsyncDisposable
 
     private bool _disposed;
 
-    private BenchLab(LabDatabases databases, NetworkLink link) => (Databases, Link) = (databases, link);
+    private readonly IReadOnlyList<SyncTable> _tables;
+
+    private BenchLab(LabDatabases databases, NetworkLink link, IReadOnlyList<SyncTable> tables) => (Databases, Link, _tables) = (databases, link, tables);
 
     public LabDatabases Databases { get; }
     public ILabServices Services { get; private set; } = null!;
@@ -34,7 +36,10 @@ public sealed class BenchLab : IAsyncDisposable
     public string PostgresVersion { get; private set; } = "";
     public bool SeedReused { get; private set; }
     public double? SeedMs { get; private set; }
-    public TableChecksum SourceChecksum { get; private set; } = null!;
+    /// <summary>Each table's count and checksum in the source at the current size, by name.</summary>
+    public Dictionary<string, TableChecksum> SourceChecksums { get; } = [];
+    /// <summary>The first table's.</summary>
+    public TableChecksum SourceChecksum => SourceChecksums[_tables[0].Name];
 
     /// <summary>The lab of <paramref name="link"/>: its databases, the first size seeded, the services up under the first profile.</summary>
     public static async Task<BenchLab> StartAsync(BenchSettings settings, NetworkLink link, Action<string> say, CancellationToken ct)
@@ -44,7 +49,7 @@ public sealed class BenchLab : IAsyncDisposable
         var databases = link.Shaped ? await TwoHosts.StartAsync(link.Name, link.RateBitsPerSecond!.Value, settings.Tmpfs, say, ct)
             : settings.Connection is { } connection ? await UserServer.OpenAsync(connection, say, ct)
             : await OneHost.StartAsync(settings.Tmpfs, say, ct);
-        var lab = new BenchLab(databases, link);
+        var lab = new BenchLab(databases, link, settings.Tables);
         try
         {
             await lab.PrepareDataAsync(settings.Sizes[0], say, ct);
@@ -60,29 +65,37 @@ public sealed class BenchLab : IAsyncDisposable
         }
     }
 
-    /// <summary>Schema on both sides, and the source seeded with <paramref name="rows"/> rows unless it holds exactly that many.</summary>
+    /// <summary>Schema on both sides, and each table of the source seeded with <paramref name="rows"/> rows unless it holds exactly that many.</summary>
     public async Task PrepareDataAsync(long rows, Action<string> say, CancellationToken ct)
     {
         await Lab.PrepareDatabasesAsync(SourceDb, TargetDb, seedRows: 0, ct);
         PostgresVersion = (string)(await Lab.ScalarAsync(SourceDb, "show server_version", ct))!;
-        SeedReused = (long)(await Lab.ScalarAsync(SourceDb, $"select count(*) from {UsersTable.Name}", ct))! == rows;
-        if (SeedReused)
+        (SeedReused, SeedMs) = (true, null);
+        foreach (var table in _tables)
         {
-            say($"Reusing the existing seed of {rows:N0} rows in '{Lab.SourceDatabase}'.");
+            await SeedAsync(table, rows, say, ct);
+        }
+    }
+
+    private async Task SeedAsync(SyncTable table, long rows, Action<string> say, CancellationToken ct)
+    {
+        if ((long)(await Lab.ScalarAsync(SourceDb, $"select count(*) from {table.Name}", ct))! == rows)
+        {
+            say($"Reusing the existing seed of {rows:N0} rows of {table.Name} in '{Lab.SourceDatabase}'.");
         }
         else
         {
-            say($"Seeding {rows:N0} rows into '{Lab.SourceDatabase}' (sql/generate.sql)…");
+            say($"Seeding {rows:N0} rows of {table.Name} into '{Lab.SourceDatabase}' (sql/generate.sql)…");
             var clock = Stopwatch.StartNew();
-            await SqlScripts.SeedAsync(SourceDb, rows, ct);
-            SeedMs = Math.Round(clock.Elapsed.TotalMilliseconds, 1);
+            await SqlScripts.SeedAsync(SourceDb, table, rows, ct);
+            (SeedReused, SeedMs) = (false, Math.Round((SeedMs ?? 0) + clock.Elapsed.TotalMilliseconds, 1));
             say($"Seeded in {clock.Elapsed.TotalSeconds:F1} s.");
         }
 
-        SourceChecksum = await Lab.ReadChecksumAsync(SourceDb, ct);
-        if (SourceChecksum.Rows != rows)
+        SourceChecksums[table.Name] = await Lab.ReadChecksumAsync(SourceDb, table, ct);
+        if (SourceChecksums[table.Name].Rows != rows)
         {
-            throw new InvalidOperationException($"The source holds {SourceChecksum.Rows:N0} rows after seeding, not {rows:N0}.");
+            throw new InvalidOperationException($"The source holds {SourceChecksums[table.Name].Rows:N0} rows of {table.Name} after seeding, not {rows:N0}.");
         }
     }
 
@@ -90,8 +103,8 @@ public sealed class BenchLab : IAsyncDisposable
     public async Task<LinkCounters?> ReadLinkCountersAsync(CancellationToken ct) =>
         Databases.Network is { } network ? await network.ReadCountersAsync(ct) : null;
 
-    /// <summary>A peer runner for the current seed: it verifies against the source's checksum.</summary>
-    public PeerRunner Peers() => new(SourceDb, TargetDb, SourceChecksum, Databases.PeerPlacement, ReadLinkCountersAsync);
+    /// <summary>A peer runner moving <paramref name="table"/> at the current seed: it verifies against the source's checksum.</summary>
+    public PeerRunner Peers(SyncTable table) => new(SourceDb, TargetDb, table, SourceChecksums[table.Name], Databases.PeerPlacement, ReadLinkCountersAsync);
 
     /// <summary>Stops the services, then the clusters, then the network: each part once.</summary>
     public async ValueTask DisposeAsync()

@@ -1,6 +1,7 @@
 using System.CommandLine;
 using System.CommandLine.Parsing;
 using SyncData.Harness;
+using SyncData.Postgres;
 using SyncData.Shared;
 
 namespace SyncDataBenchmark.Runner;
@@ -14,8 +15,8 @@ public sealed class BenchOptions
 {
     private readonly Option<long[]> _rows = new("--rows")
     {
-        // sql/generate.sql's seed_users takes an integer.
-        Description = $"Rows seeded into the source users table: {OptionParsing.WholeNumber(1, int.MaxValue)}; several, comma-separated (e.g. 100000,1000000,10000000), " +
+        // sql/generate.sql's seed_users and seed_orders take an integer.
+        Description = $"Rows seeded into each source table (--table): {OptionParsing.WholeNumber(1, int.MaxValue)}; several, comma-separated (e.g. 100000,1000000,10000000), " +
                       "measure every case at each size, smallest first, the source reseeded once per size, and add the growth picture and exponents.",
         DefaultValueFactory = _ => [1_000_000],
         CustomParser = r => OptionParsing.Sizes(r, "--rows", 1, int.MaxValue) ?? [],
@@ -85,6 +86,9 @@ public sealed class BenchOptions
     private readonly Option<string[]> _compression = Names("--compression", "compression", BodyCompression.NameList, n => BodyCompression.TryParse(n, out _),
         "Content codings the selected cases run under; each case × coding is its own row (the trigger's c=; SyncDataSource compresses at CompressionLevel.Fastest). Peers run once. Default: none.");
 
+    private readonly Option<string[]> _table = Names("--table", "table", string.Join(", ", SyncTable.All.Select(t => t.Name)), n => SyncTable.All.Any(t => t.Name == n),
+        "Tables every selected case and peer moves, each seeded with --rows rows; a table other than users is its own row, ranked and compared with its own psql pipe. Default: users.");
+
     /// <summary>The profiles measured when --profile is not given (README, "Measuring honestly").</summary>
     public static IReadOnlyList<string> DefaultProfiles { get; } = [RuntimeProfiles.DefaultName, RuntimeProfiles.WorkstationName, RuntimeProfiles.TunedName];
 
@@ -95,7 +99,7 @@ public sealed class BenchOptions
             "Runs every runnable fetch × insert combination of SyncDataBenchmark (and the peers: psql pipes, pgcopydb, postgres_fdw, logical replication) against the same seeded table, " +
             "verifies every run, and writes results.json, results.csv, results.md and pictures. Exits 1 if any run failed or was not verified.")
         {
-            _rows, _maxRunSeconds, _noMaxRun, _repeat, _warmup, _cases, _pageSize, _batchSize, _out, _connection, _sourceUrl, _someServiceUrl, _tmpfs, _noPeers, _peers, _noCharts, _profile, _profileCases, _link, _compression, _reportFrom,
+            _rows, _maxRunSeconds, _noMaxRun, _repeat, _warmup, _cases, _pageSize, _batchSize, _out, _connection, _sourceUrl, _someServiceUrl, _tmpfs, _noPeers, _peers, _noCharts, _profile, _profileCases, _link, _compression, _table, _reportFrom,
         };
         // Unknown tokens are named by Errors, with the options there are.
         root.TreatUnmatchedTokensAsErrors = false;
@@ -135,6 +139,7 @@ public sealed class BenchOptions
         Links = OptionParsing.List(parse.GetValue(_link) ?? []).Select(n => NetworkLink.Find(n)!).DefaultIfEmpty(NetworkLink.Loopback).ToList(),
         ProfileCases = parse.GetValue(_profileCases) is { Length: > 0 } given ? CaseSelection.Parse(given, out _) : CaseSelection.DefaultProfileCases,
         Compressions = Compressions(parse.GetValue(_compression) ?? []),
+        Tables = OptionParsing.List(parse.GetValue(_table) ?? []).Select(SyncTable.Named).DefaultIfEmpty(SyncTable.Users).ToList(),
         ReportFrom = parse.GetValue(_reportFrom),
     };
 

@@ -1,4 +1,5 @@
 using SyncData.Harness;
+using SyncData.Postgres;
 
 namespace SyncDataBenchmark.Runner;
 
@@ -30,6 +31,8 @@ public sealed record BenchSettings
     public bool Charts { get; init; } = true;
     /// <summary>The content codings every selected case runs under (--compression); each is its own row. Peers are not multiplied.</summary>
     public IReadOnlyList<string> Compressions { get; init; } = [SyncData.Shared.BodyCompression.None];
+    /// <summary>The tables every case and peer moves (--table), in order; the source holds each at every size.</summary>
+    public IReadOnlyList<SyncTable> Tables { get; init; } = [SyncTable.Users];
     /// <summary>--report-from: a directory whose results.json the reports are written again from; null: measure.</summary>
     public DirectoryInfo? ReportFrom { get; init; }
     /// <summary>The links to measure across, in order (--link); the first is the headline table's.</summary>

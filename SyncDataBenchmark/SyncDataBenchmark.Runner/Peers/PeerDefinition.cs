@@ -1,3 +1,5 @@
+using SyncData.Postgres;
+
 namespace SyncDataBenchmark.Runner;
 
 /// <summary>
@@ -49,6 +51,17 @@ public sealed record PeerDefinition(string Key, string Name, string FetchLabel, 
         LogicalReplicationPeer.Definition,
         PsqlBinaryTunedPeer.Definition,
     ];
+
+    /// <summary>This peer moving <paramref name="table"/>: its scripts and files with the table's name and columns filled in (PeerFolder).</summary>
+    public PeerDefinition For(SyncTable table)
+    {
+        string? Fill(string? text) => text is null ? null : PeerFolder.ForTable(text, table);
+        return this with
+        {
+            Script = Fill(Script)!, Setup = Fill(Setup), Teardown = Fill(Teardown), Precondition = Fill(Precondition),
+            Files = Files.ToDictionary(f => f.Key, f => Fill(f.Value)!),
+        };
+    }
 
     /// <summary>Every peer's key, as --peers lists them.</summary>
     public static string Keys => string.Join(", ", All.Select(p => p.Key));

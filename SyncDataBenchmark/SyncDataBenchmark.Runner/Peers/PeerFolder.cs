@@ -4,9 +4,9 @@ namespace SyncDataBenchmark.Runner;
 
 /// <summary>
 /// A peer's scripts, kept as files in Peers/&lt;Folder&gt;/ and embedded in the runner: run.sh (timed), setup.sh and
-/// teardown.sh (untimed, optional), precondition.sql (run on the source before the session, optional); every other file is written into $WORK before the run. {{users}} and {{columns}}
-/// (and the peer's own values, such as {{format}}) are filled in, so the table's column order is stated once, in
-/// <see cref="UsersTable"/>; psql's \copy interpolates no variables, so they cannot be psql variables.
+/// teardown.sh (untimed, optional), precondition.sql (run on the source before the session, optional); every other file is written into $WORK before the run. The peer's own
+/// values (such as {{format}}) are filled in here, {{table}} and {{columns}} per run (<see cref="PeerDefinition.For"/>), so a
+/// table's name and column order are stated once, in <see cref="SyncTable"/>; psql's \copy interpolates no variables, so they cannot be psql variables.
 /// </summary>
 public static class PeerFolder
 {
@@ -33,16 +33,16 @@ public static class PeerFolder
     /// <summary>Every file of the folder by name, placeholders filled in; an unknown placeholder is an error, not a silent gap.</summary>
     public static Dictionary<string, string> Files(string folder, IReadOnlyDictionary<string, string> values)
     {
-        var all = new Dictionary<string, string>(values) { ["users"] = UsersTable.Name, ["columns"] = UsersTable.Columns };
         var assembly = typeof(PeerFolder).Assembly;
         var result = new Dictionary<string, string>();
         foreach (var resource in assembly.GetManifestResourceNames().Where(n => n.StartsWith($"{Prefix}{folder}/", StringComparison.Ordinal)))
         {
             using var reader = new StreamReader(assembly.GetManifestResourceStream(resource)!);
-            var text = all.Aggregate(reader.ReadToEnd(), (t, v) => t.Replace("{{" + v.Key + "}}", v.Value, StringComparison.Ordinal));
-            if (text.IndexOf("{{", StringComparison.Ordinal) is >= 0 and var at && text.IndexOf("}}", at, StringComparison.Ordinal) > at)
+            var text = values.Aggregate(reader.ReadToEnd(), (t, v) => t.Replace("{{" + v.Key + "}}", v.Value, StringComparison.Ordinal));
+            var filled = ForTable(text, SyncTable.Users);
+            if (filled.IndexOf("{{", StringComparison.Ordinal) is >= 0 and var at && filled.IndexOf("}}", at, StringComparison.Ordinal) > at)
             {
-                throw new InvalidOperationException($"{resource} has a placeholder no value fills: {text[at..(text.IndexOf("}}", at, StringComparison.Ordinal) + 2)]}");
+                throw new InvalidOperationException($"{resource} has a placeholder no value fills: {filled[at..(filled.IndexOf("}}", at, StringComparison.Ordinal) + 2)]}");
             }
 
             result[resource[(Prefix.Length + folder.Length + 1)..]] = text;
@@ -50,4 +50,8 @@ public static class PeerFolder
 
         return result.ContainsKey(Run) ? result : throw new InvalidOperationException($"Peers/{folder}/ has no {Run}.");
     }
+
+    /// <summary>A peer's text for <paramref name="table"/>: {{table}} its name, {{columns}} its COPY column order.</summary>
+    public static string ForTable(string text, SyncTable table) =>
+        text.Replace("{{table}}", table.Name, StringComparison.Ordinal).Replace("{{columns}}", table.Columns, StringComparison.Ordinal);
 }

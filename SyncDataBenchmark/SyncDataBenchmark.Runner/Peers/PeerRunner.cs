@@ -3,18 +3,19 @@ using System.Text.RegularExpressions;
 using Npgsql;
 using SyncData.Harness;
 using SyncData.Harness.Network;
+using SyncData.Postgres;
 using SyncData.Shared;
 using SyncDataBenchmark.Runner.Report;
 
 namespace SyncDataBenchmark.Runner;
 
 /// <summary>
-/// Runs one peer once: makes the target differ from the source (untimed), runs the peer's set-up, its timed script
+/// Runs one peer once, moving <paramref name="table"/>: makes the target differ from the source (untimed), runs the peer's set-up, its timed script
 /// and its tear-down, then checks the target against the source itself, independent of the tool's own report.
 /// <paramref name="placement"/> says where the scripts run and what they connect to (default: here, the runner's own
 /// connection strings); <paramref name="readCounters"/>, on a shaped link, reads the link's counters around the timed script.
 /// </summary>
-public sealed partial class PeerRunner(string sourceConnection, string targetConnection, TableChecksum sourceSummary,
+public sealed partial class PeerRunner(string sourceConnection, string targetConnection, SyncTable table, TableChecksum sourceSummary,
     PeerPlacement? placement = null, Func<CancellationToken, Task<LinkCounters?>>? readCounters = null)
 {
     private readonly PeerPlacement _placement = placement ?? new PeerPlacement(null, sourceConnection, targetConnection);
@@ -26,8 +27,9 @@ public sealed partial class PeerRunner(string sourceConnection, string targetCon
         public double? WallMs { get; } = wallMs;
     }
 
-    public async Task<PeerRun> RunAsync(PeerDefinition peer, int round, bool warmup, CancellationToken ct)
+    public async Task<PeerRun> RunAsync(PeerDefinition template, int round, bool warmup, CancellationToken ct)
     {
+        var peer = template.For(table);
         if (ShellCommand.Which(peer.Tool) is null)
         {
             return Failed(peer, round, warmup, new PeerFailed($"{peer.Tool} is not installed (Debian package {(peer.Tool == "psql" ? "postgresql-client" : peer.Tool)}; ./bench.sh installs it when run as root)."));
@@ -37,11 +39,11 @@ public sealed partial class PeerRunner(string sourceConnection, string targetCon
         try
         {
             var (ms, wallMs, traffic) = await RunScriptsAsync(peer, work.FullName, ct);
-            var target = await Lab.ReadChecksumAsync(targetConnection, ct);
+            var target = await Lab.ReadChecksumAsync(targetConnection, table, ct);
             var verified = target == sourceSummary;
             return new PeerRun
             {
-                Peer = peer.Key, Round = round, Warmup = warmup, Scope = peer.Scope,
+                Peer = peer.Key, Table = table.Name, Round = round, Warmup = warmup, Scope = peer.Scope,
                 Status = verified ? RunStatus.Succeeded : RunStatus.Failed,
                 DurationMs = ms, WallMs = wallMs, Rows = target.Rows, Verified = verified, Target = target, ExitCode = 0, Traffic = traffic,
                 Error = verified ? null : $"Verification failed: source has {sourceSummary.Rows:N0} rows (checksum {sourceSummary.Checksum}), target has {target.Rows:N0} (checksum {target.Checksum}).",
@@ -67,9 +69,9 @@ public sealed partial class PeerRunner(string sourceConnection, string targetCon
         }
     }
 
-    private static PeerRun Failed(PeerDefinition peer, int round, bool warmup, PeerFailed failed) => new()
+    private PeerRun Failed(PeerDefinition peer, int round, bool warmup, PeerFailed failed) => new()
     {
-        Peer = peer.Key, Round = round, Warmup = warmup, Status = RunStatus.Failed, Error = failed.Message, ExitCode = failed.ExitCode,
+        Peer = peer.Key, Table = table.Name, Round = round, Warmup = warmup, Status = RunStatus.Failed, Error = failed.Message, ExitCode = failed.ExitCode,
         WallMs = failed.WallMs, Scope = peer.Scope,
     };
 
@@ -77,7 +79,7 @@ public sealed partial class PeerRunner(string sourceConnection, string targetCon
     private async Task<(double Ms, double WallMs, LinkTraffic? Traffic)> RunScriptsAsync(PeerDefinition peer, string work, CancellationToken ct)
     {
         // Whatever the previous case left, a peer that copies nothing must not verify.
-        await Lab.MakeTargetDifferAsync(targetConnection, sourceSummary, ct);
+        await Lab.MakeTargetDifferAsync(targetConnection, table, sourceSummary, ct);
         foreach (var (name, content) in peer.Files)
         {
             await File.WriteAllTextAsync(Path.Combine(work, name), content, ct);

@@ -4,8 +4,8 @@ using SyncDataBenchmark.Runner.Report;
 namespace SyncDataBenchmark.Runner;
 
 /// <summary>
-/// What a session runs, decided from the options alone: links × sizes × profiles × codings × cases × rounds. Each
-/// round visits every selected case and then every peer, so slow drift of the machine spreads over all of them; the
+/// What a session runs, decided from the options alone: links × sizes × profiles × rounds × tables × codings × cases.
+/// Each round visits, table by table, every selected case and then every peer, so slow drift of the machine spreads over all of them; the
 /// first profile runs every case and the peers, each further one (after the services restart under it) the
 /// --profile-cases cases. The one input that is not an option is what was measured so far: a case whose run at the
 /// next size is predicted past --max-run-seconds is skipped there (<see cref="SkipsAt"/>).
@@ -52,15 +52,18 @@ public sealed class BenchPlan(BenchSettings settings, IReadOnlyList<PeerDefiniti
             var main = profile == settings.MainProfile;
             for (var round = 1 - settings.WarmupsAt(sizeIndex); round <= settings.Repeat; round++)
             {
-                foreach (var c in main ? Combinations : ProfileCombinations)
+                foreach (var table in settings.Tables)
                 {
-                    yield return new PlanItem(0, Math.Max(round, 0), round <= 0, c, null, profile, main, rows);
-                }
+                    foreach (var c in main ? Combinations : ProfileCombinations)
+                    {
+                        yield return new PlanItem(0, Math.Max(round, 0), round <= 0, c, null, profile, main, rows, table);
+                    }
 
-                // The peers run no .NET process: one set, beside the main profile's runs, is enough.
-                foreach (var p in main ? peers : [])
-                {
-                    yield return new PlanItem(0, Math.Max(round, 0), round <= 0, null, p, profile, main, rows);
+                    // The peers run no .NET process: one set, beside the main profile's runs, is enough.
+                    foreach (var p in main ? peers : [])
+                    {
+                        yield return new PlanItem(0, Math.Max(round, 0), round <= 0, null, p, profile, main, rows, table);
+                    }
                 }
             }
         }
@@ -80,7 +83,7 @@ public sealed class BenchPlan(BenchSettings settings, IReadOnlyList<PeerDefiniti
         var result = new List<SkippedCase>();
         foreach (var item in ItemsAt(0).Where(i => !i.Warmup && i.Round == 1))
         {
-            var key = item.Combination?.Key ?? item.Peer!.Key;
+            var key = item.Case;
             var already = record.Skipped.LastOrDefault(s => s.Case == key && s.Profile == item.Profile.Name && s.Link == link);
             var predicted = already is not null
                 ? Growth.PredictMs([(already.Rows, already.PredictedMs)], rows)

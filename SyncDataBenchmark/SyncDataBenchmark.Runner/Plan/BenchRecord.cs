@@ -36,9 +36,9 @@ public sealed class BenchRecord
     /// <summary>The item's case's best verified timed run at each size measured across <paramref name="link"/>.</summary>
     public List<(long Rows, double Ms)> BestTimesBySize(PlanItem item, string link)
     {
-        IEnumerable<(long? Rows, double? Ms)> times = item.Combination is { } c
-            ? _runs.Where(r => r.Case == c.Key && r.Profile == item.Profile.Name && r.Link == link && r.Ok && !r.Warmup).Select(r => (r.SourceRows, r.Result!.DurationMs))
-            : _peerRuns.Where(r => r.Peer == item.Peer!.Key && r.Link == link && r.Ok && !r.Warmup).Select(r => (r.SourceRows, r.DurationMs));
+        IEnumerable<(long? Rows, double? Ms)> times = item.Combination is not null
+            ? _runs.Where(r => r.Case == item.Case && r.Profile == item.Profile.Name && r.Link == link && r.Ok && !r.Warmup).Select(r => (r.SourceRows, r.Result!.DurationMs))
+            : _peerRuns.Where(r => r.Peer == item.Peer!.Key && r.Table == item.Table.Name && r.Link == link && r.Ok && !r.Warmup).Select(r => (r.SourceRows, r.DurationMs));
         return times.Where(t => t.Rows is not null && t.Ms is not null)
             .GroupBy(t => t.Rows!.Value)
             .Select(g => (g.Key, g.Min(t => t.Ms!.Value)))

@@ -1,14 +1,20 @@
 using SyncData.Harness;
+using SyncData.Postgres;
 
 namespace SyncDataBenchmark.Runner;
 
-/// <summary>One timed (or warm-up) run of a combination or a peer, in its place in the round-robin.</summary>
-public sealed record PlanItem(int Index, int Round, bool Warmup, Combination? Combination, PeerDefinition? Peer, RuntimeProfile Profile, bool MainProfile, long Rows)
+/// <summary>One timed (or warm-up) run of a combination or a peer moving one table, in its place in the round-robin.</summary>
+public sealed record PlanItem(int Index, int Round, bool Warmup, Combination? Combination, PeerDefinition? Peer, RuntimeProfile Profile, bool MainProfile, long Rows, SyncTable Table)
 {
+    /// <summary>" [orders]": a table other than users is its own case, as a coding is (RunDimension's label suffix).</summary>
+    private string TableSuffix => Table == SyncTable.Users ? "" : $"[{Table.Name}]";
+
+    /// <summary>The case as the record names it: NpgsqlCopy:NpgsqlCopy[gzip], NpgsqlCopy:NpgsqlCopy[orders], psql-binary[orders].</summary>
+    public string Case => (Combination?.Key ?? Peer!.Key) + TableSuffix;
+
     /// <summary>The case's key, with "@profile" under a profile after the first.</summary>
-    public string Key => (Combination?.Key ?? Peer!.Key) + (MainProfile ? "" : "@" + Profile.Name);
-    public string Title => Combination is { } c
-        ? $"#{c.Number} {c.Label}{(MainProfile ? "" : $" [{Profile.Name}]")}"
-        : $"peer: {Peer!.Name}";
+    public string Key => Case + (MainProfile ? "" : "@" + Profile.Name);
+    public string Title => (Combination is { } c ? $"#{c.Number} {c.Label}" : $"peer: {Peer!.Name}")
+        + (TableSuffix.Length > 0 ? " " + TableSuffix : "") + (MainProfile ? "" : $" [{Profile.Name}]");
     public string RunLabel(int repeat) => Warmup ? "warm-up" : $"run {Round}/{repeat}";
 }

@@ -29,6 +29,7 @@ public sealed record BenchParameters
     public required string Database { get; init; }
     public required bool SeedReused { get; init; }
     public double? SeedMs { get; init; }
+    /// <summary>The first table's (<see cref="Tables"/>); every run records its own table and what it found.</summary>
     public TableChecksum? SourceChecksum { get; init; }
     public required bool Peers { get; init; }
     /// <summary>The peers --peers selected; null: all (or none, with --no-peers).</summary>
@@ -46,6 +47,8 @@ public sealed record BenchParameters
     public required IReadOnlyList<NetworkLink> Links { get; init; }
     /// <summary>The content codings every case ran under (--compression), in order.</summary>
     public required IReadOnlyList<string> Compressions { get; init; }
+    /// <summary>The tables every case and peer moved (--table), in order; null in records from before --table (users).</summary>
+    public IReadOnlyList<string>? Tables { get; init; }
 
     /// <summary>The headline's runtime profile: the runs' Profile of the summary table's main rows.</summary>
     [JsonIgnore]

@@ -15,6 +15,8 @@ public sealed record CaseGrowth
     public required string Title { get; init; }
     public required string Profile { get; init; }
     public required bool MainProfile { get; init; }
+    /// <summary>The summary the case belongs to (SummaryRow.Split): growth{split}.png.</summary>
+    public string Split { get; init; } = "";
     public required IReadOnlyList<Point> Points { get; init; }
     /// <summary>Best time against rows; null with fewer than two measured sizes.</summary>
     public GrowthExponent? Time { get; init; }
@@ -43,6 +45,7 @@ public sealed record CaseGrowth
             Title = first.ProfiledLabel,
             Profile = first.Profile,
             MainProfile = first.MainProfile,
+            Split = first.Split,
             Points = points,
             Time = FitOf(r => r.BestMs),
             SomeServiceWorkingSet = FitOf(r => r.SomeService?.PeakWorkingSetBytes),

@@ -14,15 +14,16 @@ public static class CsvReport
     /// <summary>A row of results.csv: a combination's run or a peer's, and the profile a peer's row names.</summary>
     public sealed record Run(MeasuredRun Measured, string MainProfile);
 
-    public static IReadOnlyList<ReportColumn<Run>> Columns { get; } =
+    /// <summary>The columns of a record's results.csv: a RunDimension's only once the record names its values.</summary>
+    public static IReadOnlyList<ReportColumn<Run>> Columns(BenchParameters parameters) =>
     [
         Column("Kind", _ => SummaryRow.Kinds.Combination, _ => SummaryRow.Kinds.Peer),
-        Column("Case", r => r.Case, p => p.Peer),
+        Column("Case", r => r.Case, RunDimension.PeerCase),
         new("Profile", run => run.Measured is CombinationRun c ? c.Profile : run.MainProfile),
         Column("Number", r => r.Number),
         Column("Fetch", r => r.Fetch, p => PeerDefinition.Find(p.Peer)!.FetchLabel),
         Column("Insert", r => r.Insert, p => PeerDefinition.Find(p.Peer)!.InsertLabel),
-        .. RunDimension.All.Select(d => Column(d.Header, d.Of, _ => d.Plain)),
+        .. RunDimension.Shown(parameters).Select(d => Shared(d.Header, d.Of)),
         Shared("Round", r => r.Round),
         Shared("Warmup", r => r.Warmup),
         // Rows in the source for this run (the sweep's size); Rows below is what the run moved.
@@ -55,10 +56,11 @@ public static class CsvReport
     public static async Task WriteAsync(BenchReport report, string path)
     {
         await using var csv = CsvWriter.ToFile(path, CsvWriterOptions.Default);
-        csv.WriteHeader([.. Columns.Select(c => c.Header)]);
+        var columns = Columns(report.Parameters);
+        csv.WriteHeader([.. columns.Select(c => c.Header)]);
         foreach (var run in Rows(report))
         {
-            csv.WriteRecord([.. Columns.Select(c => c.Cell(run))]);
+            csv.WriteRecord([.. columns.Select(c => c.Cell(run))]);
         }
     }
 

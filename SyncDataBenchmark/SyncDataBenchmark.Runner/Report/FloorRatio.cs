@@ -4,4 +4,8 @@ namespace SyncDataBenchmark.Runner.Report;
 /// One case against one psql pipe at one size: the ratio of their median times (target statements, the scope both
 /// share) and how sure it is — a 95% percentile-bootstrap interval; null with fewer than two runs on a side.
 /// </summary>
-public sealed record FloorRatio(string Title, long Rows, string Peer, double MedianMs, int Runs, double PeerMedianMs, int PeerRuns, double Ratio, double? Low, double? High);
+public sealed record FloorRatio(string Title, long Rows, string Peer, double MedianMs, int Runs, double PeerMedianMs, int PeerRuns, double Ratio, double? Low, double? High)
+{
+    /// <summary>The pipe's row as the summary labels it: "peer: psql binary pipe [orders]".</summary>
+    public string PeerLabel { get; init; } = "";
+}

@@ -16,15 +16,14 @@ public static class FloorRatios
     // Fixed: the same record always renders the same interval.
     private const int Seed = 27;
 
-    /// <summary>Every first-link combination (each profile) against each floor that ran, at every size both ran at.</summary>
+    /// <summary>Every first-link combination (each profile) against each floor of its own split (table) that ran, at every size both ran at.</summary>
     public static List<FloorRatio> Build(ReportTables tables) =>
         Floors.SelectMany(floor => tables.BySize
-                .Select(size => (size.Rows, size.Summary, Floor: size.Summary.FirstOrDefault(r => r is { Succeeded: > 0, Scope: PeerScopes.TargetStatements } && r.Case == floor)))
-                .Where(size => size.Floor is not null)
                 .SelectMany(size => size.Summary.Where(r => r is { Kind: SummaryRow.Kinds.Combination, Succeeded: > 0 })
-                    .Select(r => (size.Rows, Row: r, size.Floor)))
-                .OrderBy(x => x.Row.Number).ThenBy(x => !x.Row.MainProfile).ThenBy(x => x.Rows)
-                .Select(x => Compare(x.Row.ProfiledLabel, x.Rows, floor, x.Row.Durations, x.Floor!.Durations)))
+                    .Select(r => (size.Rows, Row: r, Floor: size.Summary.FirstOrDefault(f => f is { Succeeded: > 0, Scope: PeerScopes.TargetStatements } && f.Peer == floor && f.Split == r.Split))))
+                .Where(x => x.Floor is not null)
+                .OrderBy(x => x.Row.Split, StringComparer.Ordinal).ThenBy(x => x.Row.Number).ThenBy(x => !x.Row.MainProfile).ThenBy(x => x.Rows)
+                .Select(x => Compare(x.Row.ProfiledLabel, x.Rows, floor, x.Row.Durations, x.Floor!.Durations) with { PeerLabel = x.Floor.Label }))
             .ToList();
 
     public static FloorRatio Compare(string title, long rows, string peer, IReadOnlyList<double> caseMs, IReadOnlyList<double> peerMs)
@@ -88,9 +87,10 @@ public static class FloorRatios
         {
             var mine = ratios.Where(r => r.Peer == floor).ToList();
             var name = PeerDefinition.Find(floor)!.Name;
-            var rows = mine.GroupBy(r => r.Title)
+            // Per split (table): its cases, then its own pipe's median.
+            var rows = mine.GroupBy(r => r.PeerLabel).SelectMany(split => split.GroupBy(r => r.Title)
                 .Select(g => (Case: g.Key, Cell: (Func<FloorRatio, string>)Cell, Ratios: g.ToList()))
-                .Append(($"peer: {name}, its median", r => $"{ReportFormat.Ms(r.PeerMedianMs)} (n = {r.PeerRuns})", mine));
+                .Append(($"{split.Key}, its median", r => $"{ReportFormat.Ms(r.PeerMedianMs)} (n = {r.PeerRuns})", split.ToList())));
             md.AppendLine().AppendLine($"### Against {name}").AppendLine();
             MarkdownTable.Append(md,
             [

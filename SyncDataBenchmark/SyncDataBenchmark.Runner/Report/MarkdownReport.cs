@@ -23,7 +23,7 @@ public static class MarkdownReport
             : anyFailure ? "**Not every run succeeded and verified**: see Failures below."
             : "Every run that finished succeeded and was verified.").AppendLine();
         MarkdownParameters.Append(md, tables);
-        var headline = SummaryColumns.Headline(report.Parameters.Repeat, charts);
+        var headline = SummaryColumns.Headline(report.Parameters, charts);
         MarkdownTable.Append(md, headline, tables.Summary.Where(r => r.MainProfile));
         AppendWireAndCpu(md, tables);
         AppendProfileComparison(md, tables, charts);
@@ -44,7 +44,7 @@ public static class MarkdownReport
     private static void AppendFailures(StringBuilder md, BenchReport report, string? pictureProblem)
     {
         var failures = report.Runs.Where(r => !r.Ok).Select(r => $"{r.Case} {(r.Warmup ? "warm-up" : $"run {r.Round}")}: {r.Error}")
-            .Concat(report.Peers.Where(r => !r.Ok).Select(r => $"{r.Peer} {(r.Warmup ? "warm-up" : $"run {r.Round}")}: {r.Error}"))
+            .Concat(report.Peers.Where(r => !r.Ok).Select(r => $"{RunDimension.PeerCase(r)} {(r.Warmup ? "warm-up" : $"run {r.Round}")}: {r.Error}"))
             .Concat(report.Problems)
             .Concat(pictureProblem is null ? [] : [$"The pictures: {pictureProblem}"])
             .ToList();
@@ -132,7 +132,7 @@ public static class MarkdownReport
         }
 
         md.AppendLine().AppendLine("## Bytes on the wire and CPU time").AppendLine();
-        MarkdownTable.Append(md, SummaryColumns.WireAndCpu, rows);
+        MarkdownTable.Append(md, SummaryColumns.WireAndCpu(tables.Parameters), rows);
         md.AppendLine();
         md.AppendLine("Bytes are the fetch responses' bodies (headers excluded) as SomeService received them, counted under its decoder, "
                       + "and decoded; per row moved, medians over the successful timed runs. CPU is each process's processor time (user + "

@@ -8,6 +8,13 @@ public abstract record MeasuredRun
     public required bool Warmup { get; init; }
     /// <summary>Rows in the source when this run ran (the sweep's size).</summary>
     public long? SourceRows { get; init; }
+    /// <summary>
+    /// The table the run moved (--table); records from before --table read as users (the JSON source generator assigns
+    /// an absent init property null, so the default is the getter's).
+    /// </summary>
+    public string Table { get => _table ?? SyncData.Postgres.SyncTable.Users.Name; init => _table = value; }
+
+    private readonly string? _table;
     /// <summary>The link between the two hosts this run crossed (--link).</summary>
     public string Link { get; init; } = NetworkLink.LoopbackName;
     /// <summary>What crossed a shaped link during the run (a peer's: during its timed script); null on loopback.</summary>

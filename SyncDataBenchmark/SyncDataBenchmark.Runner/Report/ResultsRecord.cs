@@ -81,6 +81,7 @@ public static class ResultsRecord
         ProfileCases = settings.Profiles.Count > 1 ? settings.ProfileCases.Patterns : [],
         Links = settings.Links,
         Compressions = settings.Compressions,
+        Tables = settings.Tables.Select(t => t.Name).ToList(),
     };
 
     private static string WarmupRounds(int n) => n == 1 ? "one untimed warm-up round" : $"{n} untimed warm-up rounds";

@@ -62,9 +62,9 @@ public static class SummaryColumns
 
     public static ReportColumn<SummaryRow> StdDev { get; } = new("StdDev", r => r.StdDevMs is { } sd ? Ms(sd) : None, Numeric: true);
 
-    /// <summary>One column per RunDimension: the row's value; peers have none.</summary>
-    public static IReadOnlyList<ReportColumn<SummaryRow>> Dimensions { get; } =
-        RunDimension.All.Select(d => new ReportColumn<SummaryRow>(d.Header, r => r.Dimensions.GetValueOrDefault(d.Header, None))).ToList();
+    /// <summary>One column per RunDimension the record names: the row's value; peers only those they vary along.</summary>
+    public static IReadOnlyList<ReportColumn<SummaryRow>> Dimensions(BenchParameters parameters) =>
+        RunDimension.Shown(parameters).Select(d => new ReportColumn<SummaryRow>(d.Header, r => r.Dimensions.GetValueOrDefault(d.Header, None), d.Legend)).ToList();
 
     public static ReportColumn<SummaryRow> Failures { get; } = new("Failures", r => Count(r.Failures) + (r.WarmupFailed ? " + warm-up" : ""),
         "Failures counts failed or unverified timed runs; \"+ warm-up\" marks a failed warm-up.", Numeric: true);
@@ -94,9 +94,9 @@ public static class SummaryColumns
     ];
 
     /// <summary>The headline table of results.md (README's table is a copy of it).</summary>
-    public static IReadOnlyList<ReportColumn<SummaryRow>> Headline(int repeat, bool charts) =>
+    public static IReadOnlyList<ReportColumn<SummaryRow>> Headline(BenchParameters parameters, bool charts) =>
     [
-        TestCase(charts), Rank, new("FetchApproach", r => r.Fetch), new("InsertApproach", r => r.Insert), Best(repeat), .. Dimensions,
+        TestCase(charts), Rank, new("FetchApproach", r => r.Fetch), new("InsertApproach", r => r.Insert), Best(parameters.Repeat), .. Dimensions(parameters),
         .. Service("SomeService", r => r.SomeService), .. Service("SyncDataSource", r => r.SyncDataSource),
         Median, StdDev, Failures, Verified, RatioToFastest, RatioToPsqlBinary, TimeScope,
     ];
@@ -110,9 +110,9 @@ public static class SummaryColumns
     ];
 
     /// <summary>Per combination: bytes per row on the wire and decoded, and both services' CPU and JIT time.</summary>
-    public static IReadOnlyList<ReportColumn<SummaryRow>> WireAndCpu { get; } =
+    public static IReadOnlyList<ReportColumn<SummaryRow>> WireAndCpu(BenchParameters parameters) =>
     [
-        Case, .. Dimensions,
+        Case, .. Dimensions(parameters),
         new("Wire bytes/row", r => r.WireBytesPerRow is { } w ? Number(w, "0.0") : None, Numeric: true),
         new("Body bytes/row", r => r.BodyBytesPerRow is { } b ? Number(b, "0.0") : None, Numeric: true),
         new("Wire / body", r => r is { WireBytesPerRow: { } w, BodyBytesPerRow: > 0 and var b } ? Number(w / b, "0.000") : None, Numeric: true),

@@ -10,9 +10,13 @@ public static class SummaryTable
 {
     public static List<SummaryRow> Build(BenchReport record, long rows, string link)
     {
-        var parameters = record.Parameters;
-        var runs = record.Runs.Where(r => r.SourceRows == rows && r.Link == link).ToList();
-        var peerRuns = record.Peers.Where(r => r.SourceRows == rows && r.Link == link).ToList();
+        var runs = record.AllRuns.Where(r => r.SourceRows == rows && r.Link == link).ToList();
+        // Each value of a splitting dimension (the table) is a summary of its own, in the order measured (each round: as asked).
+        return runs.GroupBy(RunDimension.SplitOf).SelectMany(split => Ranked(Build(record.Parameters, split.OfType<CombinationRun>().ToList(), split.OfType<PeerRun>().ToList()))).ToList();
+    }
+
+    private static IEnumerable<SummaryRow> Build(BenchParameters parameters, List<CombinationRun> runs, List<PeerRun> peerRuns)
+    {
         var profiles = parameters.Profiles.Select(p => p.Name).ToList();
         var peerOrder = PeerDefinition.All.Select(p => p.Key).ToList();
         var combinations = runs.GroupBy(r => (r.Case, r.Profile))
@@ -21,14 +25,14 @@ public static class SummaryTable
         // Within a number and profile, each dimension's values in the order the session asked for them.
         foreach (var dimension in RunDimension.All)
         {
-            var asked = dimension.Asked(parameters).ToList();
+            var asked = (dimension.Asked(parameters) ?? []).ToList();
             combinations = combinations.ThenBy(g => asked.IndexOf(dimension.Of(g.First())));
         }
 
         var peers = peerRuns.GroupBy(r => r.Peer)
             .OrderBy(g => peerOrder.IndexOf(g.Key))
             .Select(g => OfPeer(PeerDefinition.Find(g.Key)!, g.ToList(), parameters.MainProfile));
-        return Ranked(combinations.Select(g => OfCombination(g.ToList(), parameters.MainProfile)).Concat(peers).ToList());
+        return combinations.Select(g => OfCombination(g.ToList(), parameters.MainProfile)).Concat(peers);
     }
 
     private static SummaryRow OfCombination(List<CombinationRun> all, string mainProfile)
@@ -50,6 +54,7 @@ public static class SummaryTable
             Fetch = first.Fetch,
             Insert = first.Insert,
             Dimensions = RunDimension.All.ToDictionary(d => d.Header, d => d.Of(first)),
+            Split = RunDimension.SplitOf(first),
             WireBytesPerRow = PerRow(ok, r => r.WireBytes),
             BodyBytesPerRow = PerRow(ok, r => r.BodyBytes),
             // SomeService's durationMs: first target statement (truncate) to commit.
@@ -67,19 +72,22 @@ public static class SummaryTable
 
     private static SummaryRow OfPeer(PeerDefinition p, List<PeerRun> all, string mainProfile)
     {
+        var first = all[0];
         var ok = all.Where(r => r is { Warmup: false, Ok: true }).ToList();
         var walls = ok.Where(r => r.WallMs is not null).Select(r => r.WallMs!.Value).ToList();
         return Timed(all, ok.Select(r => r.DurationMs!.Value), new SummaryRow
         {
             Kind = SummaryRow.Kinds.Peer,
-            Case = p.Key,
+            Case = RunDimension.PeerCase(first),
+            Peer = p.Key,
             Profile = mainProfile,
             MainProfile = true,
-            Title = p.Name,
+            Title = p.Name + RunDimension.LabelSuffix(first),
             Fetch = p.FetchLabel,
             Insert = p.InsertLabel,
-            Dimensions = new Dictionary<string, string>(),
-            Scope = all[0].Scope,
+            Dimensions = RunDimension.SplitValues(first),
+            Split = RunDimension.SplitOf(first),
+            Scope = first.Scope,
             BestWallMs = walls.Count > 0 ? walls.Min() : null,
             Traffic = ok.MinBy(r => r.DurationMs)?.Traffic,
         });
@@ -93,14 +101,15 @@ public static class SummaryTable
         Durations = durations.ToList(),
     };
 
-    /// <summary>With ranks and the ratios to the fastest combination and to the psql binary pipe.</summary>
-    private static List<SummaryRow> Ranked(List<SummaryRow> rows)
+    /// <summary>With ranks and the ratios to the fastest combination and to the psql binary pipe, within one split.</summary>
+    private static List<SummaryRow> Ranked(IEnumerable<SummaryRow> split)
     {
+        var rows = split.ToList();
         // Ranks and the fastest time are the main profile's; every row is still compared with the same session's pipe.
         var ranked = rows.Where(r => r is { Kind: SummaryRow.Kinds.Combination, MainProfile: true, BestMs: not null }).OrderBy(r => r.BestMs).ToList();
         var fastest = ranked.FirstOrDefault()?.BestMs ?? 0;
         // The yardstick at each scope: its target-statements time for rows measured so, its whole command for the rest.
-        var psqlBinaryRow = rows.FirstOrDefault(r => r.Case == PeerDefinition.PsqlBinaryKey);
+        var psqlBinaryRow = rows.FirstOrDefault(r => r.Peer == PeerDefinition.PsqlBinaryKey);
         double? PsqlBinaryAt(string? scope) => scope == PeerScopes.WholeCommand ? psqlBinaryRow?.BestWallMs : psqlBinaryRow?.BestMs;
         return rows.Select(r => r.BestMs is not { } best ? r : r with
         {

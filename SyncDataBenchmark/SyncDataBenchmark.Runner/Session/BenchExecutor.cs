@@ -28,12 +28,12 @@ public sealed class BenchExecutor(BenchSettings settings, BenchLab lab, BenchRec
 
         if (item.Combination is { } combination)
         {
-            var run = await RunCombinationAsync(combination, item, ct) with { SourceRows = lab.SourceChecksum.Rows, Link = lab.Link.Name };
+            var run = await RunCombinationAsync(combination, item, ct) with { SourceRows = item.Rows, Link = lab.Link.Name, Table = item.Table.Name };
             record.Add(run);
             return run.Ok ? new(true, $"{run.Result!.DurationMs:N0} ms, {run.Result.Rows:N0} rows, verified") : new(false, run.Error ?? "failed");
         }
 
-        var peer = await lab.Peers().RunAsync(item.Peer!, item.Round, item.Warmup, ct) with { SourceRows = lab.SourceChecksum.Rows, Link = lab.Link.Name };
+        var peer = await lab.Peers(item.Table).RunAsync(item.Peer!, item.Round, item.Warmup, ct) with { SourceRows = item.Rows, Link = lab.Link.Name };
         record.Add(peer);
         return peer.Ok ? new(true, $"{peer.DurationMs:N0} ms, {peer.Rows:N0} rows, verified") : new(false, peer.Error ?? "failed");
     }
@@ -41,13 +41,14 @@ public sealed class BenchExecutor(BenchSettings settings, BenchLab lab, BenchRec
     private async Task<CombinationRun> RunCombinationAsync(Combination combination, PlanItem item, CancellationToken ct)
     {
         // Untimed: the target must differ from the source, so a run that writes nothing cannot verify.
-        await Lab.MakeTargetDifferAsync(lab.TargetDb, lab.SourceChecksum, ct);
+        var source = lab.SourceChecksums[item.Table.Name];
+        await Lab.MakeTargetDifferAsync(lab.TargetDb, item.Table, source, ct);
         var clock = Stopwatch.StartNew();
         try
         {
             var before = await lab.ReadLinkCountersAsync(ct);
-            var (status, body, wall) = await SyncTrigger.SendAsync(_http, combination, settings, ct);
-            var traffic = PeerRunner.LinkTrafficOf(before, await lab.ReadLinkCountersAsync(ct), lab.SourceChecksum.Rows);
+            var (status, body, wall) = await SyncTrigger.SendAsync(_http, combination, item.Table, settings, ct);
+            var traffic = PeerRunner.LinkTrafficOf(before, await lab.ReadLinkCountersAsync(ct), source.Rows);
             if (status != HttpStatusCode.OK)
             {
                 return Run(combination, item, wall, (int)status, $"HTTP {(int)status}: {Shorten(body)}", null) with { Traffic = traffic };
@@ -55,9 +56,9 @@ public sealed class BenchExecutor(BenchSettings settings, BenchLab lab, BenchRec
 
             var result = JsonSerializer.Deserialize(body, SyncJsonContext.Default.RunResult) ?? throw new JsonException("empty body");
             // The runner's own verdict, whatever the service says: read the target directly.
-            var target = await Lab.ReadChecksumAsync(lab.TargetDb, ct);
-            var error = RunVerdict.Of(result, lab.SourceChecksum, target, lab.ServicesStartedByRunner ? item.Profile : null);
-            return Run(combination, item, wall, 200, error, result) with { RunnerVerified = target == lab.SourceChecksum, RunnerTarget = target, Traffic = traffic };
+            var target = await Lab.ReadChecksumAsync(lab.TargetDb, item.Table, ct);
+            var error = RunVerdict.Of(result, source, target, lab.ServicesStartedByRunner ? item.Profile : null);
+            return Run(combination, item, wall, 200, error, result) with { RunnerVerified = target == source, RunnerTarget = target, Traffic = traffic };
         }
         catch (Exception ex) when (ex is HttpRequestException or JsonException || (ex is TaskCanceledException && !ct.IsCancellationRequested))
         {
@@ -69,7 +70,7 @@ public sealed class BenchExecutor(BenchSettings settings, BenchLab lab, BenchRec
     private CombinationRun Run(Combination combination, PlanItem item, TimeSpan wall, int? status, string? error, RunResult? result) => new()
     {
         Number = combination.Number,
-        Case = combination.Key,
+        Case = item.Case,
         Fetch = combination.Fetch.ToString(),
         Insert = combination.Insert.ToString(),
         Compression = combination.Compression,

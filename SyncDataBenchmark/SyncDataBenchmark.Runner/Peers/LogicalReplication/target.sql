@@ -2,7 +2,7 @@
 -- table's copy is committed; a failed synchronisation retries forever, so its error count ends the wait.
 \getenv src_conninfo SRC_CONNINFO
 select extract(epoch from clock_timestamp());
-truncate {{users}};
+truncate {{table}};
 create subscription syncdata_peer connection :'src_conninfo' publication syncdata_peer
     with (create_slot = false, slot_name = 'syncdata_peer', copy_data = true);
 do $$
@@ -11,7 +11,7 @@ declare
 begin
     loop
         exit when exists (select from pg_subscription_rel r join pg_subscription s on s.oid = r.srsubid
-                          where s.subname = 'syncdata_peer' and r.srrelid = '{{users}}'::regclass and r.srsubstate in ('s', 'r'));
+                          where s.subname = 'syncdata_peer' and r.srrelid = '{{table}}'::regclass and r.srsubstate in ('s', 'r'));
         if exists (select from pg_stat_subscription_stats where subname = 'syncdata_peer' and sync_error_count > 0) then
             raise exception 'the initial table synchronisation failed (its error is in the server log)';
         end if;

@@ -16,4 +16,4 @@ create user mapping for current_user server syncdata_peer_source options (user :
 create user mapping for current_user server syncdata_peer_source options (user :'src_user');
 \endif
 create schema syncdata_peer_fdw;
-import foreign schema public limit to ({{users}}) from server syncdata_peer_source into syncdata_peer_fdw;
+import foreign schema public limit to ({{table}}) from server syncdata_peer_source into syncdata_peer_fdw;

@@ -1,6 +1,6 @@
 select extract(epoch from clock_timestamp());
 begin;
-truncate {{users}};
-insert into {{users}} ({{columns}}) select {{columns}} from syncdata_peer_fdw.{{users}};
+truncate {{table}};
+insert into {{table}} ({{columns}}) select {{columns}} from syncdata_peer_fdw.{{table}};
 commit;
 select extract(epoch from clock_timestamp());

@@ -3,12 +3,12 @@
 -- name and definition are read from the catalog, not repeated here.
 select extract(epoch from clock_timestamp());
 begin;
-truncate {{users}};
+truncate {{table}};
 select quote_ident(conname) as pk_name, pg_get_constraintdef(oid) as pk_definition
-from pg_constraint where conrelid = '{{users}}'::regclass and contype = 'p' \gset
-alter table {{users}} drop constraint :pk_name;
+from pg_constraint where conrelid = '{{table}}'::regclass and contype = 'p' \gset
+alter table {{table}} drop constraint :pk_name;
 set local maintenance_work_mem = '1GB';
-\copy {{users}} ({{columns}}) from pstdin (format {{format}}, freeze)
-alter table {{users}} add constraint :pk_name :pk_definition;
+\copy {{table}} ({{columns}}) from pstdin (format {{format}}, freeze)
+alter table {{table}} add constraint :pk_name :pk_definition;
 commit;
 select extract(epoch from clock_timestamp());

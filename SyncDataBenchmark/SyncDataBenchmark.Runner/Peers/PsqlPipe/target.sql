@@ -1,7 +1,7 @@
 -- Truncate and copy in one transaction, as SomeService does; the clock before the first statement and after the commit.
 select extract(epoch from clock_timestamp());
 begin;
-truncate {{users}};
-\copy {{users}} ({{columns}}) from pstdin (format {{format}})
+truncate {{table}};
+\copy {{table}} ({{columns}}) from pstdin (format {{format}})
 commit;
 select extract(epoch from clock_timestamp());

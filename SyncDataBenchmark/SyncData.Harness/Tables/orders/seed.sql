@@ -1,0 +1,1 @@
+select seed_orders($1, 1)

@@ -1,0 +1,1 @@
+select seed_users($1)

@@ -36,15 +36,21 @@ public static class UsersMessages
     /// </summary>
     public static void Fill(UserRow row, DbDataReader reader)
     {
-        Span<byte> id = stackalloc byte[16];
-        reader.GetGuid(0).TryWriteBytes(id, bigEndian: true, out _);
-        row.IdHigh = BinaryPrimitives.ReadUInt64BigEndian(id);
-        row.IdLow = BinaryPrimitives.ReadUInt64BigEndian(id[8..]);
+        SetId(row, reader.GetGuid(0));
         row.Name = reader.GetString(1);
         row.Patronymic = reader.GetString(2);
         row.Surname = reader.GetString(3);
         row.CreatedAt = reader.GetFieldValue<long>(4);
         row.IsActive = reader.GetBoolean(5);
+    }
+
+    /// <summary>The uuid's 16 bytes in PostgreSQL's (big-endian) order, as two fixed64.</summary>
+    public static void SetId(UserRow row, Guid value)
+    {
+        Span<byte> id = stackalloc byte[16];
+        value.TryWriteBytes(id, bigEndian: true, out _);
+        row.IdHigh = BinaryPrimitives.ReadUInt64BigEndian(id);
+        row.IdLow = BinaryPrimitives.ReadUInt64BigEndian(id[8..]);
     }
 
     public static Guid IdOf(UserRow row)

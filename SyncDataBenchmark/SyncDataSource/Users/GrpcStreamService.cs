@@ -101,10 +101,14 @@ public sealed class GrpcStreamService(NpgsqlDataSource dataSource, RunSnapshots 
         {
             dataSource.ClearIfConnectionFailure(ex);
             return new RpcException(new Status(StatusCode.Unavailable,
-                $"This service's database is unreachable; retry once it is back. ({ex.GetBaseException().Message}) {sent:N0} rows had been sent."));
+                $"This service's database is unreachable; retry once it is back. ({Chain(ex)}) {sent:N0} rows had been sent."));
         }
 
         return new RpcException(new Status(ex is OperationCanceledException ? StatusCode.Cancelled : StatusCode.Internal,
-            $"reading users failed after {sent:N0} rows were sent: {ex.GetType().Name}: {ex.Message}"));
+            $"reading users failed after {sent:N0} rows were sent: {Chain(ex)}"));
     }
+
+    /// <summary>The exception and, when another, what it wraps at the bottom: "NpgsqlException: … ← EndOfStreamException: …".</summary>
+    private static string Chain(Exception ex) =>
+        ex.GetBaseException() is { } inner && inner != ex ? $"{ex.GetType().Name}: {ex.Message} ← {inner.GetType().Name}: {inner.Message}" : $"{ex.GetType().Name}: {ex.Message}";
 }

@@ -155,13 +155,14 @@ public sealed class GrpcStreamTests(GrpcStreamLab lab)
     public async Task A_source_that_stops_sending_fails_the_read_after_the_idle_timeout()
     {
         var idle = TimeSpan.FromSeconds(2);
-        await using var rows = lab.Consume(idle).GetAsyncEnumerator();
+        // Bounded here too: without the idle timeout the read would wait for ever (and end cancelled, failing the test).
+        using var bound = new CancellationTokenSource(TimeSpan.FromSeconds(60));
+        await using var rows = lab.Consume(idle, bound.Token).GetAsyncEnumerator();
         Assert.True(await rows.MoveNextAsync());
         await FaultLab.SignalAsync(lab.Source, "STOP");
         try
         {
-            // Bounded here too: without the idle timeout the read would wait for ever.
-            var failure = await Assert.ThrowsAsync<SourceStreamException>(() => DrainAsync(rows).WaitAsync(TimeSpan.FromSeconds(60)));
+            var failure = await Assert.ThrowsAsync<SourceStreamException>(() => DrainAsync(rows));
             Assert.Contains("SyncDataSource sent nothing for 2 s after", failure.Message);
             Assert.Contains("(idle timeout)", failure.Message);
         }

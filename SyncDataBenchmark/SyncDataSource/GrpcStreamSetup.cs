@@ -17,6 +17,9 @@ public static class GrpcStreamSetup
             o.CompressionProviders = GrpcCompression.Providers();
             // The lab's messages are ~64 KiB (UsersMessages.BatchRows); a longer row batch must still go out.
             o.MaxSendMessageSize = null;
+            // Without this gRPC maps a catch-all route for unknown services, and a wrong method on any other route
+            // (a PUT of users/checksum) would answer 404 instead of 405.
+            o.IgnoreUnknownServices = true;
         });
         return builder;
     }

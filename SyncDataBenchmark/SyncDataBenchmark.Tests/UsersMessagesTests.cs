@@ -1,3 +1,4 @@
+using SomeService.Fetch;
 using SyncData.Grpc;
 using Xunit;
 
@@ -24,8 +25,7 @@ public sealed class UsersMessagesTests
     [MemberData(nameof(Carried))]
     public void Infinity_and_every_microsecond_DateTime_holds_arrive_exactly(long micros, string expected)
     {
-        var user = UsersMessages.ToUser(new UserRow { CreatedAt = micros });
-        Assert.NotNull(user);
+        var user = UsersGrpcRows.ToUser(new UserRow { CreatedAt = micros });
         Assert.Equal(expected, user.CreatedAt.ToString("O", System.Globalization.CultureInfo.InvariantCulture));
         Assert.Equal(DateTimeKind.Unspecified, user.CreatedAt.Kind);
     }
@@ -36,8 +36,11 @@ public sealed class UsersMessagesTests
     [InlineData(Year9999End + 1)] // 10000-01-01
     [InlineData(-211_781_865_600_000_000L)] // 4713-11-24 BC, PostgreSQL's first day
     [InlineData(9_223_371_331_199_999_999L)] // 294276-12-31 23:59:59.999999, its last microsecond
-    public void A_timestamp_DateTime_cannot_carry_is_refused_not_mapped(long micros) =>
-        Assert.Null(UsersMessages.ToUser(new UserRow { CreatedAt = micros }));
+    public void A_timestamp_DateTime_cannot_carry_is_refused_not_mapped(long micros)
+    {
+        var refused = Assert.Throws<SourceStreamException>(() => UsersGrpcRows.ToUser(new UserRow { CreatedAt = micros }));
+        Assert.StartsWith($"row {Guid.Empty}: created_at = {PostgresTimestamp.Format(micros)} cannot be carried", refused.Message);
+    }
 
     [Theory]
     [InlineData("00000000-0000-0000-0000-000000000000")]
@@ -45,10 +48,9 @@ public sealed class UsersMessagesTests
     [InlineData("0193f0a2-7c1d-7e3f-8a9b-0123456789ab")]
     public void The_uuid_crosses_as_two_fixed64_in_PostgreSQL_byte_order(string text)
     {
-        var row = new UserRow();
-        UsersMessages.SetId(row, Guid.Parse(text));
-        Assert.Equal(Guid.Parse(text), UsersMessages.IdOf(row));
-        // Big-endian halves: PostgreSQL's uuid order is the numeric order of (IdHigh, IdLow).
-        Assert.Equal(Convert.ToUInt64(text.Replace("-", "")[..16], 16), row.IdHigh);
+        var (high, low) = GrpcUuid.Halves(Guid.Parse(text));
+        Assert.Equal(Guid.Parse(text), GrpcUuid.FromHalves(high, low));
+        // Big-endian halves: PostgreSQL's uuid order is the numeric order of (high, low).
+        Assert.Equal(Convert.ToUInt64(text.Replace("-", "")[..16], 16), high);
     }
 }

@@ -1,5 +1,7 @@
 using System.Runtime.CompilerServices;
+using Google.Protobuf;
 using Grpc.Core;
+using SomeService.Tables;
 using SyncData.Grpc;
 using SyncData.Shared;
 using SyncData.Shared.Fetches;
@@ -7,30 +9,29 @@ using SyncData.Shared.Fetches;
 namespace SomeService.Fetch;
 
 /// <summary>
-/// GrpcStream: one server-streaming gRPC call; each message a batch of rows (<see cref="UsersMessages"/>). The call ends
-/// with a status in its trailers, so a stream that stops early is a named failure, never a short table; the idle timeout
-/// guards every message; the run's compression is gRPC's own message compression (<see cref="GrpcCompression"/>).
+/// GrpcStream: one server-streaming gRPC call of the table (<see cref="RowTable{TRow}.GrpcStream"/>); each message a
+/// batch of rows. The call ends with a status in its trailers, so a stream that stops early is a named failure, never a
+/// short table; the idle timeout guards every message; the run's compression is gRPC's own message compression (<see cref="GrpcCompression"/>).
 /// </summary>
 public sealed class GrpcStreamConsumer : IFetchConsumer<GrpcStreamFetch>
 {
     /// <summary>Each message's frame on the wire: a compressed flag and a 4-byte length.</summary>
     private const int FrameHeaderBytes = 5;
 
-    public async IAsyncEnumerable<User> ReadAsync(SourceRun run, [EnumeratorCancellation] CancellationToken ct)
+    public async IAsyncEnumerable<TRow> ReadAsync<TRow>(SourceRun run, RowTable<TRow> table, [EnumeratorCancellation] CancellationToken ct)
+        where TRow : class
     {
         var (channel, handler) = GrpcStreamChannel.Open(run);
         using var _ = channel;
         using var idle = new CancellationTokenSource();
         // The call's own token: a silence longer than the idle timeout cancels the call at the source too (RST_STREAM).
         using var callToken = CancellationTokenSource.CreateLinkedTokenSource(ct, idle.Token);
-        using var call = new GrpcStreamSource.GrpcStreamSourceClient(channel).Users(new UsersRequest(), Asking(run), cancellationToken: callToken.Token);
-        var read = new Reading(run, call, handler, idle, ct);
-        while (await read.NextAsync() is { } batch)
+        var read = new Reading(run, handler, idle, ct);
+        var client = new GrpcStreamSource.GrpcStreamSourceClient(channel);
+        await foreach (var row in table.GrpcStream.ReadAsync(client, new CallOptions(Asking(run), cancellationToken: callToken.Token), read))
         {
-            foreach (var row in batch.Rows)
-            {
-                yield return UsersMessages.ToUser(row) ?? throw Unrepresentable(row);
-            }
+            read.Rows++;
+            yield return row;
         }
     }
 
@@ -38,25 +39,22 @@ public sealed class GrpcStreamConsumer : IFetchConsumer<GrpcStreamFetch>
     private static Metadata Asking(SourceRun run) =>
         GrpcCompression.Encoding(run.Request.Compression) is { } encoding ? new Metadata { { GrpcCompression.RequestHeader, encoding } } : [];
 
-    private static SourceStreamException Unrepresentable(UserRow row) =>
-        new($"row {UsersMessages.IdOf(row)}: created_at = {PostgresTimestamp.Format(row.CreatedAt)} cannot be carried by a User row: the gRPC message " +
-            "holds it exactly, but .NET's DateTime holds years 1–9999, and 0001-01-01 00:00:00 is DateTime.MinValue, which Npgsql writes as -infinity. " +
-            "Only the raw relays (NpgsqlCopy × NpgsqlCopyRaw or NpgsqlCopyRawTuned) carry it unchanged.");
-
     /// <summary>One call's messages, each awaited under the idle timeout, every failure named as the source's.</summary>
-    private sealed class Reading(SourceRun run, AsyncServerStreamingCall<UserBatch> call, GrpcStreamChannel handler, CancellationTokenSource idle, CancellationToken ct)
+    private sealed class Reading(SourceRun run, GrpcStreamChannel handler, CancellationTokenSource idle, CancellationToken ct) : IGrpcMessageReader
     {
-        private long _rows;
         private bool _encodingChecked;
 
-        /// <summary>The next batch, or null once the source ended the call with OK.</summary>
-        public async Task<UserBatch?> NextAsync()
+        /// <summary>Rows handed on so far, for a failure that says after how many.</summary>
+        public long Rows { get; set; }
+
+        public async Task<TMessage?> NextAsync<TMessage>(IAsyncStreamReader<TMessage> messages)
+            where TMessage : class, IMessage
         {
             idle.CancelAfter(run.IdleTimeout);
             bool more;
             try
             {
-                more = await call.ResponseStream.MoveNext(CancellationToken.None);
+                more = await messages.MoveNext(CancellationToken.None);
             }
             catch (RpcException ex) when (ct.IsCancellationRequested)
             {
@@ -66,12 +64,12 @@ public sealed class GrpcStreamConsumer : IFetchConsumer<GrpcStreamFetch>
             catch (RpcException ex) when (idle.IsCancellationRequested)
             {
                 throw new SourceStreamException(
-                    $"SyncDataSource sent nothing for {run.IdleTimeout.TotalSeconds:0.#} s after {_rows:N0} rows of the GrpcStream call (idle timeout).", ex);
+                    $"SyncDataSource sent nothing for {run.IdleTimeout.TotalSeconds:0.#} s after {Rows:N0} rows of the GrpcStream call (idle timeout).", ex);
             }
             catch (RpcException ex)
             {
                 throw new SourceStreamException(
-                    $"SyncDataSource ended the GrpcStream call with {ex.StatusCode} after {_rows:N0} rows: {ex.Status.Detail}", ex);
+                    $"SyncDataSource ended the GrpcStream call with {ex.StatusCode} after {Rows:N0} rows: {ex.Status.Detail}", ex);
             }
             finally
             {
@@ -84,8 +82,7 @@ public sealed class GrpcStreamConsumer : IFetchConsumer<GrpcStreamFetch>
                 return null;
             }
 
-            var batch = call.ResponseStream.Current;
-            _rows += batch.Rows.Count;
+            var batch = messages.Current;
             if (handler.ResponseEncoding is not null)
             {
                 // Compressed, the wire bytes are counted under the decoder; the decoded body is the messages as framed.

@@ -1,6 +1,7 @@
 using Microsoft.AspNetCore.Http.HttpResults;
 using SyncData.Grpc;
 using SyncData.Shared.Fetches;
+using SyncDataSource.Tables;
 
 namespace SyncDataSource.Users;
 
@@ -10,11 +11,14 @@ namespace SyncDataSource.Users;
 /// </summary>
 public sealed class GrpcStreamEndpoint : IFetchEndpoint<GrpcStreamFetch>
 {
-    public Delegate Handler => HowToCall;
+    public Delegate HandlerFor<TRow>(SourceTable<TRow> table)
+        where TRow : class =>
+        () => HowToCall(table.Table.Name);
 
-    internal static ProblemHttpResult HowToCall() =>
+    /// <summary>The table's method: the table's name capitalised ("orders" → Orders).</summary>
+    internal static ProblemHttpResult HowToCall(string table) =>
         TypedResults.Problem(
-            $"GrpcStream is a server-streaming gRPC call: POST /{GrpcStreamSource.Descriptor.FullName}/{GrpcStreamSource.Descriptor.Methods[0].Name} over HTTP/2 " +
+            $"GrpcStream is a server-streaming gRPC call: POST /{GrpcStreamSource.Descriptor.FullName}/{char.ToUpperInvariant(table[0])}{table[1..]} over HTTP/2 " +
             "(cleartext: prior knowledge), naming the run in the x-sync-run header; its contract is SyncData.Grpc/grpc_stream.proto.",
             statusCode: StatusCodes.Status400BadRequest, title: "This fetch is a gRPC call, not a GET");
 }

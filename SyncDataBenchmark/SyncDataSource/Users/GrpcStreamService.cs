@@ -1,3 +1,6 @@
+using System.Data.Common;
+using Google.Protobuf;
+using Google.Protobuf.Collections;
 using Grpc.Core;
 using Npgsql;
 using SyncData.Grpc;
@@ -8,17 +11,23 @@ using SyncDataSource.Runs;
 namespace SyncDataSource.Users;
 
 /// <summary>
-/// GrpcStream's server half: the users table as one server-streaming call of <see cref="UsersMessages.BatchRows"/>-row
-/// messages, read with Npgsql straight into the messages (no EF, no <see cref="SyncData.Shared.User"/> in between).
-/// gRPC answers HTTP 200 whatever happens and says how the call ended in its trailers, so this class does what
-/// UseSourceRuns does for the other fetches by status code: a failed call ends its run at once, and the status it
-/// ends with names the cause.
+/// GrpcStream's server half: each table as one server-streaming call (one method per table in grpc_stream.proto) of
+/// batched messages, read with Npgsql straight into the messages (no EF, no row object in between; the table's
+/// messages file says how). gRPC answers HTTP 200 whatever happens and says how the call ended in its trailers, so
+/// this class does what UseSourceRuns does for the other fetches by status code: a failed call ends its run at once,
+/// and the status it ends with names the cause.
 /// </summary>
 public sealed class GrpcStreamService(NpgsqlDataSource dataSource, RunSnapshots snapshots, SourceRuns runs) : GrpcStreamSource.GrpcStreamSourceBase
 {
-    private static readonly string Select = $"select {SyncTable.Users.Columns} from {SyncTable.Users.Name}";
+    private static readonly string UsersSelect = $"select {SyncTable.Users.Columns} from {SyncTable.Users.Name}";
 
-    public override async Task Users(UsersRequest request, IServerStreamWriter<UserBatch> responseStream, ServerCallContext context)
+    public override Task Users(UsersRequest request, IServerStreamWriter<UserBatch> responseStream, ServerCallContext context) =>
+        ServeAsync(SyncTable.Users, UsersSelect, responseStream, context,
+            reader => Batches<UserBatch, UserRow>(reader, UsersMessages.BatchRows, b => b.Rows, UsersMessages.Fill, context.CancellationToken));
+
+    /// <summary>Streams the batches <paramref name="batches"/> reads from <paramref name="select"/>, in the run's snapshot.</summary>
+    private async Task ServeAsync<TBatch>(SyncTable table, string select, IServerStreamWriter<TBatch> responseStream, ServerCallContext context,
+        Func<NpgsqlDataReader, IAsyncEnumerable<(TBatch Batch, int Rows)>> batches)
     {
         var http = context.GetHttpContext();
         var run = RunsApi.RunOf(http.Request);
@@ -30,12 +39,12 @@ public sealed class GrpcStreamService(NpgsqlDataSource dataSource, RunSnapshots 
             await using var connection = await dataSource.OpenConnectionAsync(context.CancellationToken);
             // Read only: disposing the transaction (a rollback) loses nothing.
             await using var transaction = lease is null ? null : await lease.BeginAsync(connection, context.CancellationToken);
-            await using var command = new NpgsqlCommand(Select, connection, transaction);
+            await using var command = new NpgsqlCommand(select, connection, transaction);
             await using var reader = await command.ExecuteReaderAsync(System.Data.CommandBehavior.SequentialAccess, context.CancellationToken);
-            await foreach (var batch in Batches(reader, context.CancellationToken))
+            await foreach (var (batch, rows) in batches(reader))
             {
                 await responseStream.WriteAsync(batch, context.CancellationToken);
-                sent += batch.Rows.Count;
+                sent += rows;
             }
         }
         catch (RunConflictException ex)
@@ -50,33 +59,37 @@ public sealed class GrpcStreamService(NpgsqlDataSource dataSource, RunSnapshots 
                 await runs.FailAsync(id, $"a request of the run failed ({ex.GetType().Name})");
             }
 
-            throw Named(ex, sent);
+            throw Named(ex, table, sent);
         }
     }
 
     /// <summary>
-    /// The rows in messages of up to <see cref="UsersMessages.BatchRows"/>. One message and its rows are reused: each is
+    /// The rows in messages of up to <paramref name="batchRows"/>. One message and its rows are reused: each is
     /// serialised before the write it is handed to completes.
     /// </summary>
-    private static async IAsyncEnumerable<UserBatch> Batches(NpgsqlDataReader reader, [System.Runtime.CompilerServices.EnumeratorCancellation] CancellationToken ct)
+    private static async IAsyncEnumerable<(TBatch Batch, int Rows)> Batches<TBatch, TRow>(NpgsqlDataReader reader, int batchRows,
+        Func<TBatch, RepeatedField<TRow>> rowsOf, Action<TRow, DbDataReader> fill, [System.Runtime.CompilerServices.EnumeratorCancellation] CancellationToken ct)
+        where TBatch : IMessage, new()
+        where TRow : new()
     {
-        var batch = new UserBatch();
-        var rows = Enumerable.Range(0, UsersMessages.BatchRows).Select(_ => new UserRow()).ToArray();
+        var batch = new TBatch();
+        var batchRowsField = rowsOf(batch);
+        var rows = Enumerable.Range(0, batchRows).Select(_ => new TRow()).ToArray();
         while (await reader.ReadAsync(ct))
         {
-            var row = rows[batch.Rows.Count];
-            UsersMessages.Fill(row, reader);
-            batch.Rows.Add(row);
-            if (batch.Rows.Count == UsersMessages.BatchRows)
+            var row = rows[batchRowsField.Count];
+            fill(row, reader);
+            batchRowsField.Add(row);
+            if (batchRowsField.Count == batchRows)
             {
-                yield return batch;
-                batch.Rows.Clear();
+                yield return (batch, batchRows);
+                batchRowsField.Clear();
             }
         }
 
-        if (batch.Rows.Count > 0)
+        if (batchRowsField.Count > 0)
         {
-            yield return batch;
+            yield return (batch, batchRowsField.Count);
         }
     }
 
@@ -90,7 +103,7 @@ public sealed class GrpcStreamService(NpgsqlDataSource dataSource, RunSnapshots 
             : Task.CompletedTask;
 
     /// <summary>The status the call ends with: the cause in its own words, after how many rows.</summary>
-    private RpcException Named(Exception ex, long sent)
+    private RpcException Named(Exception ex, SyncTable table, long sent)
     {
         if (ex is RpcException rpc)
         {
@@ -105,7 +118,7 @@ public sealed class GrpcStreamService(NpgsqlDataSource dataSource, RunSnapshots 
         }
 
         return new RpcException(new Status(ex is OperationCanceledException ? StatusCode.Cancelled : StatusCode.Internal,
-            $"reading users failed after {sent:N0} rows were sent: {Chain(ex)}"));
+            $"reading {table.Name} failed after {sent:N0} rows were sent: {Chain(ex)}"));
     }
 
     /// <summary>The exception and, when another, what it wraps at the bottom: "NpgsqlException: … ← EndOfStreamException: …".</summary>

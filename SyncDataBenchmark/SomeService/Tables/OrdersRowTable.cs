@@ -22,8 +22,7 @@ public sealed class OrdersRowTable : RowTable<Order>
 
     public override CopyRowDecoder<Order> NewCopyDecoder() => new OrdersCopyDecoder();
 
-    public override IGrpcStreamRows<Order> GrpcStream =>
-        throw new SourceStreamException("GrpcStream has no messages for the orders table yet (SyncData.Grpc/grpc_stream.proto).");
+    public override IGrpcStreamRows<Order> GrpcStream => OrdersGrpcRows.Instance;
 
     /// <summary>
     /// Every column with its PostgreSQL type named: the enum by its type name (mapped on the data source, SyncDbContext.MapTypes),

@@ -25,6 +25,13 @@ public sealed class GrpcStreamService(NpgsqlDataSource dataSource, RunSnapshots 
         ServeAsync(SyncTable.Users, UsersSelect, responseStream, context,
             reader => Batches<UserBatch, UserRow>(reader, UsersMessages.BatchRows, b => b.Rows, UsersMessages.Fill, context.CancellationToken));
 
+    /// <summary>orders' read: every value as PostgreSQL holds it (<see cref="OrdersMessages"/>).</summary>
+    private static readonly string OrdersSelect = SendableDbContext.Embedded("grpc-orders.sql");
+
+    public override Task Orders(OrdersRequest request, IServerStreamWriter<OrderBatch> responseStream, ServerCallContext context) =>
+        ServeAsync(SyncTable.Orders, OrdersSelect, responseStream, context,
+            reader => Batches<OrderBatch, OrderRow>(reader, OrdersMessages.BatchRows, b => b.Rows, OrdersMessages.Fill, context.CancellationToken));
+
     /// <summary>Streams the batches <paramref name="batches"/> reads from <paramref name="select"/>, in the run's snapshot.</summary>
     private async Task ServeAsync<TBatch>(SyncTable table, string select, IServerStreamWriter<TBatch> responseStream, ServerCallContext context,
         Func<NpgsqlDataReader, IAsyncEnumerable<(TBatch Batch, int Rows)>> batches)

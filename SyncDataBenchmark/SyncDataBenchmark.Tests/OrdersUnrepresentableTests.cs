@@ -32,6 +32,7 @@ public sealed class OrdersUnrepresentableTests(OrdersLab lab)
         { "placed_at", "timestamptz", "0001-01-01 00:00:00+00", "0001-01-01 00:00:00+00" },
         { "delivery_date", "date", "9999-12-31", "9999-12-31" },
         { "tags", "text[]", "[0:1]={a,b}", "" },
+        { "tags", "text[]", "{{a,NULL},{c,d}}", "" },
     };
 
     [Theory]

@@ -11,6 +11,7 @@ builder.AddPostgresDataSource("Source", mapTypes: SyncDbContext.MapTypes);
 builder.Services.AddDbContextPool<SendableDbContext>((sp, o) => o.UseNpgsql(sp.GetRequiredService<Npgsql.NpgsqlDataSource>(), SyncDbContext.MapTypes));
 builder.Services.AddSourceRuns();
 builder.Services.AddBodyCompression();
+builder.AddGrpcStream();
 builder.Services.AddOptions<UsersApiOptions>().BindConfiguration(UsersApiOptions.Section).ValidateDataAnnotations().ValidateOnStart();
 // A consumer that pauses to commit a batch must not have its stream cut by Kestrel's 240 B/s rule;
 // dead consumers are still noticed through the closed connection.
@@ -22,6 +23,7 @@ app.UseSourceRuns();
 // Inside the run's request handling: the compressing, the last block included, is part of the request the run measures.
 app.UseResponseCompression();
 app.MapUsersApi();
+app.MapGrpcStream();
 app.MapRunsApi();
 app.Run();
 

@@ -72,6 +72,13 @@ public sealed class SourceClient(HttpClient http, IOptions<SyncOptions> options)
         }
     }
 
+    /// <summary>
+    /// Sends <paramref name="request"/> (its URI relative to SyncDataSource's address) as a request of <paramref name="run"/>
+    /// and returns at its headers: the body, its timeout and its errors are the caller's (GrpcStream's gRPC client).
+    /// </summary>
+    public Task<HttpResponseMessage> SendAsync(HttpRequestMessage request, SourceRun run, CancellationToken ct) =>
+        http.SendAsync(Named(request, run), HttpCompletionOption.ResponseHeadersRead, ct);
+
     /// <summary>Names the run the request belongs to, if any: set on each request, by the caller that holds the run.</summary>
     private static HttpRequestMessage Named(HttpRequestMessage request, SourceRun run)
     {

@@ -28,6 +28,12 @@ public sealed class SourceRun(SourceClient source, SyncRequest request, Guid? id
     /// <summary>GET <paramref name="relativeUri"/> as a request of this run: the body decoded, counted and guarded by the idle timeout.</summary>
     public Task<Stream> OpenStreamAsync(string relativeUri, CancellationToken ct) => source.OpenStreamAsync(relativeUri, this, ct);
 
+    /// <summary>How long the source may send nothing before a read of this run fails.</summary>
+    public TimeSpan IdleTimeout => source.IdleTimeout;
+
+    /// <summary>Sends a request of this run that is not one GET (GrpcStream's call): see <see cref="SourceClient.SendAsync"/>.</summary>
+    public Task<HttpResponseMessage> SendAsync(HttpRequestMessage request, CancellationToken ct) => source.SendAsync(request, this, ct);
+
     /// <summary>The source's count and checksum, read in this run's snapshot.</summary>
     public Task<TableChecksum> ReadChecksumAsync(CancellationToken ct) => source.ReadChecksumAsync(this, ct);
 

@@ -22,6 +22,8 @@ public sealed class OrdersRowTable : RowTable<Order>
 
     public override CopyRowDecoder<Order> NewCopyDecoder() => new OrdersCopyDecoder();
 
+    public override IGrpcStreamRows<Order> GrpcStream => OrdersGrpcRows.Instance;
+
     /// <summary>
     /// Every column with its PostgreSQL type named: the enum by its type name (mapped on the data source, SyncDbContext.MapTypes),
     /// jsonb as Jsonb (a string sent as text would be refused by the jsonb column's binary input), text[] as Array | Text.

@@ -8,7 +8,7 @@ namespace SomeService.Tables;
 /// <summary>
 /// A table's rows as SomeService reads and writes them, the one place per table that knows its row type's columns:
 /// the JSON metadata (the JSON fetches), the key the keyset fetch pages after, the binary COPY row (the COPY fetch's
-/// decoder, the COPY writers' importer calls, each column with its NpgsqlDbType). The consumers and writers are written
+/// decoder, the COPY writers' importer calls, each column with its NpgsqlDbType), the GrpcStream call's messages. The consumers and writers are written
 /// once over <typeparamref name="TRow"/>; a new fetch or wire format adds its mapping here.
 /// </summary>
 public abstract class RowTable<TRow> : IRowTable
@@ -25,6 +25,9 @@ public abstract class RowTable<TRow> : IRowTable
 
     /// <summary>A decoder of this table's binary COPY rows (<see cref="SyncTable.Columns"/> order), fed as bytes arrive.</summary>
     public abstract CopyRowDecoder<TRow> NewCopyDecoder();
+
+    /// <summary>The table's GrpcStream call and how its messages become rows.</summary>
+    public abstract IGrpcStreamRows<TRow> GrpcStream { get; }
 
     /// <summary>Writes one row into a binary COPY of <see cref="SyncTable.Columns"/>: StartRow and every column, each with its PostgreSQL type.</summary>
     public abstract void Write(NpgsqlBinaryImporter importer, TRow row);

@@ -20,6 +20,8 @@ public sealed class UsersRowTable : RowTable<User>
 
     public override CopyRowDecoder<User> NewCopyDecoder() => new UsersCopyDecoder();
 
+    public override IGrpcStreamRows<User> GrpcStream => UsersGrpcRows.Instance;
+
     public override void Write(NpgsqlBinaryImporter importer, User row)
     {
         // Synchronous writes: they only copy into Npgsql's buffer (a full buffer is sent blocking, bounded by the

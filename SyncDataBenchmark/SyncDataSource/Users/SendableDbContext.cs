@@ -54,7 +54,7 @@ public sealed class SendableDbContext(DbContextOptions<SendableDbContext> option
             ? pg.MessageText[(pg.MessageText.IndexOf("\"row ", StringComparison.Ordinal) + 1)..].TrimEnd('"')
             : null;
 
-    private static string Embedded(string name)
+    internal static string Embedded(string name)
     {
         using var stream = typeof(SendableDbContext).Assembly.GetManifestResourceStream(name)
                            ?? throw new InvalidOperationException($"Embedded script {name} is missing.");

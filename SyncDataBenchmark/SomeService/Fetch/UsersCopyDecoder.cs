@@ -139,7 +139,7 @@ internal sealed class UsersCopyDecoder : IDisposable
     /// mapping cannot tell apart (0001-01-01 00:00:00, which would be written back as -infinity) and anything outside
     /// 1–9999 are refused with their row, never clamped or mapped.
     /// </summary>
-    private static DateTime CreatedAt(long micros, Guid id) => micros switch
+    internal static DateTime CreatedAt(long micros, Guid id) => micros switch
     {
         long.MaxValue => DateTime.MaxValue,
         long.MinValue => DateTime.MinValue,

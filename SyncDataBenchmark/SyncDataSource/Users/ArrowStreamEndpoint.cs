@@ -1,6 +1,5 @@
 using Apache.Arrow.Ipc;
 using Npgsql;
-using NpgsqlTypes;
 using SyncData.Arrow;
 using SyncData.Postgres;
 using SyncData.Shared;
@@ -24,20 +23,20 @@ public sealed class ArrowStreamEndpoint : IFetchEndpoint<ArrowStreamFetch>
     private const string Refusal = $"cannot travel as an Arrow timestamp[us] (Unix epoch): after {UsersArrow.LastCarriedTimestamp} it overflows int64 or meets the value that means infinity";
 
     /// <summary>
-    /// The table as binary COPY of a query that refuses, row by row, a created_at Arrow cannot carry: the value is
-    /// replaced by a cast that fails with a message naming the row, the column and the value (as SendableUsersDbContext
-    /// does for DateTime). COPY is PostgreSQL's cheapest way out; Npgsql's exporter reads its typed fields.
+    /// The table, refusing row by row a created_at Arrow cannot carry: the value is replaced by a cast that fails with a
+    /// message naming the row, the column and the value (as SendableUsersDbContext does for DateTime). created_at is read
+    /// as Npgsql's raw int64 (PostgreSQL's microseconds, ±infinity as int64 max/min), so no DateTime is in the way.
     /// </summary>
-    private const string GuardedCopy = $"""
-        copy (select id, name, patronymic, surname,
-                     case when created_at <= timestamp '{UsersArrow.LastCarriedTimestamp}' or created_at = timestamp 'infinity' then created_at
-                          else ('row ' || id || ': created_at = ' || created_at || ' {Refusal}')::timestamp end,
-                     is_active
-              from {UsersTable.Name}) to stdout (format binary)
+    private const string GuardedUsers = $"""
+        select id, name, patronymic, surname,
+               case when created_at <= timestamp '{UsersArrow.LastCarriedTimestamp}' or created_at = timestamp 'infinity' then created_at
+                    else ('row ' || id || ': created_at = ' || created_at || ' {Refusal}')::timestamp end as created_at,
+               is_active
+        from {UsersTable.Name}
         """;
 
     /// <summary>
-    /// ArrowStream: the schema, a record batch per <see cref="BatchRows"/> rows read from the run's snapshot, the
+    /// ArrowStream: the schema, a record batch per <see cref="BatchRows"/> rows read in the run's snapshot, the
     /// end-of-stream marker. If the database fails after the stream began, the stream still ends with the marker and
     /// then <see cref="SourceFailure.Marker"/> and the reason: no Arrow reader reads past the end-of-stream marker, so
     /// it cannot take the explanation for a batch, and the consumer, which requires the body to end right there, reads it.
@@ -46,15 +45,16 @@ public sealed class ArrowStreamEndpoint : IFetchEndpoint<ArrowStreamFetch>
     {
         await using var lease = snapshots.Acquire(http.Request);
         await using var connection = await dataSource.OpenConnectionAsync(ct);
-        // A run's COPY reads its snapshot; the transaction is read only, so disposing it (a rollback) loses nothing.
+        // A run's query reads its snapshot; the transaction is read only, so disposing it (a rollback) loses nothing.
         await using var transaction = lease is null ? null : await lease.BeginAsync(connection, ct);
-        await using var exporter = await connection.BeginBinaryExportAsync(GuardedCopy, ct);
+        await using var command = new NpgsqlCommand(GuardedUsers, connection, transaction);
+        await using var rows = await command.ExecuteReaderAsync(System.Data.CommandBehavior.SequentialAccess, ct);
         http.Response.ContentType = UsersArrow.ContentType;
         using var writer = new ArrowStreamWriter(http.Response.Body, UsersArrow.Schema, leaveOpen: true);
         try
         {
             await writer.WriteStartAsync(ct);
-            await WriteBatchesAsync(exporter, writer, ct);
+            await WriteBatchesAsync(rows, writer, ct);
             await writer.WriteEndAsync(ct);
         }
         catch (NpgsqlException ex) when (!ct.IsCancellationRequested)
@@ -66,27 +66,21 @@ public sealed class ArrowStreamEndpoint : IFetchEndpoint<ArrowStreamFetch>
         catch
         {
             // The consumer went away or was cancelled: stop PostgreSQL sending the rest; the exception aborts the response.
-            await exporter.CancelAsync();
+            command.Cancel();
             throw;
         }
     }
 
     /// <summary>
-    /// Reads synchronously, as the COPY relay does: each read only takes from Npgsql's buffer, and an async read per
-    /// field would cost a state machine per field (README, "Where the time goes").
+    /// Reads synchronously, as the COPY relay does: each row read only takes from Npgsql's buffer, and an async read per
+    /// row would cost a state machine per row (README, "Where the time goes").
     /// </summary>
-    private static async Task WriteBatchesAsync(NpgsqlBinaryExporter exporter, ArrowStreamWriter writer, CancellationToken ct)
+    private static async Task WriteBatchesAsync(NpgsqlDataReader reader, ArrowStreamWriter writer, CancellationToken ct)
     {
         var rows = new UsersArrow();
-        while (exporter.StartRow() != -1)
+        while (reader.Read())
         {
-            rows.Append(
-                exporter.Read<Guid>(NpgsqlDbType.Uuid),
-                exporter.Read<string>(NpgsqlDbType.Text),
-                exporter.Read<string>(NpgsqlDbType.Text),
-                exporter.Read<string>(NpgsqlDbType.Text),
-                exporter.Read<long>(NpgsqlDbType.Timestamp),
-                exporter.Read<bool>(NpgsqlDbType.Boolean));
+            rows.Append(reader.GetGuid(0), reader.GetString(1), reader.GetString(2), reader.GetString(3), reader.GetFieldValue<long>(4), reader.GetBoolean(5));
             if (rows.Count == BatchRows)
             {
                 await WriteBatchAsync(writer, rows, ct);

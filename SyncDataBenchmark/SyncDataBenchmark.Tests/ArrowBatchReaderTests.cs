@@ -153,6 +153,44 @@ public sealed class ArrowBatchReaderTests
         Assert.Contains("(idle timeout)", ex.Message);
     }
 
+    /// <summary>The raw relays' path: the batches encoded as binary COPY straight from the columns parse back to the same rows.</summary>
+    [Fact]
+    public async Task The_batches_encoded_as_COPY_parse_back_to_the_same_rows()
+    {
+        var bytes = Written().Bytes;
+        var fromCopy = new List<User>();
+        await using (var copy = CopyOf(bytes))
+        {
+            await foreach (var user in BinaryCopyReader.ReadUsersAsync(copy, CancellationToken.None))
+            {
+                fromCopy.Add(user);
+            }
+        }
+
+        Assert.Equal(Timestamps.Length, fromCopy.Count);
+        Assert.Equal(Project(await ReadAsync(bytes)), Project(fromCopy));
+    }
+
+    [Fact]
+    public async Task A_cut_stream_fails_the_COPY_encoding_too_never_a_short_COPY()
+    {
+        var (bytes, ends) = Written();
+        await using var copy = CopyOf(bytes[..(int)ends[2]]);
+
+        var ex = await Assert.ThrowsAsync<SourceStreamException>(() => copy.CopyToAsync(Stream.Null));
+
+        Assert.Contains("ended without Arrow's end-of-stream marker after 4 rows", ex.Message);
+    }
+
+    private static ArrowCopyStream CopyOf(byte[] arrow)
+    {
+        var body = new MemoryStream(arrow);
+        return new ArrowCopyStream(body, ArrowBatchReader.ReadAsync(body, "users/arrow", UsersArrow.Mismatch, CancellationToken.None), CancellationToken.None);
+    }
+
+    private static List<(Guid, string, string, string, DateTime, bool)> Project(List<User> users) =>
+        [.. users.Select(u => (u.Id, u.Name, u.Patronymic, u.Surname, u.CreatedAt, u.IsActive))];
+
     [Theory]
     [InlineData(0L, UsersArrow.PostgresEpochUnixMicros)]
     [InlineData(long.MaxValue, long.MaxValue)]

@@ -9,8 +9,10 @@ namespace SomeService.Fetch;
 /// ArrowStream: one request whose body is an Arrow IPC stream, read batch by batch as it arrives
 /// (<see cref="ArrowBatchReader"/>: a stream that ends before Arrow's end-of-stream marker is a failure, never a short
 /// success); each batch's rows handed on as they are read, created_at under the same rules as the parsed COPY rows.
+/// To the writers that take COPY bytes it hands the batches encoded as binary COPY column by column
+/// (<see cref="ArrowCopyStream"/>): no row object on that path.
 /// </summary>
-public sealed class ArrowStreamConsumer : IFetchConsumer<ArrowStreamFetch>
+public sealed class ArrowStreamConsumer : IBinaryCopyConsumer, IFetchConsumer<ArrowStreamFetch>
 {
     private static readonly string Route = Approach.Of(typeof(ArrowStreamFetch)).Route;
 
@@ -28,5 +30,11 @@ public sealed class ArrowStreamConsumer : IFetchConsumer<ArrowStreamFetch>
                 }
             }
         }
+    }
+
+    public async Task<Stream> OpenCopyStreamAsync(SourceRun run, CancellationToken ct)
+    {
+        var body = await run.OpenStreamAsync(Route, ct);
+        return new ArrowCopyStream(body, ArrowBatchReader.ReadAsync(body, Route, UsersArrow.Mismatch, ct), ct);
     }
 }

@@ -14,7 +14,7 @@ namespace SomeService.Fetch;
 /// stream (cut, failed at the source) surface from <see cref="ReadAsync(Memory{byte}, CancellationToken)"/> as the
 /// reader names them, and the relay cancels its COPY.
 /// </summary>
-internal sealed class ArrowCopyStream(Stream body, IAsyncEnumerable<RecordBatch> batches, CancellationToken ct) : Stream
+internal sealed class ArrowCopyStream(Stream body, IAsyncEnumerable<RecordBatch> batches, CancellationToken ct) : ReadOnlyBodyStream(body)
 {
     private static readonly byte[] Header = [(byte)'P', (byte)'G', (byte)'C', (byte)'O', (byte)'P', (byte)'Y', (byte)'\n', 0xFF, (byte)'\r', (byte)'\n', 0, 0, 0, 0, 0, 0, 0, 0, 0];
     private static readonly byte[] Trailer = [0xFF, 0xFF];
@@ -119,29 +119,15 @@ internal sealed class ArrowCopyStream(Stream body, IAsyncEnumerable<RecordBatch>
         return 4 + value.Length;
     }
 
-    /// <summary>The batches' reader (its enumerator holds the Arrow reader), then the body, once; DisposeAsync ends here too.</summary>
+    /// <summary>The batches' reader (its enumerator holds the Arrow reader), then the body (the base's), once; DisposeAsync ends here too.</summary>
     protected override void Dispose(bool disposing)
     {
         if (disposing && !_disposed)
         {
             _disposed = true;
             _batches.DisposeAsync().AsTask().GetAwaiter().GetResult();
-            body.Dispose();
         }
 
         base.Dispose(disposing);
     }
-
-    public override Task<int> ReadAsync(byte[] buffer, int offset, int count, CancellationToken cancellationToken) =>
-        ReadAsync(buffer.AsMemory(offset, count), cancellationToken).AsTask();
-
-    public override bool CanRead => true;
-    public override bool CanSeek => false;
-    public override bool CanWrite => false;
-    public override long Length => throw new NotSupportedException();
-    public override long Position { get => throw new NotSupportedException(); set => throw new NotSupportedException(); }
-    public override void Flush() { }
-    public override long Seek(long offset, SeekOrigin origin) => throw new NotSupportedException();
-    public override void SetLength(long value) => throw new NotSupportedException();
-    public override void Write(byte[] buffer, int offset, int count) => throw new NotSupportedException();
 }

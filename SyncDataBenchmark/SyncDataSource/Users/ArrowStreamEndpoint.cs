@@ -103,5 +103,14 @@ public sealed class ArrowStreamEndpoint : IFetchEndpoint<ArrowStreamFetch>
     private static string Why(NpgsqlException ex) =>
         ex is PostgresException { SqlState: PostgresErrorCodes.InvalidDatetimeFormat } pg && pg.MessageText.Contains(Refusal, StringComparison.Ordinal)
             ? pg.MessageText[(pg.MessageText.IndexOf("\"row ", StringComparison.Ordinal) + 1)..].TrimEnd('"')
-            : $"reading the users table failed: {ex.Message}";
+            : $"reading the users table failed: {string.Join(": ", Causes(ex))}";
+
+    /// <summary>The exception's message and its causes' (Npgsql wraps a broken connection's own words in "Exception while reading from stream").</summary>
+    private static IEnumerable<string> Causes(Exception ex)
+    {
+        for (var e = (Exception?)ex; e is not null; e = e.InnerException)
+        {
+            yield return e.Message;
+        }
+    }
 }

@@ -41,7 +41,7 @@ public sealed class CompressionTests(MatrixLab lab)
         Assert.True(run.Verified, $"{fetch} × {insert} [{compression}]: {run.Status} {run.Error}");
         Assert.Equal(source, await Lab.ReadChecksumAsync(lab.TargetDb));
         Assert.Equal(compression, run.Compression);
-        Assert.True(run.BodyBytes > MatrixLab.Rows * 50, $"body bytes {run.BodyBytes}");
+        Assert.True(run.BodyBytes > MatrixLab.Rows * 40, $"body bytes {run.BodyBytes}"); // ArrowStream, the densest body, is ~49 per row
         if (compression == BodyCompression.None)
         {
             Assert.Equal(run.BodyBytes, run.WireBytes);

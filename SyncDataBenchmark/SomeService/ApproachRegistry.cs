@@ -7,7 +7,7 @@ namespace SomeService;
 
 /// <summary>
 /// Finds every fetch consumer (<see cref="IFetchConsumer{TFetch}"/>, by the fetch it names) and writer
-/// (<see cref="IUserWriter"/>, by the name it declares with <see cref="ApproachAttribute"/>) in this assembly, registers
+/// (<see cref="ITableWriter"/>, by the name it declares with <see cref="ApproachAttribute"/>) in this assembly, registers
 /// each keyed by that name, and builds the catalogue from the fetches' and the writers' declarations: adding an approach
 /// adds its class(es) and nothing here.
 /// </summary>
@@ -34,7 +34,7 @@ public static class ApproachRegistry
 
         foreach (var (name, type) in Writers)
         {
-            services.AddKeyedSingleton(typeof(IUserWriter), name, type);
+            services.AddKeyedSingleton(typeof(ITableWriter), name, type);
         }
 
         return services;
@@ -50,7 +50,7 @@ public static class ApproachRegistry
 
     private static List<(ApproachInfo Info, Type Type)> FindWriters()
     {
-        var found = Approach.Find(typeof(ApproachRegistry).Assembly, typeof(IUserWriter), ApproachKind.Insert);
+        var found = Approach.Find(typeof(ApproachRegistry).Assembly, typeof(ITableWriter), ApproachKind.Insert);
         // A writer that consumes nothing could only pretend to write; one that consumes both would be ambiguous.
         if (found.FirstOrDefault(f => typeof(IRowWriter).IsAssignableFrom(f.Type) == typeof(ICopyBytesWriter).IsAssignableFrom(f.Type)) is { Type: { } both })
         {

@@ -2,6 +2,7 @@ using Microsoft.Extensions.Options;
 using SomeService;
 using SomeService.Fetch;
 using SomeService.Sync;
+using SyncData.Model;
 using SyncData.ServiceDefaults;
 
 var builder = WebApplication.CreateBuilder(args);
@@ -9,7 +10,7 @@ builder.AddServiceDefaults();
 // Every target connection, the run's included, gets Sync:DatabaseCommandTimeoutSeconds as its Command Timeout:
 // a library's COPY whose importer we never see (EFBulk, Linq2DB, Linq2DBCopy) times out by the connection's setting, Npgsql's 30 s otherwise.
 builder.AddPostgresDataSource("Target", (sp, connection) =>
-    connection.CommandTimeout = sp.GetRequiredService<IOptions<SyncOptions>>().Value.DatabaseCommandTimeoutSeconds);
+    connection.CommandTimeout = sp.GetRequiredService<IOptions<SyncOptions>>().Value.DatabaseCommandTimeoutSeconds, SyncDbContext.MapTypes);
 builder.Services.AddOptions<SyncOptions>().BindConfiguration(SyncOptions.Section).ValidateDataAnnotations().ValidateOnStart();
 builder.Services.AddHttpClient<SourceClient>((sp, http) =>
 {

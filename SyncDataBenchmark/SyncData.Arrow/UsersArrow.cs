@@ -11,21 +11,12 @@ namespace SyncData.Arrow;
 /// table is adding its own file like this one. The types: id arrow.uuid (FixedSizeBinary(16) in RFC 4122 byte order,
 /// PostgreSQL's own), the texts utf8, created_at timestamp[us] without time zone, is_active bool; none nullable, as the
 /// columns are not. Arrow counts timestamps from the Unix epoch, PostgreSQL from 2000-01-01: a finite value moves by
-/// <see cref="PostgresEpochUnixMicros"/>, exactly. ±infinity, which Arrow has no word for, travel as int64 max and min
+/// <see cref="ArrowFormat.PostgresEpochUnixMicros"/>, exactly. ±infinity, which Arrow has no word for, travel as int64 max and min
 /// (the field's metadata says so to any other reader); the finite values that shift would overflow or collide with them
 /// (after 294247-01-10 04:00:54.775806, the last 30 of PostgreSQL's years) are refused by the source, by name.
 /// </summary>
 public sealed class UsersArrow
 {
-    /// <summary>The IANA media type of an Arrow IPC stream.</summary>
-    public const string ContentType = "application/vnd.apache.arrow.stream";
-
-    /// <summary>2000-01-01 00:00:00 (PostgreSQL's timestamp epoch) in microseconds since 1970-01-01.</summary>
-    public const long PostgresEpochUnixMicros = 946_684_800_000_000;
-
-    /// <summary>The last finite PostgreSQL timestamp that shifts into Arrow's range below the value that means infinity.</summary>
-    public const string LastCarriedTimestamp = "294247-01-10 04:00:54.775806";
-
     private static readonly TimestampType CreatedAtType = new(TimeUnit.Microsecond, (string?)null);
 
     public static Schema Schema { get; } = new Schema.Builder()
@@ -34,7 +25,7 @@ public sealed class UsersArrow
         .Field(new Field("patronymic", StringType.Default, nullable: false))
         .Field(new Field("surname", StringType.Default, nullable: false))
         .Field(new Field("created_at", CreatedAtType, nullable: false,
-            [new("SyncData:infinity", "int64 max = infinity, int64 min = -infinity (PostgreSQL timestamp)")]))
+            [ArrowFormat.TimestampInfinity]))
         .Field(new Field("is_active", BooleanType.Default, nullable: false))
         .Build();
 
@@ -53,7 +44,7 @@ public sealed class UsersArrow
         _name.Append(name);
         _patronymic.Append(patronymic);
         _surname.Append(surname);
-        _createdAt.Append(ToArrowMicros(createdAtPostgresMicros));
+        _createdAt.Append(ArrowFormat.ToArrowMicros(createdAtPostgresMicros));
         _isActive.Append(isActive);
         Count++;
     }
@@ -78,12 +69,7 @@ public sealed class UsersArrow
     }
 
     /// <summary>How <paramref name="received"/> differs from <see cref="Schema"/> (names, order, types, nullability), or null when it does not.</summary>
-    public static string? Mismatch(Schema received)
-    {
-        var expected = Describe(Schema);
-        var actual = Describe(received);
-        return expected == actual ? null : $"the Arrow schema is ({actual}); expected ({expected})";
-    }
+    public static string? Mismatch(Schema received) => ArrowFormat.Mismatch(Schema, received);
 
     /// <summary>
     /// Each row of <paramref name="batch"/> (checked against <see cref="Mismatch"/>) as a <see cref="User"/>;
@@ -91,7 +77,7 @@ public sealed class UsersArrow
     /// </summary>
     public static IEnumerable<User> Rows(RecordBatch batch, Func<long, Guid, DateTime> createdAt)
     {
-        var id = Storage(batch.Column(0));
+        var id = ArrowFormat.Storage(batch.Column(0));
         var (name, patronymic, surname) = ((StringArray)batch.Column(1), (StringArray)batch.Column(2), (StringArray)batch.Column(3));
         var created = (TimestampArray)batch.Column(4);
         var isActive = (BooleanArray)batch.Column(5);
@@ -104,28 +90,9 @@ public sealed class UsersArrow
                 Name = name.GetString(i),
                 Patronymic = patronymic.GetString(i),
                 Surname = surname.GetString(i),
-                CreatedAt = createdAt(ToPostgresMicros(created.Values[i]), rowId),
+                CreatedAt = createdAt(ArrowFormat.ToPostgresMicros(created.Values[i]), rowId),
                 IsActive = isActive.GetValue(i) == true,
             };
         }
     }
-
-    public static long ToArrowMicros(long postgresMicros) =>
-        postgresMicros is long.MaxValue or long.MinValue ? postgresMicros : checked(postgresMicros + PostgresEpochUnixMicros);
-
-    public static long ToPostgresMicros(long arrowMicros) =>
-        arrowMicros is long.MaxValue or long.MinValue ? arrowMicros : checked(arrowMicros - PostgresEpochUnixMicros);
-
-    /// <summary>The uuid column's bytes, whether the reader resolved the arrow.uuid extension (a registry knows it) or left its storage.</summary>
-    private static FixedSizeBinaryArray Storage(IArrowArray column) => column is GuidArray guids ? guids.StorageArray : (FixedSizeBinaryArray)column;
-
-    private static string Describe(Schema schema) => string.Join(", ", schema.FieldsList.Select(f => $"{f.Name} {TypeName(f.DataType)}{(f.IsNullable ? " null" : "")}"));
-
-    private static string TypeName(IArrowType type) => type switch
-    {
-        GuidType => "fixed_size_binary[16]",
-        FixedSizeBinaryType fixedSize => $"fixed_size_binary[{fixedSize.ByteWidth}]",
-        TimestampType timestamp => $"timestamp[{timestamp.Unit}{(string.IsNullOrEmpty(timestamp.Timezone) ? "" : ", " + timestamp.Timezone)}]",
-        _ => type.Name,
-    };
 }

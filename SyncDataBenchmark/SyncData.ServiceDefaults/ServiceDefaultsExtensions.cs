@@ -67,8 +67,9 @@ public static class ServiceDefaultsExtensions
 
     /// <summary>Registers the service's database: one pooled NpgsqlDataSource and its readiness check (a service adds its own EF context on top).</summary>
     /// <param name="configure">Adjusts the connection settings (e.g. the Command Timeout) once services exist.</param>
+    /// <param name="mapTypes">The service's own type mappings (its model's PostgreSQL enums), which Npgsql wants on the data source.</param>
     public static WebApplicationBuilder AddPostgresDataSource(this WebApplicationBuilder builder, string connectionName,
-        Action<IServiceProvider, NpgsqlConnectionStringBuilder>? configure = null)
+        Action<IServiceProvider, NpgsqlConnectionStringBuilder>? configure = null, Action<NpgsqlDataSourceBuilder>? mapTypes = null)
     {
         // Npgsql's default timestamp mapping stays on (±infinity ↔ DateTime.MaxValue/MinValue), as every user of Npgsql
         // runs it; the one value it cannot tell apart, 0001-01-01 00:00:00, is refused by the readers instead (README, "Guarantees").
@@ -78,6 +79,7 @@ public static class ServiceDefaultsExtensions
         {
             var dataSource = new NpgsqlDataSourceBuilder(connectionString) { Name = connectionName };
             configure?.Invoke(sp, dataSource.ConnectionStringBuilder);
+            mapTypes?.Invoke(dataSource);
             return dataSource.Build();
         });
         builder.Services.AddHealthChecks().AddCheck<PostgresHealthCheck>("postgres", tags: ["ready"]);

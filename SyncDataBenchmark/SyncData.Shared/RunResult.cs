@@ -6,6 +6,13 @@ public sealed record RunResult
     public required Guid Id { get; init; }
     public required string Fetch { get; init; }
     public required string Insert { get; init; }
+    /// <summary>
+    /// The table the run moved; runs recorded before the table dimension moved users, and read back as such (the source
+    /// generator assigns an absent init property null, so the default is the getter's, not an initializer).
+    /// </summary>
+    public string Table { get => _table ?? SyncRoutes.DefaultTable; init => _table = value; }
+
+    private readonly string? _table;
     /// <summary>Rows written to the target (0 when the run failed: the transaction was rolled back).</summary>
     public long Rows { get; init; }
     public int? PageSize { get; init; }

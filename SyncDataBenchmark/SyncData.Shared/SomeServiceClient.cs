@@ -13,8 +13,10 @@ public sealed class SomeServiceClient(HttpClient http)
     public HttpClient Http => http;
 
     /// <summary>GET /sync: 202 with the started run, or with <paramref name="wait"/> 200 with the finished one.</summary>
-    public Task<HttpResponseMessage> TriggerAsync(string fetch, string insert, int? pageSize = null, int? batchSize = null, bool wait = false, CancellationToken ct = default, string? compression = null) =>
-        http.GetAsync(SyncRoutes.Trigger(fetch, insert, pageSize, batchSize, wait, compression), ct);
+    /// <param name="table">The table the run moves (SyncData.Postgres.SyncTable's name); null: the service's default, users.</param>
+    public Task<HttpResponseMessage> TriggerAsync(string fetch, string insert, int? pageSize = null, int? batchSize = null, bool wait = false, CancellationToken ct = default,
+        string? compression = null, string? table = null) =>
+        http.GetAsync(SyncRoutes.Trigger(fetch, insert, pageSize, batchSize, wait, compression, table), ct);
 
     /// <summary>GET /sync/runs/{id}; null when no such run is known.</summary>
     public async Task<RunResult?> GetRunAsync(Guid id, CancellationToken ct = default)

@@ -5,8 +5,18 @@ namespace SyncData.Shared;
 /// <summary>SyncDataSource's routes that are not a fetch approach's own (each fetch declares or derives its own).</summary>
 public static class SourceRoutes
 {
-    /// <summary>The table's count and checksum; read in the run's snapshot when the request names a run (<see cref="RunHeader"/>).</summary>
+    /// <summary>
+    /// The users table's count and checksum (<see cref="InTable"/> gives another table's); read in the run's snapshot
+    /// when the request names a run (<see cref="RunHeader"/>).
+    /// </summary>
     public const string Checksum = "users/checksum";
+
+    /// <summary>
+    /// A source route for <paramref name="table"/>: every declared route (a fetch's, <see cref="Checksum"/>) is the users
+    /// table's, its first segment the table's name; another table's is the same path under its own name
+    /// ("users/keyset" → "orders/keyset").
+    /// </summary>
+    public static string InTable(string route, string table) => table + route[route.IndexOf('/')..];
 
     /// <summary>
     /// A run at the source: POST begins it (waits for the previous run's baseline collection, opens the source's

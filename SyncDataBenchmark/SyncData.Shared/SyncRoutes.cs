@@ -11,14 +11,20 @@ public static class SyncRoutes
     public static string Run(Guid id) => $"{Runs}/{id}";
 
     /// <summary>
-    /// The one place the trigger's query string is written: GET /sync?f=&amp;i=[&amp;pageSize=&amp;batchSize=][&amp;wait=true][&amp;c=].
+    /// The one place the trigger's query string is written: GET /sync?f=&amp;i=[&amp;pageSize=&amp;batchSize=][&amp;wait=true][&amp;c=][&amp;table=].
     /// Names go as given (the service matches them case-insensitively), escaped; no <paramref name="compression"/>
-    /// leaves c= out (the service's default, none).
+    /// leaves c= out (the service's default, none), no <paramref name="table"/> leaves table= out (the service's
+    /// default, <see cref="DefaultTable"/>).
     /// </summary>
-    public static string Trigger(string fetch, string insert, int? pageSize = null, int? batchSize = null, bool wait = false, string? compression = null) =>
+    public static string Trigger(string fetch, string insert, int? pageSize = null, int? batchSize = null, bool wait = false, string? compression = null,
+        string? table = null) =>
         $"{Sync}?f={Uri.EscapeDataString(fetch)}&i={Uri.EscapeDataString(insert)}"
         + (pageSize is { } p ? "&pageSize=" + p.ToString(CultureInfo.InvariantCulture) : "")
         + (batchSize is { } b ? "&batchSize=" + b.ToString(CultureInfo.InvariantCulture) : "")
         + (wait ? "&wait=true" : "")
-        + (compression is { } c ? "&c=" + Uri.EscapeDataString(c) : "");
+        + (compression is { } c ? "&c=" + Uri.EscapeDataString(c) : "")
+        + (table is { } t ? "&table=" + Uri.EscapeDataString(t) : "");
+
+    /// <summary>The table a trigger without table= moves (every run before the table dimension moved it).</summary>
+    public const string DefaultTable = "users";
 }

@@ -192,20 +192,20 @@ public sealed class ArrowBatchReaderTests
         [.. users.Select(u => (u.Id, u.Name, u.Patronymic, u.Surname, u.CreatedAt, u.IsActive))];
 
     [Theory]
-    [InlineData(0L, UsersArrow.PostgresEpochUnixMicros)]
+    [InlineData(0L, ArrowFormat.PostgresEpochUnixMicros)]
     [InlineData(long.MaxValue, long.MaxValue)]
     [InlineData(long.MinValue, long.MinValue)]
-    [InlineData(-211_813_488_000_000_000L, -211_813_488_000_000_000L + UsersArrow.PostgresEpochUnixMicros)] // the lowest value of PostgreSQL's range (julian day 0)
-    [InlineData(long.MaxValue - 1 - UsersArrow.PostgresEpochUnixMicros, long.MaxValue - 1)] // UsersArrow.LastCarriedTimestamp
+    [InlineData(-211_813_488_000_000_000L, -211_813_488_000_000_000L + ArrowFormat.PostgresEpochUnixMicros)] // the lowest value of PostgreSQL's range (julian day 0)
+    [InlineData(long.MaxValue - 1 - ArrowFormat.PostgresEpochUnixMicros, long.MaxValue - 1)] // ArrowFormat.LastCarriedTimestamp
     public void Timestamps_shift_exactly_between_the_two_epochs(long postgres, long arrow)
     {
-        Assert.Equal(arrow, UsersArrow.ToArrowMicros(postgres));
-        Assert.Equal(postgres, UsersArrow.ToPostgresMicros(arrow));
+        Assert.Equal(arrow, ArrowFormat.ToArrowMicros(postgres));
+        Assert.Equal(postgres, ArrowFormat.ToPostgresMicros(arrow));
     }
 
     [Fact]
     public void The_last_carried_timestamp_is_the_one_just_below_the_value_that_means_infinity() =>
-        Assert.Equal(UsersArrow.LastCarriedTimestamp, PostgresTimestamp.Format(long.MaxValue - 1 - UsersArrow.PostgresEpochUnixMicros));
+        Assert.Equal(ArrowFormat.LastCarriedTimestamp, PostgresTimestamp.Format(long.MaxValue - 1 - ArrowFormat.PostgresEpochUnixMicros));
 
     /// <summary>Returns its bytes, then never returns again until cancelled: a source that froze mid-stream.</summary>
     private sealed class StallingStream(byte[] bytes) : MemoryStream(bytes)

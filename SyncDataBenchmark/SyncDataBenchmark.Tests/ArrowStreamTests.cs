@@ -126,7 +126,7 @@ public sealed class ArrowStreamTests(ArrowLab lab)
         });
 
     /// <summary>
-    /// Past <see cref="SyncData.Arrow.UsersArrow.LastCarriedTimestamp"/> the shift to Arrow's epoch overflows or meets the
+    /// Past <see cref="SyncData.Arrow.ArrowFormat.LastCarriedTimestamp"/> the shift to Arrow's epoch overflows or meets the
     /// value that means infinity: the source refuses the row after its first batch went out, and says why after the
     /// end-of-stream marker, whatever the writer.
     /// </summary>
@@ -136,7 +136,7 @@ public sealed class ArrowStreamTests(ArrowLab lab)
     public Task A_timestamp_Arrow_cannot_hold_fails_mid_stream_by_name_in_SyncDataSource(string value) =>
         WithPlantedAsync(value, async (id, insert, run) =>
         {
-            await AssertFailedNamingAsync(run, insert, $" rows: row {id}: created_at = {value} cannot travel as an Arrow timestamp[us]");
+            await AssertFailedNamingAsync(run, insert, $" rows: row {id}: created_at = {value} cannot be carried as an Arrow timestamp[us]");
             // Mid-stream: at least one whole batch had gone out before the source met the row.
             var before = System.Text.RegularExpressions.Regex.Match(run.Error!, "SyncDataSource's users/arrow broke after ([0-9,]+) rows");
             Assert.True(before.Success && long.Parse(before.Groups[1].Value.Replace(",", "")) >= 16_384, run.Error);

@@ -18,7 +18,7 @@ public sealed class AwkwardLab : LabFixture
     {
         await using var connection = new NpgsqlConnection(SourceDb);
         await connection.OpenAsync();
-        await using var importer = await connection.BeginBinaryImportAsync(UsersTable.CopyInBinary);
+        await using var importer = await connection.BeginBinaryImportAsync(SyncTable.Users.CopyInBinary);
         foreach (var user in Rows)
         {
             await importer.StartRowAsync();

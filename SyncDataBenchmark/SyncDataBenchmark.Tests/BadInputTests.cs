@@ -71,6 +71,11 @@ public sealed class BadInputTests(InProcessLab lab) : IAsyncLifetime
             { "some", "GET", "sync?f=NpgsqlCopy&i=NpgsqlCopy&c=deflate", 400, "none, gzip, brotli" },
             { "some", "GET", "sync?f=NpgsqlCopy&i=NpgsqlCopy&c=br", 400, "none, gzip, brotli" },
             { "some", "GET", "sync?f=NpgsqlCopy&i=NpgsqlCopy&c=", 400, "none, gzip, brotli" },
+            // SomeService: tables
+            { "some", "GET", "sync?f=NpgsqlCopy&i=NpgsqlCopy&table=accounts", 400, "Valid values: users, orders" },
+            { "some", "GET", "sync?f=NpgsqlCopy&i=NpgsqlCopy&table=", 400, "Valid values: users, orders" },
+            { "some", "GET", "sync?f=NpgsqlCopy&i=NpgsqlCopy&table=Orders", 400, "Valid values: users, orders" },
+            { "some", "GET", "sync?f=NpgsqlCopy&i=NpgsqlCopy&table=orders%3B%20drop%20table%20users", 400, "Valid values: users, orders" },
             // SomeService: numbers
             { "some", "GET", "sync?f=EFKeysetPaging&i=NpgsqlCopy&pageSize=0", 400, "pageSize" },
             { "some", "GET", "sync?f=EFKeysetPaging&i=NpgsqlCopy&pageSize=-1", 400, "pageSize" },

@@ -6,7 +6,7 @@ using Xunit;
 namespace SyncDataBenchmark.Tests;
 
 /// <summary>
-/// The verification of every run rests on <see cref="UsersTable.ChecksumSql"/>: two tables that differ in any value
+/// The verification of every run rests on <see cref="SyncTable.ChecksumSql"/>: two tables that differ in any value
 /// must get different checksums. Each pair here differs in exactly one way the previous checksum could not see.
 /// Evaluated by the matrix lab's PostgreSQL on literal rows (no services involved).
 /// </summary>
@@ -52,12 +52,12 @@ public sealed class ChecksumTests(MatrixLab lab)
         await connection.OpenAsync();
         await using var transaction = await connection.BeginTransactionAsync();
         await using (var create = new NpgsqlCommand(
-            $"{setup}{(setup is null ? "" : ";")} create temporary table {UsersTable.Name} (id uuid, name text, patronymic text, surname text, created_at timestamp, is_active boolean) on commit drop; " +
-            $"insert into {UsersTable.Name} values {values}", connection, transaction))
+            $"{setup}{(setup is null ? "" : ";")} create temporary table {SyncTable.Users.Name} (id uuid, name text, patronymic text, surname text, created_at timestamp, is_active boolean) on commit drop; " +
+            $"insert into {SyncTable.Users.Name} values {values}", connection, transaction))
         {
             await create.ExecuteNonQueryAsync();
         }
 
-        return await connection.ReadUsersChecksumAsync(transaction, CancellationToken.None);
+        return await connection.ReadChecksumAsync(SyncTable.Users, transaction, CancellationToken.None);
     }
 }

@@ -1,6 +1,7 @@
 using Microsoft.Extensions.Options;
 using SomeService;
 using SomeService.Fetch;
+using SomeService.Tables;
 using SomeService.Sync;
 using SyncData.Shared;
 using Xunit;
@@ -34,10 +35,15 @@ public static class Consumers
     }
 
     /// <summary>Every row <paramref name="fetch"/>'s own consumer reads from <paramref name="source"/>, as a read of no run.</summary>
-    public static IAsyncEnumerable<User> Read(string fetch, HttpClient source, int pageSize = 1000, CancellationToken ct = default)
+    public static IAsyncEnumerable<User> Read(string fetch, HttpClient source, int pageSize = 1000, CancellationToken ct = default) =>
+        Read(fetch, source, UsersRowTable.Instance, pageSize, ct);
+
+    /// <summary>Every row of <paramref name="table"/> <paramref name="fetch"/>'s own consumer reads from <paramref name="source"/>, as a read of no run.</summary>
+    public static IAsyncEnumerable<TRow> Read<TRow>(string fetch, HttpClient source, RowTable<TRow> table, int pageSize = 1000, CancellationToken ct = default)
+        where TRow : class
     {
         var consumer = (IFetchConsumer)Activator.CreateInstance(ApproachRegistry.Consumers[new FetchApproach(fetch)])!;
-        var request = new SyncRequest(new FetchApproach(fetch), ApproachRegistry.Catalog.Inserts.First(), pageSize, 1000);
-        return consumer.ReadAsync(new SourceRun(new SourceClient(source, Options.Create(new SyncOptions())), request, id: null), ct);
+        var request = new SyncRequest(new FetchApproach(fetch), ApproachRegistry.Catalog.Inserts.First(), pageSize, 1000) { Table = table.Table };
+        return consumer.ReadAsync(new SourceRun(new SourceClient(source, Options.Create(new SyncOptions())), request, id: null), table, ct);
     }
 }

@@ -36,6 +36,7 @@ public sealed class MatrixTests(MatrixLab lab)
         Assert.True(run.Verified, run.Error);
         Assert.Equal(fetch.ToString(), run.Fetch);
         Assert.Equal(insert.ToString(), run.Insert);
+        Assert.Equal("users", run.Table);
         Assert.Equal(MatrixLab.Rows, run.Rows);
 
         // Independent of both services: read both tables directly.

@@ -64,12 +64,12 @@ public sealed class RawRelayFailureTests(MatrixLab lab)
         {
             await connection.OpenAsync();
             await using var transaction = await connection.BeginTransactionAsync();
-            await using (var truncate = new NpgsqlCommand($"truncate {UsersTable.Name}", connection, transaction))
+            await using (var truncate = new NpgsqlCommand($"truncate {SyncTable.Users.Name}", connection, transaction))
             {
                 await truncate.ExecuteNonQueryAsync();
             }
 
-            var target = new WriteTarget(connection, transaction, BatchSize: 1000, CommandTimeoutSeconds: 60);
+            var target = new WriteTarget(SyncTable.Users, connection, transaction, BatchSize: 1000, CommandTimeoutSeconds: 60);
             await check(() => writer.WriteAsync(body, target, CancellationToken.None), connection, transaction);
             await transaction.RollbackAsync();
         }
@@ -83,7 +83,7 @@ public sealed class RawRelayFailureTests(MatrixLab lab)
         await using var connection = new NpgsqlConnection(lab.SourceDb);
         await connection.OpenAsync();
         var bytes = new MemoryStream();
-        await using (var copy = await connection.BeginRawBinaryCopyAsync($"COPY (select {UsersTable.Columns} from {UsersTable.Name} order by id limit 1) TO STDOUT (FORMAT binary)"))
+        await using (var copy = await connection.BeginRawBinaryCopyAsync($"COPY (select {SyncTable.Users.Columns} from {SyncTable.Users.Name} order by id limit 1) TO STDOUT (FORMAT binary)"))
         {
             await copy.CopyToAsync(bytes);
         }

@@ -1,4 +1,5 @@
 using Microsoft.EntityFrameworkCore;
+using SyncData.Model;
 using SyncData.ServiceDefaults;
 using SyncDataSource;
 using SyncDataSource.Runs;
@@ -6,8 +7,8 @@ using SyncDataSource.Users;
 
 var builder = WebApplication.CreateBuilder(args);
 builder.AddServiceDefaults();
-builder.AddPostgresDataSource("Source");
-builder.Services.AddDbContextPool<SendableUsersDbContext>((sp, o) => o.UseNpgsql(sp.GetRequiredService<Npgsql.NpgsqlDataSource>()));
+builder.AddPostgresDataSource("Source", mapTypes: SyncDbContext.MapTypes);
+builder.Services.AddDbContextPool<SendableDbContext>((sp, o) => o.UseNpgsql(sp.GetRequiredService<Npgsql.NpgsqlDataSource>(), SyncDbContext.MapTypes));
 builder.Services.AddSourceRuns();
 builder.Services.AddBodyCompression();
 builder.Services.AddOptions<UsersApiOptions>().BindConfiguration(UsersApiOptions.Section).ValidateDataAnnotations().ValidateOnStart();

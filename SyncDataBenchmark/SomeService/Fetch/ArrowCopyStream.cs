@@ -103,7 +103,7 @@ internal sealed class ArrowCopyStream(Stream body, IAsyncEnumerable<RecordBatch>
                 return WriteBytes(texts.GetBytes(row), to);
             case TimestampArray timestamps:
                 BinaryPrimitives.WriteInt32BigEndian(to, 8);
-                BinaryPrimitives.WriteInt64BigEndian(to[4..], UsersArrow.ToPostgresMicros(timestamps.Values[row]));
+                BinaryPrimitives.WriteInt64BigEndian(to[4..], ArrowFormat.ToPostgresMicros(timestamps.Values[row]));
                 return 12;
             default:
                 BinaryPrimitives.WriteInt32BigEndian(to, 1);

@@ -1,25 +1,28 @@
 using System.Buffers;
 using System.Runtime.CompilerServices;
-using SyncData.Postgres;
+using SomeService.Tables;
 using SyncData.Shared;
 
 namespace SomeService.Fetch;
 
 /// <summary>
-/// Reader of PostgreSQL's binary COPY format for the users columns in <see cref="UsersTable.Columns"/> order:
-/// <see cref="BinaryCopyFraming"/> finds each field, this decodes it. It holds one network buffer (and, while a field
-/// is cut between two reads, that field's bytes), and a stream that ends before the trailer (-1 field count) is an
-/// error, never a short success.
+/// Reader of PostgreSQL's binary COPY format for a table's columns in its COPY order: <see cref="BinaryCopyFraming"/>
+/// finds each field, the table's <see cref="CopyRowDecoder{TRow}"/> decodes it. It holds one network buffer (and,
+/// while a field is cut between two reads, that field's bytes), and a stream that ends before the trailer (-1 field
+/// count) is an error, never a short success.
 /// </summary>
 public static class BinaryCopyReader
 {
     private const int BufferSize = 64 * 1024;
 
-    public static async IAsyncEnumerable<User> ReadUsersAsync(Stream stream, [EnumeratorCancellation] CancellationToken ct)
+    public static IAsyncEnumerable<User> ReadUsersAsync(Stream stream, CancellationToken ct) => ReadAsync(stream, UsersRowTable.Instance, ct);
+
+    public static async IAsyncEnumerable<TRow> ReadAsync<TRow>(Stream stream, RowTable<TRow> table, [EnumeratorCancellation] CancellationToken ct)
+        where TRow : class
     {
         var buffer = ArrayPool<byte>.Shared.Rent(BufferSize);
-        var decoder = new UsersCopyDecoder();
-        var rows = new List<User>(512);
+        using var decoder = table.NewCopyDecoder();
+        var rows = new List<TRow>(512);
         try
         {
             while (true)
@@ -46,7 +49,6 @@ public static class BinaryCopyReader
         }
         finally
         {
-            decoder.Dispose();
             ArrayPool<byte>.Shared.Return(buffer);
         }
     }

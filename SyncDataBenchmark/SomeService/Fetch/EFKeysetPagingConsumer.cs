@@ -1,30 +1,33 @@
 using System.Runtime.CompilerServices;
+using SomeService.Tables;
 using SyncData.Shared;
 using SyncData.Shared.Fetches;
 
 namespace SomeService.Fetch;
 
-/// <summary>EFKeysetPaging: page after page by "rows after this id" until a short page.</summary>
+/// <summary>EFKeysetPaging: page after page by "rows after this key" until a short page.</summary>
 public sealed class EFKeysetPagingConsumer : IFetchConsumer<EFKeysetPagingFetch>
 {
     private static readonly string Route = Approach.Of(typeof(EFKeysetPagingFetch)).Route;
 
-    public async IAsyncEnumerable<User> ReadAsync(SourceRun run, [EnumeratorCancellation] CancellationToken ct)
+    public async IAsyncEnumerable<TRow> ReadAsync<TRow>(SourceRun run, RowTable<TRow> table, [EnumeratorCancellation] CancellationToken ct)
+        where TRow : class
     {
-        Guid? after = null;
+        var route = SourceRoutes.InTable(Route, table.Table.Name);
+        string? after = null;
         while (true)
         {
-            var uri = after is { } id
-                ? SourceRoutes.WithQuery(Route, $"after={id}&limit={run.Request.PageSize}")
-                : SourceRoutes.WithQuery(Route, $"limit={run.Request.PageSize}");
+            var uri = after is not null
+                ? SourceRoutes.WithQuery(route, $"after={Uri.EscapeDataString(after)}&limit={run.Request.PageSize}")
+                : SourceRoutes.WithQuery(route, $"limit={run.Request.PageSize}");
             var count = 0;
             await using (var body = await run.OpenStreamAsync(uri, ct))
             {
-                await foreach (var user in JsonRows.ReadAsync(body, uri, ct))
+                await foreach (var row in JsonRows.ReadAsync(body, table.Json, uri, ct))
                 {
                     count++;
-                    after = user.Id;
-                    yield return user;
+                    after = table.KeyOf(row);
+                    yield return row;
                 }
             }
 

@@ -1,4 +1,5 @@
 using System.Runtime.CompilerServices;
+using SomeService.Tables;
 using SyncData.Shared;
 using SyncData.Shared.Fetches;
 
@@ -9,18 +10,20 @@ public sealed class EFOffsetPagingConsumer : IFetchConsumer<EFOffsetPagingFetch>
 {
     private static readonly string Route = Approach.Of(typeof(EFOffsetPagingFetch)).Route;
 
-    public async IAsyncEnumerable<User> ReadAsync(SourceRun run, [EnumeratorCancellation] CancellationToken ct)
+    public async IAsyncEnumerable<TRow> ReadAsync<TRow>(SourceRun run, RowTable<TRow> table, [EnumeratorCancellation] CancellationToken ct)
+        where TRow : class
     {
+        var route = SourceRoutes.InTable(Route, table.Table.Name);
         for (long offset = 0; ; offset += run.Request.PageSize)
         {
-            var uri = SourceRoutes.WithQuery(Route, $"offset={offset}&limit={run.Request.PageSize}");
+            var uri = SourceRoutes.WithQuery(route, $"offset={offset}&limit={run.Request.PageSize}");
             var count = 0;
             await using (var body = await run.OpenStreamAsync(uri, ct))
             {
-                await foreach (var user in JsonRows.ReadAsync(body, uri, ct))
+                await foreach (var row in JsonRows.ReadAsync(body, table.Json, uri, ct))
                 {
                     count++;
-                    yield return user;
+                    yield return row;
                 }
             }
 

@@ -1,4 +1,5 @@
 using System.Runtime.CompilerServices;
+using SomeService.Tables;
 using SyncData.Shared;
 using SyncData.Shared.Fetches;
 
@@ -9,12 +10,14 @@ public sealed class EFStreamConsumer : IFetchConsumer<EFStreamFetch>
 {
     private static readonly string Route = Approach.Of(typeof(EFStreamFetch)).Route;
 
-    public async IAsyncEnumerable<User> ReadAsync(SourceRun run, [EnumeratorCancellation] CancellationToken ct)
+    public async IAsyncEnumerable<TRow> ReadAsync<TRow>(SourceRun run, RowTable<TRow> table, [EnumeratorCancellation] CancellationToken ct)
+        where TRow : class
     {
-        await using var body = await run.OpenStreamAsync(Route, ct);
-        await foreach (var user in JsonRows.ReadAsync(body, Route, ct))
+        var route = SourceRoutes.InTable(Route, table.Table.Name);
+        await using var body = await run.OpenStreamAsync(route, ct);
+        await foreach (var row in JsonRows.ReadAsync(body, table.Json, route, ct))
         {
-            yield return user;
+            yield return row;
         }
     }
 }

@@ -1,5 +1,5 @@
 using System.Text.Json;
-using SyncData.Shared;
+using System.Text.Json.Serialization.Metadata;
 
 namespace SomeService.Fetch;
 
@@ -9,10 +9,10 @@ internal static class JsonRows
     /// Deserialises a JSON array element by element as bytes arrive (never buffering the body). A body cut off
     /// mid-array is a <see cref="JsonException"/>, reported as a source failure.
     /// </summary>
-    public static async IAsyncEnumerable<User> ReadAsync(Stream body, string what, [System.Runtime.CompilerServices.EnumeratorCancellation] CancellationToken ct)
+    public static async IAsyncEnumerable<TRow> ReadAsync<TRow>(Stream body, JsonTypeInfo<TRow> rowJson, string what, [System.Runtime.CompilerServices.EnumeratorCancellation] CancellationToken ct)
     {
         var tail = new TailKeepingStream(body);
-        await using var rows = JsonSerializer.DeserializeAsyncEnumerable(tail, SyncJsonContext.Default.User, ct).GetAsyncEnumerator(ct);
+        await using var rows = JsonSerializer.DeserializeAsyncEnumerable(tail, rowJson, ct).GetAsyncEnumerator(ct);
         long count = 0;
         while (true)
         {

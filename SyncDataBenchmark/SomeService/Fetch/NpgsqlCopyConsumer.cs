@@ -1,4 +1,5 @@
 using System.Runtime.CompilerServices;
+using SomeService.Tables;
 using SyncData.Shared;
 using SyncData.Shared.Fetches;
 
@@ -9,14 +10,16 @@ public sealed class NpgsqlCopyConsumer : IBinaryCopyConsumer, IFetchConsumer<Npg
 {
     private static readonly string Route = Approach.Of(typeof(NpgsqlCopyFetch)).Route;
 
-    public async IAsyncEnumerable<User> ReadAsync(SourceRun run, [EnumeratorCancellation] CancellationToken ct)
+    public async IAsyncEnumerable<TRow> ReadAsync<TRow>(SourceRun run, RowTable<TRow> table, [EnumeratorCancellation] CancellationToken ct)
+        where TRow : class
     {
-        await using var body = await run.OpenStreamAsync(Route, ct);
-        await foreach (var user in BinaryCopyReader.ReadUsersAsync(body, ct))
+        var route = SourceRoutes.InTable(Route, table.Table.Name);
+        await using var body = await run.OpenStreamAsync(route, ct);
+        await foreach (var row in BinaryCopyReader.ReadAsync(body, table, ct))
         {
-            yield return user;
+            yield return row;
         }
     }
 
-    public Task<Stream> OpenCopyStreamAsync(SourceRun run, CancellationToken ct) => run.OpenStreamAsync(Route, ct);
+    public Task<Stream> OpenCopyStreamAsync(SourceRun run, CancellationToken ct) => run.OpenStreamAsync(SourceRoutes.InTable(Route, run.Request.Table.Name), ct);
 }

@@ -22,7 +22,7 @@ public sealed class SourceClient(HttpClient http, IOptions<SyncOptions> options)
     /// the idle one).
     /// </summary>
     public Task<TableChecksum> ReadChecksumAsync(SourceRun run, CancellationToken ct) =>
-        SendForJsonAsync(Named(new HttpRequestMessage(HttpMethod.Get, SourceRoutes.Checksum), run), SyncJsonContext.Default.TableChecksum,
+        SendForJsonAsync(Named(new HttpRequestMessage(HttpMethod.Get, SourceRoutes.InTable(SourceRoutes.Checksum, run.Request.Table.Name)), run), SyncJsonContext.Default.TableChecksum,
             TimeSpan.FromSeconds(options.Value.DatabaseCommandTimeoutSeconds), ct);
 
     /// <summary>DELETE runs/{id}: SyncDataSource ends the run (its window and its snapshot) and answers its figures.</summary>

@@ -1,5 +1,4 @@
 using System.Runtime.CompilerServices;
-using SyncData.Shared;
 
 namespace SomeService.Fetch;
 
@@ -9,7 +8,7 @@ public static class SourceReads
     /// Passes the source's rows through, turning anything thrown while reading them into a
     /// <see cref="SourceStreamException"/>: a failure is the source's because it happened there, not by its type.
     /// </summary>
-    public static async IAsyncEnumerable<User> Attributed(IAsyncEnumerable<User> rows, [EnumeratorCancellation] CancellationToken ct)
+    public static async IAsyncEnumerable<TRow> Attributed<TRow>(IAsyncEnumerable<TRow> rows, [EnumeratorCancellation] CancellationToken ct)
     {
         await using var enumerator = rows.GetAsyncEnumerator(ct);
         while (true)

@@ -1,4 +1,5 @@
 using EFCore.BulkExtensions;
+using SomeService.Tables;
 using SyncData.Shared;
 
 namespace SomeService.Insert;
@@ -11,7 +12,8 @@ namespace SomeService.Insert;
 [Approach(ApproachKind.Insert, "EFBulk", Batches = true)]
 public sealed class EFBulkWriter : IRowWriter
 {
-    public async Task<long?> WriteAsync(IAsyncEnumerable<User> rows, WriteTarget target, CancellationToken ct)
+    public async Task<long?> WriteAsync<TRow>(IAsyncEnumerable<TRow> rows, RowTable<TRow> table, WriteTarget target, CancellationToken ct)
+        where TRow : class
     {
         // The library opens its COPY with BeginBinaryImport and never sets the importer's timeout (BulkCopyTimeout is
         // ignored on PostgreSQL), so the COPY gets the connection's Command Timeout. SomeService gives its target

@@ -1,3 +1,4 @@
+using SomeService.Tables;
 using SyncData.Shared;
 
 namespace SomeService.Insert;
@@ -6,7 +7,8 @@ namespace SomeService.Insert;
 [Approach(ApproachKind.Insert, "EFTypical", Batches = true)]
 public sealed class EFTypicalWriter : IRowWriter
 {
-    public async Task<long?> WriteAsync(IAsyncEnumerable<User> rows, WriteTarget target, CancellationToken ct)
+    public async Task<long?> WriteAsync<TRow>(IAsyncEnumerable<TRow> rows, RowTable<TRow> table, WriteTarget target, CancellationToken ct)
+        where TRow : class
     {
         // On the run's own connection, so its SaveChanges join the run's single transaction.
         await using var db = await target.OpenDbContextAsync(ct);
@@ -14,7 +16,7 @@ public sealed class EFTypicalWriter : IRowWriter
         long written = 0;
         await foreach (var batch in rows.Chunk(target.BatchSize).WithCancellation(ct))
         {
-            db.Users.AddRange(batch);
+            db.Set<TRow>().AddRange(batch);
             written += await db.SaveChangesAsync(ct);
             db.ChangeTracker.Clear();
         }

@@ -1,10 +1,12 @@
-using SyncData.Shared;
+using SomeService.Tables;
 
 namespace SomeService.Insert;
 
-/// <summary>A writer fed with rows as they arrive, whatever the fetch approach.</summary>
-public interface IRowWriter : IUserWriter
+/// <summary>A writer fed with rows as they arrive, whatever the fetch approach; written once over the table's row type.</summary>
+public interface IRowWriter : ITableWriter
 {
+    /// <param name="table">The rows' table: its binary COPY row, for the writers that write one.</param>
     /// <returns>Rows written, or null when the approach cannot count them (the verification counts anyway).</returns>
-    Task<long?> WriteAsync(IAsyncEnumerable<User> rows, WriteTarget target, CancellationToken ct);
+    Task<long?> WriteAsync<TRow>(IAsyncEnumerable<TRow> rows, RowTable<TRow> table, WriteTarget target, CancellationToken ct)
+        where TRow : class;
 }

@@ -1,6 +1,5 @@
 using LinqToDB.Data;
 using LinqToDB.EntityFrameworkCore;
-using SyncData.Shared;
 
 namespace SomeService.Insert;
 
@@ -13,7 +12,8 @@ namespace SomeService.Insert;
 internal static class Linq2DBBulkCopy
 {
     /// <param name="bulkCopyType">The one option the two linq2db approaches differ in; null keeps the library's default.</param>
-    internal static async Task<long?> CopyAsync(IAsyncEnumerable<User> rows, WriteTarget target, BulkCopyType? bulkCopyType, CancellationToken ct)
+    internal static async Task<long?> CopyAsync<TRow>(IAsyncEnumerable<TRow> rows, WriteTarget target, BulkCopyType? bulkCopyType, CancellationToken ct)
+        where TRow : class
     {
         var options = new BulkCopyOptions
         {

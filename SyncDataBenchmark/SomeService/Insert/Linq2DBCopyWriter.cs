@@ -1,4 +1,5 @@
 using LinqToDB.Data;
+using SomeService.Tables;
 using SyncData.Shared;
 
 namespace SomeService.Insert;
@@ -10,6 +11,7 @@ namespace SomeService.Insert;
 [Approach(ApproachKind.Insert, "Linq2DBCopy")]
 public sealed class Linq2DBCopyWriter : IRowWriter
 {
-    public Task<long?> WriteAsync(IAsyncEnumerable<User> rows, WriteTarget target, CancellationToken ct) =>
+    public Task<long?> WriteAsync<TRow>(IAsyncEnumerable<TRow> rows, RowTable<TRow> table, WriteTarget target, CancellationToken ct)
+        where TRow : class =>
         Linq2DBBulkCopy.CopyAsync(rows, target, BulkCopyType.ProviderSpecific, ct);
 }

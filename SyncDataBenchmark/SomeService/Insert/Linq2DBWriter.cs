@@ -1,3 +1,4 @@
+using SomeService.Tables;
 using SyncData.Shared;
 
 namespace SomeService.Insert;
@@ -10,6 +11,7 @@ namespace SomeService.Insert;
 [Approach(ApproachKind.Insert, "Linq2DB")]
 public sealed class Linq2DBWriter : IRowWriter
 {
-    public Task<long?> WriteAsync(IAsyncEnumerable<User> rows, WriteTarget target, CancellationToken ct) =>
+    public Task<long?> WriteAsync<TRow>(IAsyncEnumerable<TRow> rows, RowTable<TRow> table, WriteTarget target, CancellationToken ct)
+        where TRow : class =>
         Linq2DBBulkCopy.CopyAsync(rows, target, bulkCopyType: null, ct);
 }

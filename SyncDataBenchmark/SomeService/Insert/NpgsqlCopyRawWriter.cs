@@ -1,4 +1,3 @@
-using SyncData.Postgres;
 using SyncData.Shared;
 
 namespace SomeService.Insert;
@@ -12,7 +11,7 @@ public sealed class NpgsqlCopyRawWriter : ICopyBytesWriter
 {
     public async Task<long?> WriteAsync(Stream binaryCopy, WriteTarget target, CancellationToken ct)
     {
-        await RawBinaryCopy.RelayAsync(binaryCopy, target, UsersTable.CopyInBinary, ct);
+        await RawBinaryCopy.RelayAsync(binaryCopy, target, target.Table.CopyInBinary, ct);
         return null;
     }
 }

@@ -1,3 +1,4 @@
+using SomeService.Tables;
 using SyncData.Shared;
 
 namespace SomeService.Insert;
@@ -10,6 +11,7 @@ namespace SomeService.Insert;
 [Approach(ApproachKind.Insert, "NpgsqlCopyTuned")]
 public sealed class NpgsqlCopyTunedWriter : IRowWriter
 {
-    public Task<long?> WriteAsync(IAsyncEnumerable<User> rows, WriteTarget target, CancellationToken ct) =>
-        TunedLoad.CopyAsync(target, copyCommand => BinaryImport.CopyInAsync(rows, target, copyCommand, ct), ct);
+    public Task<long?> WriteAsync<TRow>(IAsyncEnumerable<TRow> rows, RowTable<TRow> table, WriteTarget target, CancellationToken ct)
+        where TRow : class =>
+        TunedLoad.CopyAsync(target, copyCommand => BinaryImport.CopyInAsync(rows, table, target, copyCommand, ct), ct);
 }

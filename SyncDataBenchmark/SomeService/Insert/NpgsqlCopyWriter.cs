@@ -1,4 +1,4 @@
-using SyncData.Postgres;
+using SomeService.Tables;
 using SyncData.Shared;
 
 namespace SomeService.Insert;
@@ -10,5 +10,7 @@ namespace SomeService.Insert;
 [Approach(ApproachKind.Insert, "NpgsqlCopy")]
 public sealed class NpgsqlCopyWriter : IRowWriter
 {
-    public Task<long?> WriteAsync(IAsyncEnumerable<User> rows, WriteTarget target, CancellationToken ct) => BinaryImport.CopyInAsync(rows, target, UsersTable.CopyInBinary, ct);
+    public Task<long?> WriteAsync<TRow>(IAsyncEnumerable<TRow> rows, RowTable<TRow> table, WriteTarget target, CancellationToken ct)
+        where TRow : class =>
+        BinaryImport.CopyInAsync(rows, table, target, table.Table.CopyInBinary, ct);
 }

@@ -1,5 +1,3 @@
-using SyncData.Postgres;
-
 namespace SomeService.Insert;
 
 /// <summary>
@@ -10,7 +8,7 @@ namespace SomeService.Insert;
 /// </summary>
 internal static class RawBinaryCopy
 {
-    /// <param name="copyCommand">A COPY … FROM STDIN (FORMAT binary …) of <see cref="UsersTable.Columns"/>, e.g. with FREEZE.</param>
+    /// <param name="copyCommand">A COPY … FROM STDIN (FORMAT binary …) of the target table's columns (SyncTable.Columns), e.g. with FREEZE.</param>
     internal static async Task RelayAsync(Stream binaryCopy, WriteTarget target, string copyCommand, CancellationToken ct)
     {
         var connection = target.Connection;

@@ -17,8 +17,8 @@ namespace SomeService.Insert;
 /// </summary>
 internal static class TunedLoad
 {
-    /// <summary><see cref="UsersTable.CopyInBinary"/> with FREEZE; built from the same constants, so the column order cannot drift.</summary>
-    private const string CopyInBinaryFreeze = $"COPY {UsersTable.Name} ({UsersTable.Columns}) FROM STDIN (FORMAT binary, FREEZE)";
+    /// <summary>The table's CopyInBinary with FREEZE; built from the same name and columns, so the column order cannot drift.</summary>
+    private static string CopyInBinaryFreeze(SyncTable table) => $"COPY {table.Name} ({table.Columns}) FROM STDIN (FORMAT binary, FREEZE)";
 
     private static readonly string ReadPrimaryKeySql = Embedded("tuned-read-primary-key.sql");
     private static readonly string DropPrimaryKeySql = Embedded("tuned-drop-primary-key.sql");
@@ -32,14 +32,14 @@ internal static class TunedLoad
         var primaryKey = await ReadPrimaryKeyAsync(target, ct);
         if (primaryKey is not null)
         {
-            await ExecuteAsync(target, primaryKey.Fill(DropPrimaryKeySql), ct);
+            await ExecuteAsync(target, primaryKey.Fill(DropPrimaryKeySql, target.Table), ct);
         }
 
         await ExecuteAsync(target, SettingsSql, ct);
-        var written = await copy(CopyInBinaryFreeze);
+        var written = await copy(CopyInBinaryFreeze(target.Table));
         if (primaryKey is not null)
         {
-            await ExecuteAsync(target, primaryKey.Fill(AddPrimaryKeySql), ct);
+            await ExecuteAsync(target, primaryKey.Fill(AddPrimaryKeySql, target.Table), ct);
         }
 
         return written;
@@ -49,8 +49,8 @@ internal static class TunedLoad
     private sealed record PrimaryKey(string QuotedName, string Definition)
     {
         // ALTER TABLE takes no parameters: the values come from the catalog, not from a request.
-        public string Fill(string template) => template
-            .Replace("{table}", UsersTable.Name, StringComparison.Ordinal)
+        public string Fill(string template, SyncTable table) => template
+            .Replace("{table}", table.Name, StringComparison.Ordinal)
             .Replace("{name}", QuotedName, StringComparison.Ordinal)
             .Replace("{definition}", Definition, StringComparison.Ordinal);
     }
@@ -58,7 +58,7 @@ internal static class TunedLoad
     private static async Task<PrimaryKey?> ReadPrimaryKeyAsync(WriteTarget target, CancellationToken ct)
     {
         await using var command = new NpgsqlCommand(ReadPrimaryKeySql, target.Connection, target.Transaction);
-        command.Parameters.Add(new() { Value = UsersTable.Name });
+        command.Parameters.Add(new() { Value = target.Table.Name });
         await using var reader = await command.ExecuteReaderAsync(ct);
         return await reader.ReadAsync(ct) ? new PrimaryKey(reader.GetString(0), reader.GetString(1)) : null;
     }

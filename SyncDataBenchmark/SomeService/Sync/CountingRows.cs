@@ -1,19 +1,17 @@
-using SyncData.Shared;
-
 namespace SomeService.Sync;
 
 /// <summary>
 /// Counts the rows handed to a writer. A plain enumerator rather than an async iterator: the writers pull a million
 /// rows through it, so it adds one forwarded call per row and no state machine of its own.
 /// </summary>
-internal sealed class CountingRows(IAsyncEnumerable<User> rows, RowCounter counter) : IAsyncEnumerable<User>
+internal sealed class CountingRows<TRow>(IAsyncEnumerable<TRow> rows, RowCounter counter) : IAsyncEnumerable<TRow>
 {
-    public IAsyncEnumerator<User> GetAsyncEnumerator(CancellationToken cancellationToken = default) =>
+    public IAsyncEnumerator<TRow> GetAsyncEnumerator(CancellationToken cancellationToken = default) =>
         new Enumerator(rows.GetAsyncEnumerator(cancellationToken), counter);
 
-    private sealed class Enumerator(IAsyncEnumerator<User> inner, RowCounter counter) : IAsyncEnumerator<User>
+    private sealed class Enumerator(IAsyncEnumerator<TRow> inner, RowCounter counter) : IAsyncEnumerator<TRow>
     {
-        public User Current => inner.Current;
+        public TRow Current => inner.Current;
 
         public ValueTask<bool> MoveNextAsync()
         {

@@ -1,5 +1,6 @@
 using Microsoft.AspNetCore.Http.HttpResults;
 using Microsoft.Extensions.Options;
+using SyncData.Postgres;
 using SyncData.Shared;
 
 namespace SomeService.Sync;
@@ -18,22 +19,23 @@ public static class SyncApi
     }
 
     /// <summary>
-    /// GET /sync?f=&amp;i=[&amp;pageSize=&amp;batchSize=&amp;wait=true&amp;c=none|gzip|brotli]: 202 with the run's location, or 200 with the finished
-    /// run when wait=true. 400 names the valid values; 409 while another run is in progress.
+    /// GET /sync?f=&amp;i=[&amp;pageSize=&amp;batchSize=&amp;wait=true&amp;c=none|gzip|brotli&amp;table=users|orders]: 202 with the run's
+    /// location, or 200 with the finished run when wait=true. 400 names the valid values; 409 while another run is in progress.
     /// </summary>
     private static async Task<Results<Accepted<RunResult>, Ok<RunResult>, ValidationProblem, ProblemHttpResult>> Trigger(
-        string? f, string? i, string? pageSize, string? batchSize, string? wait, string? c,
+        string? f, string? i, string? pageSize, string? batchSize, string? wait, string? c, string? table,
         SyncRunner runner, IOptions<SyncOptions> options, CancellationToken ct)
     {
         var errors = new Dictionary<string, string[]>();
         var (request, waitForResult) = ParseTrigger(f, i, pageSize, batchSize, wait, c, options.Value, errors);
+        var moved = ParseTable(table, errors);
         if (errors.Count > 0)
         {
             return TypedResults.ValidationProblem(errors, title: "Invalid sync request");
         }
 
         // A database that cannot be reached is the measurement middleware's 503 (MapDefaultEndpoints), as for every endpoint.
-        if (await runner.TryStartAsync(request, ct) is not { } started)
+        if (await runner.TryStartAsync(request with { Table = moved }, ct) is not { } started)
         {
             return TypedResults.Problem("Another sync run is in progress; one run at a time keeps the figures honest. See GET /sync/runs.",
                 statusCode: StatusCodes.Status409Conflict, title: "A run is already in progress");
@@ -83,6 +85,23 @@ public static class SyncApi
         }
 
         return (new SyncRequest(fetch, insert, pages, batches, compression), waitForResult);
+    }
+
+    /// <summary>The table table= names (exactly, as SQL does not fold a quoted name either); none is the default table.</summary>
+    private static SyncTable ParseTable(string? table, Dictionary<string, string[]> errors)
+    {
+        if (table is null)
+        {
+            return SyncTable.Named(SyncRoutes.DefaultTable);
+        }
+
+        if (SyncTable.All.FirstOrDefault(t => t.Name == table) is { } named)
+        {
+            return named;
+        }
+
+        errors["table"] = [$"{Quote(table)} is not a table. Valid values: {string.Join(", ", SyncTable.All.Select(t => t.Name))} (default {SyncRoutes.DefaultTable})."];
+        return SyncTable.Users;
     }
 
     private static async Task<Results<Ok<List<RunResult>>, ValidationProblem>> List(string? limit, RunStore store, CancellationToken ct)

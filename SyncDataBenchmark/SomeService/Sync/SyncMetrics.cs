@@ -39,8 +39,8 @@ public sealed class SyncMetrics
     /// <paramref name="rows"/>, counting every row handed to the writer into sync.rows.written as it goes, so rows/s
     /// can be watched during a run.
     /// </summary>
-    public IAsyncEnumerable<User> CountWritten(IAsyncEnumerable<User> rows, SyncRequest request) =>
-        new CountingRows(rows, new RowCounter(_rows, Tags(request.Fetch.ToString(), request.Insert.ToString())));
+    public IAsyncEnumerable<TRow> CountWritten<TRow>(IAsyncEnumerable<TRow> rows, SyncRequest request) =>
+        new CountingRows<TRow>(rows, new RowCounter(_rows, Tags(request.Fetch.ToString(), request.Insert.ToString())));
 
     /// <summary>A binary COPY body relayed unparsed, counting its tuples into sync.rows.written as they pass.</summary>
     public Stream CountWritten(Stream binaryCopy, SyncRequest request) =>

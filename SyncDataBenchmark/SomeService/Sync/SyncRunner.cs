@@ -3,6 +3,7 @@ using Microsoft.Extensions.Options;
 using Npgsql;
 using SomeService.Fetch;
 using SomeService.Insert;
+using SomeService.Tables;
 using SyncData.Postgres;
 using SyncData.ServiceDefaults;
 using SyncData.Shared;
@@ -46,12 +47,13 @@ public sealed class SyncRunner(
 
         try
         {
-            var writer = services.GetRequiredKeyedService<IUserWriter>(request.Insert);
+            var writer = services.GetRequiredKeyedService<ITableWriter>(request.Insert);
             var run = new RunResult
             {
                 Id = Guid.CreateVersion7(),
                 Fetch = request.Fetch.ToString(),
                 Insert = request.Insert.ToString(),
+                Table = request.Table.Name,
                 PageSize = ApproachRegistry.Catalog[request.Fetch].Pages ? request.PageSize : null,
                 BatchSize = ApproachRegistry.Catalog[request.Insert].Batches ? request.BatchSize : null,
                 Compression = request.Compression,
@@ -115,7 +117,7 @@ public sealed class SyncRunner(
         }
     }
 
-    private async Task ExecuteAsync(RunResult run, SyncRequest request, IUserWriter writer, TaskCompletionSource<RunResult> finished, CancellationToken ct)
+    private async Task ExecuteAsync(RunResult run, SyncRequest request, ITableWriter writer, TaskCompletionSource<RunResult> finished, CancellationToken ct)
     {
         metrics.Started(request);
         // Typed HttpClients are transient: one per run, so the handler rotation of IHttpClientFactory still works.
@@ -139,7 +141,7 @@ public sealed class SyncRunner(
     }
 
     /// <summary>Begins the run at the source, transfers, verifies and commits: the run succeeded, failed or was cancelled, with this service's figures.</summary>
-    private async Task<RunResult> RunAsync(RunResult run, SourceRun source, IUserWriter writer, SourceClient client, CancellationToken ct)
+    private async Task<RunResult> RunAsync(RunResult run, SourceRun source, ITableWriter writer, SourceClient client, CancellationToken ct)
     {
         RuntimeSnapshot? localStart = null;
         SourceSnapshot? snapshot = null;
@@ -237,24 +239,25 @@ public sealed class SyncRunner(
     /// The run itself: in one transaction empty the target and write every row; compare both sides' count and
     /// checksum inside it; commit only if they match. Returns only once committed.
     /// </summary>
-    private async Task<Committed> TransferAndCommitAsync(SourceRun source, IUserWriter writer, CancellationToken ct)
+    private async Task<Committed> TransferAndCommitAsync(SourceRun source, ITableWriter writer, CancellationToken ct)
     {
         var clock = Stopwatch.StartNew();
         await using var connection = await target.OpenConnectionAsync(ct);
         await using var transaction = await connection.BeginTransactionAsync(ct);
-        await using (var truncate = new NpgsqlCommand($"truncate {UsersTable.Name}", connection, transaction))
+        var table = source.Request.Table;
+        await using (var truncate = new NpgsqlCommand($"truncate {table.Name}", connection, transaction))
         {
             await truncate.ExecuteNonQueryAsync(ct);
         }
 
         var request = source.Request;
-        var written = await TransferAsync(source, writer, new WriteTarget(connection, transaction, request.BatchSize, options.Value.DatabaseCommandTimeoutSeconds), ct);
+        var written = await TransferAsync(source, writer, new WriteTarget(table, connection, transaction, request.BatchSize, options.Value.DatabaseCommandTimeoutSeconds), ct);
         var writeTime = clock.Elapsed;
 
         // Asked only now (a full scan on the source while rows move would slow the transfer it measures), and
         // both sides at once: two backends, two cores. The source's is read in the run's snapshot.
         var sourceChecksumTask = source.ReadChecksumAsync(ct);
-        var targetChecksum = await connection.ReadUsersChecksumAsync(transaction, ct);
+        var targetChecksum = await connection.ReadChecksumAsync(table, transaction, ct);
         var sourceChecksum = await sourceChecksumTask;
         var verifyTime = clock.Elapsed - writeTime;
         if (targetChecksum != sourceChecksum || (written is not null && written != targetChecksum.Rows))
@@ -275,7 +278,7 @@ public sealed class SyncRunner(
     /// Feeds the writer what it consumes, and names the side that failed by where the failure happened: anything
     /// thrown while reading the source is the source's (<see cref="SourceStreamException"/>), the rest the target's.
     /// </summary>
-    private async Task<long?> TransferAsync(SourceRun source, IUserWriter writer, WriteTarget writeTarget, CancellationToken ct)
+    private async Task<long?> TransferAsync(SourceRun source, ITableWriter writer, WriteTarget writeTarget, CancellationToken ct)
     {
         var request = source.Request;
         var consumer = services.GetRequiredKeyedService<IFetchConsumer>(request.Fetch);
@@ -284,7 +287,7 @@ public sealed class SyncRunner(
             switch (writer)
             {
                 case IRowWriter rows:
-                    return await rows.WriteAsync(metrics.CountWritten(SourceReads.Attributed(consumer.ReadAsync(source, ct), ct), request), writeTarget, ct);
+                    return await IRowTable.Of(request.Table).Accept(new RowTransfer(source, consumer, rows, writeTarget, metrics, ct));
                 case ICopyBytesWriter bytes when consumer is IBinaryCopyConsumer copyConsumer:
                     await using (var body = metrics.CountWritten(await copyConsumer.OpenCopyStreamAsync(source, ct), request))
                     {
@@ -299,6 +302,15 @@ public sealed class SyncRunner(
         {
             throw new TargetWriteException($"Writing to SomeService's database failed ({request.Insert}): {ex.Message}", ex);
         }
+    }
+
+    /// <summary>Rows from the consumer to the writer, counted and attributed, over the run's table's row type.</summary>
+    private sealed record RowTransfer(SourceRun Source, IFetchConsumer Consumer, IRowWriter Writer, WriteTarget Target, SyncMetrics Metrics, CancellationToken Ct)
+        : IRowTableVisitor<Task<long?>>
+    {
+        public Task<long?> Visit<TRow>(RowTable<TRow> table)
+            where TRow : class =>
+            Writer.WriteAsync(Metrics.CountWritten(SourceReads.Attributed(Consumer.ReadAsync(Source, table, Ct), Ct), Source.Request), table, Target, Ct);
     }
 
     /// <summary>The failure's own words, outermost first, so the cause is named without reading logs.</summary>

@@ -1,16 +1,18 @@
 using Apache.Arrow.Ipc;
 using Npgsql;
 using SyncData.Arrow;
-using SyncData.Postgres;
 using SyncData.Shared;
 using SyncData.Shared.Fetches;
 using SyncDataSource.Runs;
+using SyncDataSource.Tables;
 
 namespace SyncDataSource.Users;
 
 public sealed class ArrowStreamEndpoint : IFetchEndpoint<ArrowStreamFetch>
 {
-    public Delegate Handler => Stream;
+    public Delegate HandlerFor<TRow>(SourceTable<TRow> table)
+        where TRow : class =>
+        (HttpContext http, NpgsqlDataSource dataSource, RunSnapshots snapshots, CancellationToken ct) => Stream(table, http, dataSource, snapshots, ct);
 
     /// <summary>
     /// Rows per record batch: 16,384 is about 1 MiB of column buffers for these rows. Large enough that a batch's
@@ -20,48 +22,35 @@ public sealed class ArrowStreamEndpoint : IFetchEndpoint<ArrowStreamFetch>
     /// </summary>
     internal const int BatchRows = 16_384;
 
-    private const string Refusal = $"cannot travel as an Arrow timestamp[us] (Unix epoch): after {UsersArrow.LastCarriedTimestamp} it overflows int64 or meets the value that means infinity";
-
-    /// <summary>
-    /// The table, refusing row by row a created_at Arrow cannot carry: the value is replaced by a cast that fails with a
-    /// message naming the row, the column and the value (as SendableUsersDbContext does for DateTime). created_at is read
-    /// as Npgsql's raw int64 (PostgreSQL's microseconds, ±infinity as int64 max/min), so no DateTime is in the way.
-    /// </summary>
-    private const string GuardedUsers = $"""
-        select id, name, patronymic, surname,
-               case when created_at <= timestamp '{UsersArrow.LastCarriedTimestamp}' or created_at = timestamp 'infinity' then created_at
-                    else ('row ' || id || ': created_at = ' || created_at || ' {Refusal}')::timestamp end as created_at,
-               is_active
-        from {UsersTable.Name}
-        """;
-
     /// <summary>
     /// ArrowStream: the schema, a record batch per <see cref="BatchRows"/> rows read in the run's snapshot, the
     /// end-of-stream marker. If the database fails after the stream began, the stream still ends with the marker and
     /// then <see cref="SourceFailure.Marker"/> and the reason: no Arrow reader reads past the end-of-stream marker, so
     /// it cannot take the explanation for a batch, and the consumer, which requires the body to end right there, reads it.
     /// </summary>
-    internal static async Task Stream(HttpContext http, NpgsqlDataSource dataSource, RunSnapshots snapshots, CancellationToken ct)
+    internal static async Task Stream<TRow>(SourceTable<TRow> table, HttpContext http, NpgsqlDataSource dataSource, RunSnapshots snapshots, CancellationToken ct)
+        where TRow : class
     {
+        var rows = table.NewArrowRows();
         await using var lease = snapshots.Acquire(http.Request);
         await using var connection = await dataSource.OpenConnectionAsync(ct);
         // A run's query reads its snapshot; the transaction is read only, so disposing it (a rollback) loses nothing.
         await using var transaction = lease is null ? null : await lease.BeginAsync(connection, ct);
-        await using var command = new NpgsqlCommand(GuardedUsers, connection, transaction);
-        await using var rows = await command.ExecuteReaderAsync(System.Data.CommandBehavior.SequentialAccess, ct);
-        http.Response.ContentType = UsersArrow.ContentType;
-        using var writer = new ArrowStreamWriter(http.Response.Body, UsersArrow.Schema, leaveOpen: true);
+        await using var command = new NpgsqlCommand(rows.Query, connection, transaction);
+        await using var reader = await command.ExecuteReaderAsync(System.Data.CommandBehavior.SequentialAccess, ct);
+        http.Response.ContentType = ArrowFormat.ContentType;
+        using var writer = new ArrowStreamWriter(http.Response.Body, rows.Schema, leaveOpen: true);
         try
         {
             await writer.WriteStartAsync(ct);
-            await WriteBatchesAsync(rows, writer, ct);
+            await WriteBatchesAsync(reader, rows, writer, ct);
             await writer.WriteEndAsync(ct);
         }
         catch (NpgsqlException ex) when (!ct.IsCancellationRequested)
         {
             // The database failed, not the consumer, which is still there to be told why.
             await writer.WriteEndAsync(ct);
-            await http.Response.Body.WriteAsync(System.Text.Encoding.UTF8.GetBytes(SourceFailure.Marker + Why(ex) + "\n"), ct);
+            await http.Response.Body.WriteAsync(System.Text.Encoding.UTF8.GetBytes(SourceFailure.Marker + Why(ex, table.Table.Name) + "\n"), ct);
         }
         catch
         {
@@ -75,12 +64,11 @@ public sealed class ArrowStreamEndpoint : IFetchEndpoint<ArrowStreamFetch>
     /// Reads synchronously, as the COPY relay does: each row read only takes from Npgsql's buffer, and an async read per
     /// row would cost a state machine per row (README, "Where the time goes").
     /// </summary>
-    private static async Task WriteBatchesAsync(NpgsqlDataReader reader, ArrowStreamWriter writer, CancellationToken ct)
+    private static async Task WriteBatchesAsync(NpgsqlDataReader reader, ArrowSourceRows rows, ArrowStreamWriter writer, CancellationToken ct)
     {
-        var rows = new UsersArrow();
         while (reader.Read())
         {
-            rows.Append(reader.GetGuid(0), reader.GetString(1), reader.GetString(2), reader.GetString(3), reader.GetFieldValue<long>(4), reader.GetBoolean(5));
+            rows.Append(reader);
             if (rows.Count == BatchRows)
             {
                 await WriteBatchAsync(writer, rows, ct);
@@ -93,17 +81,17 @@ public sealed class ArrowStreamEndpoint : IFetchEndpoint<ArrowStreamFetch>
         }
     }
 
-    private static async Task WriteBatchAsync(ArrowStreamWriter writer, UsersArrow rows, CancellationToken ct)
+    private static async Task WriteBatchAsync(ArrowStreamWriter writer, ArrowSourceRows rows, CancellationToken ct)
     {
         using var batch = rows.Build();
         await writer.WriteRecordBatchAsync(batch, ct);
     }
 
     /// <summary>The refusal's own words (row, column, value) when the guard refused a row, else what the database said.</summary>
-    private static string Why(NpgsqlException ex) =>
-        ex is PostgresException { SqlState: PostgresErrorCodes.InvalidDatetimeFormat } pg && pg.MessageText.Contains(Refusal, StringComparison.Ordinal)
+    private static string Why(NpgsqlException ex, string table) =>
+        ex is PostgresException pg && pg.MessageText.Contains(ArrowFormat.Refusal, StringComparison.Ordinal)
             ? pg.MessageText[(pg.MessageText.IndexOf("\"row ", StringComparison.Ordinal) + 1)..].TrimEnd('"')
-            : $"reading the users table failed: {string.Join(": ", Causes(ex))}";
+            : $"reading the {table} table failed: {string.Join(": ", Causes(ex))}";
 
     /// <summary>The exception's message and its causes' (Npgsql wraps a broken connection's own words in "Exception while reading from stream").</summary>
     private static IEnumerable<string> Causes(Exception ex)

@@ -1,30 +1,21 @@
 using Microsoft.AspNetCore.Http.HttpResults;
-using SyncData.Shared;
 using SyncData.Shared.Fetches;
+using SyncDataSource.Tables;
 
 namespace SyncDataSource.Users;
 
 public sealed class EFKeysetPagingEndpoint : IFetchEndpoint<EFKeysetPagingFetch>
 {
-    public Delegate Handler => GetPageAfter;
+    public Delegate HandlerFor<TRow>(SourceTable<TRow> table)
+        where TRow : class =>
+        (string? after, [AsParameters] PageQuery page, CancellationToken ct) => GetPageAfter(table, after, page, ct);
 
-    /// <summary>EFKeysetPaging: the page after a given id, ordered by id; each page is an index range scan.</summary>
-    internal static Task<Results<Ok<List<User>>, ValidationProblem, ProblemHttpResult>> GetPageAfter(string? after, [AsParameters] PageQuery page, CancellationToken ct)
+    /// <summary>EFKeysetPaging: the page after a given key, ordered by the key; each page is an index range scan.</summary>
+    internal static Task<Results<Ok<List<TRow>>, ValidationProblem, ProblemHttpResult>> GetPageAfter<TRow>(SourceTable<TRow> table, string? after, PageQuery page, CancellationToken ct)
+        where TRow : class
     {
         var errors = new Dictionary<string, string[]>();
-        Guid? afterId = null;
-        if (after is not null)
-        {
-            if (Guid.TryParse(after, out var parsed))
-            {
-                afterId = parsed;
-            }
-            else
-            {
-                errors["after"] = [$"'{QueryParameter.Truncate(after)}' is not a uuid; omit 'after' for the first page."];
-            }
-        }
-
-        return page.ReadAsync(errors, users => afterId is { } id ? users.Where(u => u.Id.CompareTo(id) > 0) : users, ct);
+        var isAfter = after is null ? null : table.After(after, errors);
+        return page.ReadAsync(table, errors, rows => isAfter is null ? rows : rows.Where(isAfter), ct);
     }
 }

@@ -1,18 +1,21 @@
 using Microsoft.AspNetCore.Http.HttpResults;
-using SyncData.Shared;
 using SyncData.Shared.Fetches;
+using SyncDataSource.Tables;
 
 namespace SyncDataSource.Users;
 
 public sealed class EFOffsetPagingEndpoint : IFetchEndpoint<EFOffsetPagingFetch>
 {
-    public Delegate Handler => GetPageByOffset;
+    public Delegate HandlerFor<TRow>(SourceTable<TRow> table)
+        where TRow : class =>
+        (string? offset, [AsParameters] PageQuery page, CancellationToken ct) => GetPageByOffset(table, offset, page, ct);
 
-    /// <summary>EFOffsetPaging: Skip/Take ordered by id. Deep pages make PostgreSQL walk and discard `offset` rows.</summary>
-    internal static Task<Results<Ok<List<User>>, ValidationProblem, ProblemHttpResult>> GetPageByOffset(string? offset, [AsParameters] PageQuery page, CancellationToken ct)
+    /// <summary>EFOffsetPaging: Skip/Take ordered by the key. Deep pages make PostgreSQL walk and discard `offset` rows.</summary>
+    internal static Task<Results<Ok<List<TRow>>, ValidationProblem, ProblemHttpResult>> GetPageByOffset<TRow>(SourceTable<TRow> table, string? offset, PageQuery page, CancellationToken ct)
+        where TRow : class
     {
         var errors = new Dictionary<string, string[]>();
         var skip = UsersApi.ParseNumber(offset, "offset", 0, long.MaxValue, errors, required: true);
-        return page.ReadAsync(errors, users => users.Skip((int)Math.Min(skip, int.MaxValue)), ct);
+        return page.ReadAsync(table, errors, rows => rows.Skip((int)Math.Min(skip, int.MaxValue)), ct);
     }
 }

@@ -5,29 +5,33 @@ using Npgsql;
 using SyncData.Shared;
 using SyncData.Shared.Fetches;
 using SyncDataSource.Runs;
+using SyncDataSource.Tables;
 
 namespace SyncDataSource.Users;
 
 public sealed class EFStreamEndpoint : IFetchEndpoint<EFStreamFetch>
 {
-    public Delegate Handler => Stream;
+    public Delegate HandlerFor<TRow>(SourceTable<TRow> table)
+        where TRow : class =>
+        (HttpContext http, SendableDbContext db, RunSnapshots snapshots, CancellationToken ct) => Stream(table, http, db, snapshots, ct);
 
     /// <summary>
     /// EFStream: one query, rows serialised to a JSON array as EF reads them (bounded memory). If a row cannot be read
     /// after the headers went out, the body ends with <see cref="SourceFailure.Marker"/> and the reason, so the consumer
     /// sees a broken array and knows why.
     /// </summary>
-    internal static async Task Stream(HttpContext http, SendableUsersDbContext db, RunSnapshots snapshots, CancellationToken ct)
+    internal static async Task Stream<TRow>(SourceTable<TRow> table, HttpContext http, SendableDbContext db, RunSnapshots snapshots, CancellationToken ct)
+        where TRow : class
     {
         await using var lease = snapshots.Acquire(http.Request);
         await using var transaction = lease is null ? null : await lease.BeginAsync(db.Database, ct);
         try
         {
-            await http.Response.WriteAsJsonAsync(db.Users.AsNoTracking().AsAsyncEnumerable(), SyncJsonContext.Default.IAsyncEnumerableUser, cancellationToken: ct);
+            await http.Response.WriteAsJsonAsync(table.Rows(db).AsAsyncEnumerable(), table.StreamJson, cancellationToken: ct);
         }
         catch (Exception ex) when (ex is not OperationCanceledException)
         {
-            var why = SendableUsersDbContext.Unsendable(ex) ?? throw ex.Rethrown();
+            var why = SendableDbContext.Unsendable(ex) ?? throw ex.Rethrown();
             if (!http.Response.HasStarted)
             {
                 http.Response.Clear();

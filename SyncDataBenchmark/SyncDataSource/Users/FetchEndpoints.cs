@@ -1,4 +1,5 @@
 using SyncData.Shared;
+using SyncDataSource.Tables;
 
 namespace SyncDataSource.Users;
 
@@ -7,11 +8,16 @@ public static class FetchEndpoints
 {
     public static IReadOnlyDictionary<FetchApproach, Type> All { get; } = Approach.FindHalves(typeof(FetchEndpoints).Assembly, typeof(IFetchEndpoint<>));
 
+    /// <summary>Each fetch for each table, at the fetch's route under the table's name.</summary>
     public static void MapAll(IEndpointRouteBuilder app)
     {
         foreach (var fetch in Approach.Fetches)
         {
-            app.MapGet("/" + fetch.Route, ((IFetchEndpoint)Activator.CreateInstance(All[new FetchApproach(fetch.Name)])!).Handler);
+            var endpoint = (IFetchEndpoint)Activator.CreateInstance(All[new FetchApproach(fetch.Name)])!;
+            foreach (var table in ISourceTable.All)
+            {
+                app.MapGet("/" + SourceRoutes.InTable(fetch.Route, table.Table.Name), table.HandlerOf(endpoint));
+            }
         }
     }
 }

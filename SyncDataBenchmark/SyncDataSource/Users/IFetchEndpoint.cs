@@ -1,12 +1,17 @@
 using SyncData.Shared;
+using SyncDataSource.Tables;
 
 namespace SyncDataSource.Users;
 
-/// <summary>The server half of one fetch approach: its handler.</summary>
+/// <summary>The server half of one fetch approach: its handler, written once over the row type of a table.</summary>
 public interface IFetchEndpoint
 {
-    /// <summary>The GET handler, mapped by <see cref="FetchEndpoints"/> at the route its fetch declares.</summary>
-    Delegate Handler { get; }
+    /// <summary>
+    /// The GET handler serving <paramref name="table"/>'s rows, mapped by <see cref="FetchEndpoints"/> at the route its
+    /// fetch declares, under the table's name (SourceRoutes.InTable).
+    /// </summary>
+    Delegate HandlerFor<TRow>(SourceTable<TRow> table)
+        where TRow : class;
 }
 
 /// <summary>The server half of <typeparamref name="TFetch"/>: the fetch it serves, whose facts its class declares once (SyncData.Shared/Fetches).</summary>

@@ -6,12 +6,15 @@ using SyncData.Postgres;
 using SyncData.Shared;
 using SyncData.Shared.Fetches;
 using SyncDataSource.Runs;
+using SyncDataSource.Tables;
 
 namespace SyncDataSource.Users;
 
 public sealed class NpgsqlCopyEndpoint : IFetchEndpoint<NpgsqlCopyFetch>
 {
-    public Delegate Handler => Copy;
+    public Delegate HandlerFor<TRow>(SourceTable<TRow> table)
+        where TRow : class =>
+        (HttpContext http, NpgsqlDataSource dataSource, RunSnapshots snapshots, CancellationToken ct) => Copy(table.Table, http, dataSource, snapshots, ct);
 
     private const int RelayChunkBytes = 64 * 1024;
 
@@ -41,13 +44,13 @@ public sealed class NpgsqlCopyEndpoint : IFetchEndpoint<NpgsqlCopyFetch>
     }
 
     /// <summary>NpgsqlCopy: COPY TO STDOUT (FORMAT binary) relayed as bytes; no row is ever materialised here.</summary>
-    internal static async Task Copy(HttpContext http, NpgsqlDataSource dataSource, RunSnapshots snapshots, CancellationToken ct)
+    internal static async Task Copy(SyncTable table, HttpContext http, NpgsqlDataSource dataSource, RunSnapshots snapshots, CancellationToken ct)
     {
         await using var lease = snapshots.Acquire(http.Request);
         await using var connection = await dataSource.OpenConnectionAsync(ct);
         // A run's COPY reads its snapshot; the transaction is read only, so disposing it (a rollback) loses nothing.
         await using var transaction = lease is null ? null : await lease.BeginAsync(connection, ct);
-        await using var copy = await connection.BeginRawBinaryCopyAsync(UsersTable.CopyOutBinary, ct);
+        await using var copy = await connection.BeginRawBinaryCopyAsync(table.CopyOutBinary, ct);
         http.Response.ContentType = "application/octet-stream";
         try
         {

@@ -3,6 +3,7 @@ using Npgsql;
 using SyncData.Postgres;
 using SyncData.Shared;
 using SyncDataSource.Runs;
+using SyncDataSource.Tables;
 
 namespace SyncDataSource.Users;
 
@@ -15,7 +16,12 @@ public static class UsersApi
     public static IEndpointRouteBuilder MapUsersApi(this IEndpointRouteBuilder app)
     {
         FetchEndpoints.MapAll(app);
-        app.MapGet("/" + SourceRoutes.Checksum, Checksum);
+        foreach (var table in ISourceTable.All.Select(t => t.Table))
+        {
+            app.MapGet("/" + SourceRoutes.InTable(SourceRoutes.Checksum, table.Name),
+                (HttpRequest request, NpgsqlDataSource dataSource, RunSnapshots snapshots, CancellationToken ct) => Checksum(table, request, dataSource, snapshots, ct));
+        }
+
         return app;
     }
 
@@ -24,12 +30,12 @@ public static class UsersApi
         TypedResults.Problem(why, statusCode: StatusCodes.Status422UnprocessableEntity, title: "A row cannot be sent by this fetch approach");
 
     /// <summary>The table's count and checksum; a request of a run reads it in the run's snapshot. Only a read.</summary>
-    private static async Task<Ok<TableChecksum>> Checksum(HttpRequest request, NpgsqlDataSource dataSource, RunSnapshots snapshots, CancellationToken ct)
+    private static async Task<Ok<TableChecksum>> Checksum(SyncTable table, HttpRequest request, NpgsqlDataSource dataSource, RunSnapshots snapshots, CancellationToken ct)
     {
         await using var lease = snapshots.Acquire(request);
         await using var connection = await dataSource.OpenConnectionAsync(ct);
         await using var transaction = lease is null ? null : await lease.BeginAsync(connection, ct);
-        return TypedResults.Ok(await connection.ReadUsersChecksumAsync(transaction, ct));
+        return TypedResults.Ok(await connection.ReadChecksumAsync(table, transaction, ct));
     }
 
     internal static long ParseNumber(string? value, string name, long min, long max, Dictionary<string, string[]> errors, bool required)

@@ -7,6 +7,6 @@ namespace SomeService.Insert;
 /// with CopyBytes = true), and declares whether the batch size means anything to it (Batches = true). This is only the
 /// common base the registry finds them by: a writer implements exactly one of the two (ApproachRegistry refuses any other).
 /// </summary>
-public interface IUserWriter
+public interface ITableWriter
 {
 }

@@ -1,0 +1,22 @@
+using SyncData.Postgres;
+
+namespace SomeService.Tables;
+
+/// <summary>
+/// A table as SomeService moves it, whatever its row type: the one dispatch from a run's table to code written once
+/// over the row type (<see cref="RowTable{TRow}"/>, reached through <see cref="Accept{TResult}"/>).
+/// </summary>
+public interface IRowTable
+{
+    SyncTable Table { get; }
+
+    /// <summary>Calls <paramref name="visitor"/> with this table's rows' type.</summary>
+    TResult Accept<TResult>(IRowTableVisitor<TResult> visitor);
+
+    /// <summary>Every table SomeService moves: the one list to add a table's row mapping to.</summary>
+    static IReadOnlyList<IRowTable> All { get; } = [UsersRowTable.Instance, OrdersRowTable.Instance];
+
+    /// <summary>The row mapping of <paramref name="table"/>.</summary>
+    static IRowTable Of(SyncTable table) =>
+        All.FirstOrDefault(t => t.Table == table) ?? throw new InvalidOperationException($"SomeService has no row mapping for the table {table.Name}.");
+}

@@ -1,0 +1,38 @@
+using System.Text.Json.Serialization.Metadata;
+using Apache.Arrow;
+using Npgsql;
+using SomeService.Fetch;
+using SyncData.Postgres;
+
+namespace SomeService.Tables;
+
+/// <summary>
+/// A table's rows as SomeService reads and writes them, the one place per table that knows its row type's columns:
+/// the JSON metadata (the JSON fetches), the key the keyset fetch pages after, the binary COPY row (the COPY fetch's
+/// decoder, the COPY writers' importer calls, each column with its NpgsqlDbType). The consumers and writers are written
+/// once over <typeparamref name="TRow"/>; a new fetch or wire format adds its mapping here.
+/// </summary>
+public abstract class RowTable<TRow> : IRowTable
+    where TRow : class
+{
+    public abstract SyncTable Table { get; }
+
+    public TResult Accept<TResult>(IRowTableVisitor<TResult> visitor) => visitor.Visit(this);
+
+    public abstract JsonTypeInfo<TRow> Json { get; }
+
+    /// <summary>The row's key as the keyset fetch's "after" carries it.</summary>
+    public abstract string KeyOf(TRow row);
+
+    /// <summary>A decoder of this table's binary COPY rows (<see cref="SyncTable.Columns"/> order), fed as bytes arrive.</summary>
+    public abstract CopyRowDecoder<TRow> NewCopyDecoder();
+
+    /// <summary>How an ArrowStream schema that arrived differs from this table's, or null when it does not.</summary>
+    public abstract string? ArrowMismatch(Schema received);
+
+    /// <summary>An ArrowStream record batch (its schema checked) as rows, each value the row cannot hold refused by row, column and value.</summary>
+    public abstract IEnumerable<TRow> ArrowRows(RecordBatch batch);
+
+    /// <summary>Writes one row into a binary COPY of <see cref="SyncTable.Columns"/>: StartRow and every column, each with its PostgreSQL type.</summary>
+    public abstract void Write(NpgsqlBinaryImporter importer, TRow row);
+}

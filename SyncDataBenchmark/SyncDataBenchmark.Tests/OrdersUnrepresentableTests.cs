@@ -1,0 +1,73 @@
+using SomeService;
+using SyncData.Harness;
+using SyncData.Shared;
+using Xunit;
+
+namespace SyncDataBenchmark.Tests;
+
+/// <summary>
+/// No value is altered silently on the wide table: a legal PostgreSQL value the row's .NET type cannot hold exactly
+/// (numeric NaN, ±Infinity, beyond decimal; a timestamp or date .NET cannot tell from ±infinity; an array string?[]
+/// cannot describe) fails every parsing combination naming the row, the column and the value, wherever it was met
+/// (SyncDataSource's guarded query for the JSON fetches, SomeService's COPY decoder for NpgsqlCopy), and crosses the
+/// raw relays exactly. The values .NET can hold at its edges are among OrdersMatrixTests' awkward rows.
+/// </summary>
+[Collection(OrdersCollection.Name)]
+public sealed class OrdersUnrepresentableTests(OrdersLab lab)
+{
+    private const long PlantedId = 150;
+
+    /// <summary>(column, PostgreSQL type, value as PostgreSQL prints it, text the error names it by).</summary>
+    public static TheoryData<string, string, string, string> Values => new()
+    {
+        { "exchange_rate", "numeric", "NaN", "NaN" },
+        { "exchange_rate", "numeric", "Infinity", "Infinity" },
+        { "exchange_rate", "numeric", "-Infinity", "-Infinity" },
+        // 2^96: one more than decimal's largest integer.
+        { "exchange_rate", "numeric", "79228162514264337593543950336", "79228162514264337593543950336" },
+        // 29 decimal places: one more than decimal's scale.
+        { "exchange_rate", "numeric", "0.00000000000000000000000000001", "0.00000000000000000000000000001" },
+        // 30 significant digits at scale 20: an unscaled integer beyond 96 bits.
+        { "exchange_rate", "numeric", "1234567890.12345678901234567890", "1234567890.12345678901234567890" },
+        { "placed_at", "timestamptz", "0001-01-01 00:00:00+00", "0001-01-01 00:00:00+00" },
+        { "delivery_date", "date", "9999-12-31", "9999-12-31" },
+        { "tags", "text[]", "[0:1]={a,b}", "" },
+    };
+
+    [Theory]
+    [MemberData(nameof(Values))]
+    public async Task A_value_the_row_type_cannot_hold_fails_every_parsing_combination_by_name_and_crosses_the_raw_relays_exactly(
+        string column, string type, string value, string named)
+    {
+        var original = (string?)await Lab.ScalarAsync(lab.SourceDb, $"select {column}::text from orders where id = $1", [PlantedId]);
+        await Lab.ScalarAsync(lab.SourceDb, $"update orders set {column} = $1::{type} where id = $2", [value, PlantedId]);
+        try
+        {
+            var source = await OrdersLab.ReadChecksumAsync(lab.SourceDb);
+            foreach (var (fetch, insert) in ApproachRegistry.Catalog.RunnableCombinations.Select(c => (c.Fetch.Name, c.Insert.Name)))
+            {
+                await lab.MakeTargetDifferAsync();
+                var run = await lab.SyncOrdersAsync(fetch, insert);
+                if (ApproachRegistry.Catalog[new InsertApproach(insert)].CopyBytes)
+                {
+                    // The raw relays parse nothing: PostgreSQL's bytes arrive as they left.
+                    Assert.True(run.Verified, $"{fetch} × {insert}: {run.Error}");
+                    Assert.Equal(source, await OrdersLab.ReadChecksumAsync(lab.TargetDb));
+                    Assert.Equal(value, (string?)await Lab.ScalarAsync(lab.TargetDb, $"select {column}::text from orders where id = $1", [PlantedId]));
+                }
+                else
+                {
+                    Assert.True(run.Status == RunStatus.Failed, $"{fetch} × {insert}: {run.Status}");
+                    Assert.True(run.Error?.Contains($"row {PlantedId}: {column} = {named}") == true, $"{fetch} × {insert}: {run.Error}");
+                    Assert.True(run.Error?.Contains("cannot be") == true, $"{fetch} × {insert}: {run.Error}");
+                    // Rolled back: the target still holds only the sentinel row.
+                    Assert.Equal(1, (await OrdersLab.ReadChecksumAsync(lab.TargetDb)).Rows);
+                }
+            }
+        }
+        finally
+        {
+            await Lab.ScalarAsync(lab.SourceDb, $"update orders set {column} = $1::{type} where id = $2", [(object?)original ?? DBNull.Value, PlantedId]);
+        }
+    }
+}

@@ -1,0 +1,64 @@
+using Microsoft.EntityFrameworkCore;
+using Npgsql;
+using SyncData.Model;
+using SyncData.Postgres;
+using SyncData.Shared;
+
+namespace SyncDataSource.Users;
+
+/// <summary>
+/// The EF model the fetch endpoints read through. PostgreSQL's timestamp reaches from 4713 BC to 294276 AD and has
+/// ±infinity; .NET's DateTime holds years 1–9999, and Npgsql (its default mapping, on) reads ±infinity as
+/// DateTime.MaxValue/MinValue and writes them back as ±infinity. So a real 0001-01-01 00:00:00 would read as
+/// DateTime.MinValue and arrive as -infinity, and Npgsql does not always refuse a year outside 1–9999 (beyond ~29000
+/// its tick arithmetic overflows into some other date). The orders table adds numeric beyond decimal (NaN, ±Infinity,
+/// more than 28 decimal places or 96 bits), dates at DateOnly's ends, and arrays string?[] cannot describe. The query
+/// itself refuses such a row: the value is replaced by a cast that fails with a message naming the row, the column and
+/// the value, which reaches the consumer before the row is sent (README, "Guarantees").
+/// </summary>
+public sealed class SendableDbContext(DbContextOptions<SendableDbContext> options) : DbContext(options)
+{
+    /// <summary>How every refusal ends, and how <see cref="Unsendable"/> knows one.</summary>
+    private const string Refusal = "; only the raw relays (NpgsqlCopy × NpgsqlCopyRaw or NpgsqlCopyRawTuned) carry it unchanged";
+
+    private const string TimestampRefusal = "cannot be read into a .NET DateTime unambiguously (years 1-9999; 0001-01-01 00:00:00 is DateTime.MinValue, which means -infinity)" + Refusal;
+
+    /// <summary>The users table with created_at checked row by row: cheap comparisons on the way that works.</summary>
+    private static readonly string GuardedUsers = $"""
+        select id, name, patronymic, surname,
+               case when created_at > timestamp '0001-01-01' and created_at < timestamp '10000-01-01'
+                      or created_at in (timestamp 'infinity', timestamp '-infinity') then created_at
+                    else ('row ' || id || ': created_at = ' || created_at || ' {TimestampRefusal}')::timestamp end as created_at,
+               is_active
+        from {SyncTable.Users.Name}
+        """;
+
+    private static readonly string GuardedOrders = Embedded("sendable-orders.sql").Replace("{refusal}", Refusal, StringComparison.Ordinal);
+
+    public DbSet<User> Users => Set<User>();
+
+    public DbSet<Order> Orders => Set<Order>();
+
+    protected override void OnModelCreating(ModelBuilder modelBuilder)
+    {
+        SyncDbContext.Configure(modelBuilder.Entity<User>());
+        modelBuilder.Entity<User>().ToSqlQuery(GuardedUsers);
+        SyncDbContext.Configure(modelBuilder.Entity<Order>());
+        modelBuilder.Entity<Order>().ToSqlQuery(GuardedOrders);
+        SyncDbContext.ConfigureTypes(modelBuilder);
+    }
+
+    /// <summary>The refusal's own words when <paramref name="ex"/> is that refusal (whatever type the message was cast to), else null.</summary>
+    public static string? Unsendable(Exception ex) =>
+        ex is PostgresException pg && pg.MessageText.Contains(Refusal, StringComparison.Ordinal)
+            ? pg.MessageText[(pg.MessageText.IndexOf("\"row ", StringComparison.Ordinal) + 1)..].TrimEnd('"')
+            : null;
+
+    internal static string Embedded(string name)
+    {
+        using var stream = typeof(SendableDbContext).Assembly.GetManifestResourceStream(name)
+                           ?? throw new InvalidOperationException($"Embedded script {name} is missing.");
+        using var reader = new StreamReader(stream);
+        return reader.ReadToEnd().Trim();
+    }
+}

@@ -41,7 +41,7 @@ public sealed class ArrowStreamFaultTests(FaultLab lab) : IAsyncLifetime
     public async Task The_source_database_failing_mid_stream_is_named_with_the_sources_reason(string insert)
     {
         var run = await lab.StartAndWaitMidStreamAsync("ArrowStream", insert);
-        await WaitUntilTheSourceQueryIsBlockedSendingAsync();
+        await lab.WaitForBackendBlockedSendingAsync(Lab.SourceDatabase, FaultLab.SourceStreaming, TimeSpan.FromSeconds(30));
         Assert.True(await lab.TerminateBackendsAsync(Lab.SourceDatabase, FaultLab.SourceStreaming) >= 1, "no streaming source backend to terminate:\n" + await lab.DescribeActivityAsync());
         lab.Proxy.Reset();
 
@@ -53,25 +53,6 @@ public sealed class ArrowStreamFaultTests(FaultLab lab) : IAsyncLifetime
         Assert.Matches("terminating connection due to administrator command|Exception while reading from stream", named.Groups[1].Value);
         await AssertTargetUntouchedAsync();
         await lab.AssertHealthyAndSyncingAsync();
-    }
-
-    /// <summary>
-    /// Until the source's query is still sending rows, blocked on its socket (the proxy holds the stream to a trickle):
-    /// terminated then, rows it had not sent are lost for certain. A query that had already sent everything into the
-    /// buffers between PostgreSQL and SyncDataSource (ArrowStream reads ahead a batch of 16,384 rows) would let the run
-    /// succeed, rightly.
-    /// </summary>
-    private async Task WaitUntilTheSourceQueryIsBlockedSendingAsync()
-    {
-        var deadline = DateTime.UtcNow + TimeSpan.FromSeconds(30);
-        while (Convert.ToInt32(await lab.ScalarAsync("postgres", """
-                   select count(*) from pg_stat_activity
-                   where datname = $1 and state = 'active' and wait_event = 'ClientWrite' and query ilike 'select id, name, patronymic, surname,%'
-                   """, Lab.SourceDatabase)) == 0)
-        {
-            Assert.True(DateTime.UtcNow < deadline, "The source's query was never seen blocked sending:\n" + await lab.DescribeActivityAsync());
-            await Task.Delay(50);
-        }
     }
 
     [Theory]

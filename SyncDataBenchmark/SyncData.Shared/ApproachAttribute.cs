@@ -15,8 +15,9 @@ public sealed class ApproachAttribute(ApproachKind kind, string name) : Attribut
     public string Name { get; } = name;
 
     /// <summary>
-    /// Fetch: its wire format is PostgreSQL binary COPY, so the bytes can be relayed unparsed. Insert: it consumes
-    /// those bytes instead of rows, so it runs only with a fetch that delivers them.
+    /// Fetch: it can hand over PostgreSQL binary COPY bytes (its wire format, relayed unparsed; or, ArrowStream, its
+    /// columns encoded as COPY without row objects). Insert: it consumes those bytes instead of rows, so it runs only
+    /// with a fetch that delivers them.
     /// </summary>
     public bool CopyBytes { get; set; }
 

@@ -64,9 +64,9 @@ public sealed class BadInputTests(InProcessLab lab) : IAsyncLifetime
             { "some", "GET", "sync?f=%00&i=NpgsqlCopy", 400, fetches },
             { "some", "GET", "sync?f=Npgsql%C3%87opy&i=NpgsqlCopy", 400, fetches },
             { "some", "GET", $"sync?f={LongValue}&i=NpgsqlCopy", 400, fetches },
-            { "some", "GET", "sync?f=EFStream&i=NpgsqlCopyRaw", 400, "needs f=NpgsqlCopy" },
-            { "some", "GET", "sync?f=EFOffsetPaging&i=NpgsqlCopyRaw", 400, "needs f=NpgsqlCopy" },
-            { "some", "GET", "sync?f=EFKeysetPaging&i=NpgsqlCopyRawTuned", 400, "needs f=NpgsqlCopy" },
+            { "some", "GET", "sync?f=EFStream&i=NpgsqlCopyRaw", 400, "needs f=ArrowStream or f=NpgsqlCopy" },
+            { "some", "GET", "sync?f=EFOffsetPaging&i=NpgsqlCopyRaw", 400, "needs f=ArrowStream or f=NpgsqlCopy" },
+            { "some", "GET", "sync?f=EFKeysetPaging&i=NpgsqlCopyRawTuned", 400, "needs f=ArrowStream or f=NpgsqlCopy" },
             // SomeService: compression
             { "some", "GET", "sync?f=NpgsqlCopy&i=NpgsqlCopy&c=deflate", 400, "none, gzip, brotli" },
             { "some", "GET", "sync?f=NpgsqlCopy&i=NpgsqlCopy&c=br", 400, "none, gzip, brotli" },

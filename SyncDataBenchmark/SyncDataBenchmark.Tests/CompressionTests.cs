@@ -41,7 +41,8 @@ public sealed class CompressionTests(MatrixLab lab)
         Assert.True(run.Verified, $"{fetch} × {insert} [{compression}]: {run.Status} {run.Error}");
         Assert.Equal(source, await Lab.ReadChecksumAsync(lab.TargetDb));
         Assert.Equal(compression, run.Compression);
-        // A floor that shows the body was counted: protobuf (GrpcStream) carries a users row in ~50 bytes, COPY in ~64.
+        // A floor that shows the body was counted: ArrowStream, the densest body, carries a users row in ~49 bytes,
+        // protobuf (GrpcStream) in ~50, COPY in ~64.
         Assert.True(run.BodyBytes > MatrixLab.Rows * 40, $"body bytes {run.BodyBytes}");
         if (compression == BodyCompression.None)
         {

@@ -55,12 +55,24 @@ public sealed class FaultLab : LabFixture
         Convert.ToInt32(await ScalarAsync("postgres", BackendsSql("count(pg_terminate_backend(pid))"), database, patterns));
 
     /// <summary>Waits until a backend of the database is in a transaction running one of the statements.</summary>
-    public async Task WaitForBackendAsync(string database, string[] patterns, TimeSpan timeout)
+    public Task WaitForBackendAsync(string database, string[] patterns, TimeSpan timeout) =>
+        WaitForBackendsAsync(BackendsSql("count(*)"), "ran", database, patterns, timeout);
+
+    /// <summary>
+    /// Waits until a backend of the database runs one of the statements blocked sending its results (wait event
+    /// ClientWrite: its socket is full, the proxy holding the stream to a trickle). Terminated then, rows it had not
+    /// sent are lost for certain; a statement merely running may already have sent everything into the buffers between
+    /// PostgreSQL and SyncDataSource (ArrowStream reads a batch ahead), and then a run succeeds, rightly.
+    /// </summary>
+    public Task WaitForBackendBlockedSendingAsync(string database, string[] patterns, TimeSpan timeout) =>
+        WaitForBackendsAsync(BackendsSql("count(*)") + " and state = 'active' and wait_event = 'ClientWrite'", "was seen blocked sending", database, patterns, timeout);
+
+    private async Task WaitForBackendsAsync(string countSql, string what, string database, string[] patterns, TimeSpan timeout)
     {
         var deadline = DateTime.UtcNow + timeout;
-        while (await CountBackendsAsync(database, patterns) == 0)
+        while (Convert.ToInt32(await ScalarAsync("postgres", countSql, database, patterns)) == 0)
         {
-            Assert.True(DateTime.UtcNow < deadline, $"No {database} backend ran {string.Join(" | ", patterns)} within {timeout}:\n{await DescribeActivityAsync()}\n{SomeService.RecentOutput}");
+            Assert.True(DateTime.UtcNow < deadline, $"No {database} backend running {string.Join(" | ", patterns)} {what} within {timeout}:\n{await DescribeActivityAsync()}\n{SomeService.RecentOutput}");
             await Task.Delay(50);
         }
     }

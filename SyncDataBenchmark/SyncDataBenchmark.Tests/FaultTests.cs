@@ -96,9 +96,10 @@ public sealed class FaultTests(FaultLab lab) : IAsyncLifetime
     [MemberData(nameof(Consumers.StreamingFetchNames), MemberType = typeof(Consumers))]
     public async Task Source_database_backend_terminated_mid_stream_fails_the_run(string fetch)
     {
-        // Held, the source's query is still running (blocked on its full socket) when its backend is terminated.
+        // Held, the source's query is seen blocked on its full socket before its backend is terminated: rows are
+        // certainly unsent, whatever the fetch reads ahead (a query merely running may have sent everything already).
         var run = await lab.StartAndWaitMidStreamAsync($"{fetch}", "NpgsqlCopy");
-        await lab.WaitForBackendAsync(Lab.SourceDatabase, FaultLab.SourceStreaming, TimeSpan.FromSeconds(30));
+        await lab.WaitForBackendBlockedSendingAsync(Lab.SourceDatabase, FaultLab.SourceStreaming, TimeSpan.FromSeconds(30));
         Assert.True(await lab.TerminateBackendsAsync(Lab.SourceDatabase, FaultLab.SourceStreaming) >= 1, "no streaming source backend to terminate:\n" + await lab.DescribeActivityAsync());
         lab.Proxy.Reset();
 

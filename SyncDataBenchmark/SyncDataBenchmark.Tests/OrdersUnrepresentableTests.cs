@@ -49,7 +49,11 @@ public sealed class OrdersUnrepresentableTests(OrdersLab lab)
             {
                 await lab.MakeTargetDifferAsync();
                 var run = await lab.SyncOrdersAsync(fetch, insert);
-                if (ApproachRegistry.Catalog[new InsertApproach(insert)].CopyBytes)
+                if (OrdersLab.ArrowStreamIntoRawWriter(fetch, insert))
+                {
+                    Assert.True(run.Error?.Contains(OrdersLab.ArrowRawRefusal) == true, $"{fetch} × {insert}: {run.Error}");
+                }
+                else if (ApproachRegistry.Catalog[new InsertApproach(insert)].CopyBytes)
                 {
                     // The raw relays parse nothing: PostgreSQL's bytes arrive as they left.
                     Assert.True(run.Verified, $"{fetch} × {insert}: {run.Error}");

@@ -80,8 +80,10 @@ public sealed class UnrepresentableTimestampTests(UnrepresentableLab lab)
             {
                 await Lab.MakeTargetDifferAsync(lab.TargetDb, source);
                 var run = await lab.SyncAsync($"{fetch}", $"{insert}", pageSize: 50, batchSize: 40);
-                // The raw relays (NpgsqlCopyRaw, NpgsqlCopyRawTuned) parse nothing: PostgreSQL's bytes arrive as they left.
-                if (ApproachRegistry.Catalog[new InsertApproach(insert)].CopyBytes)
+                // The raw relays (NpgsqlCopyRaw, NpgsqlCopyRawTuned) parse nothing: PostgreSQL's bytes (or ArrowStream's
+                // columns encoded as COPY) arrive as they left, but for what ArrowStream's wire cannot hold, which its source
+                // refuses by name (ArrowStreamTests).
+                if (ApproachRegistry.Catalog[new InsertApproach(insert)].CopyBytes && !(fetch == "ArrowStream" && value == "294276-12-31 23:59:59.999999"))
                 {
                     Assert.True(run.Verified, $"{fetch} × {insert}: {run.Error}");
                     Assert.Equal(value, await CreatedAtTextAsync(lab.TargetDb, id));

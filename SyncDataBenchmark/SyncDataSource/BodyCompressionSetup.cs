@@ -12,10 +12,11 @@ public static class BodyCompressionSetup
     public const string Section = "ResponseCompression";
 
     /// <summary>
-    /// The content types the fetch endpoints answer with: JSON (the pages, the EFStream array) and binary COPY. Problem
+    /// The content types the fetch endpoints answer with: JSON (the pages, the EFStream array), binary COPY and the Arrow
+    /// IPC stream (ArrowStream: HTTP's compression of the whole body, as for the others, not Arrow's own buffer codecs). Problem
     /// details (application/problem+json) stay plain, so an error reads the same whatever the run asked for.
     /// </summary>
-    public static readonly string[] MimeTypes = ["application/json", "application/octet-stream"];
+    public static readonly string[] MimeTypes = ["application/json", "application/octet-stream", SyncData.Arrow.ArrowFormat.ContentType];
 
     /// <summary>
     /// Both levels default to <see cref="CompressionLevel.Fastest"/> (gzip level 1, brotli quality 1): on loopback the

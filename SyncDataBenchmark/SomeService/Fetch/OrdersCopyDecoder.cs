@@ -18,7 +18,7 @@ internal sealed class OrdersCopyDecoder() : CopyRowDecoder<Order>(ColumnNames, F
     private static readonly bool[] NullableColumns = [.. ColumnNames.Select(c => c is "discount" or "delivery_date" or "note" or "attachment")];
     private const string OnlyRawRelays = "Only the raw relays (NpgsqlCopy × NpgsqlCopyRaw or NpgsqlCopyRawTuned) carry it unchanged.";
 
-    private static readonly Dictionary<string, OrderStatus> Statuses =
+    internal static readonly Dictionary<string, OrderStatus> Statuses =
         Enum.GetValues<OrderStatus>().ToDictionary(s => s.ToString().ToLowerInvariant());
 
     private Order _row = new();

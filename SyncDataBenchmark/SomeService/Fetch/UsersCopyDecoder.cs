@@ -36,9 +36,12 @@ internal sealed class UsersCopyDecoder() : CopyRowDecoder<User>(ColumnNames, [16
         Name = _name,
         Patronymic = _patronymic,
         Surname = _surname,
-        CreatedAt = PostgresTimestamp.ToDateTime(_micros, DateTimeKind.Unspecified) ?? throw Unrepresentable(_micros, _id),
+        CreatedAt = CreatedAt(_micros, _id),
         IsActive = _isActive,
     };
+
+    /// <summary>created_at as the User holds it, or the row refused by name (also for ArrowStream's rows, which carry PostgreSQL's microseconds).</summary>
+    internal static DateTime CreatedAt(long micros, Guid id) => PostgresTimestamp.ToDateTime(micros, DateTimeKind.Unspecified) ?? throw Unrepresentable(micros, id);
 
     private static SourceStreamException Unrepresentable(long micros, Guid id) => new(
         $"row {id}: created_at = {PostgresTimestamp.Format(micros)} cannot be carried by a parsed COPY row: .NET's DateTime holds years 1–9999, " +

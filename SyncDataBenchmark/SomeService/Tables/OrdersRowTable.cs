@@ -1,8 +1,10 @@
 using System.Globalization;
 using System.Text.Json.Serialization.Metadata;
+using Apache.Arrow;
 using Npgsql;
 using NpgsqlTypes;
 using SomeService.Fetch;
+using SyncData.Arrow;
 using SyncData.Model;
 using SyncData.Postgres;
 using SyncData.Shared;
@@ -23,6 +25,10 @@ public sealed class OrdersRowTable : RowTable<Order>
     public override CopyRowDecoder<Order> NewCopyDecoder() => new OrdersCopyDecoder();
 
     public override IGrpcStreamRows<Order> GrpcStream => OrdersGrpcRows.Instance;
+
+    public override string? ArrowMismatch(Schema received) => OrdersArrow.Mismatch(received);
+
+    public override IEnumerable<Order> ArrowRows(RecordBatch batch) => OrdersArrowReader.Rows(batch);
 
     /// <summary>
     /// Every column with its PostgreSQL type named: the enum by its type name (mapped on the data source, SyncDbContext.MapTypes),

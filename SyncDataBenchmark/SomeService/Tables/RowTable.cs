@@ -1,4 +1,5 @@
 using System.Text.Json.Serialization.Metadata;
+using Apache.Arrow;
 using Npgsql;
 using SomeService.Fetch;
 using SyncData.Postgres;
@@ -28,6 +29,12 @@ public abstract class RowTable<TRow> : IRowTable
 
     /// <summary>The table's GrpcStream call and how its messages become rows.</summary>
     public abstract IGrpcStreamRows<TRow> GrpcStream { get; }
+
+    /// <summary>How an ArrowStream schema that arrived differs from this table's, or null when it does not.</summary>
+    public abstract string? ArrowMismatch(Schema received);
+
+    /// <summary>An ArrowStream record batch (its schema checked) as rows, each value the row cannot hold refused by row, column and value.</summary>
+    public abstract IEnumerable<TRow> ArrowRows(RecordBatch batch);
 
     /// <summary>Writes one row into a binary COPY of <see cref="SyncTable.Columns"/>: StartRow and every column, each with its PostgreSQL type.</summary>
     public abstract void Write(NpgsqlBinaryImporter importer, TRow row);

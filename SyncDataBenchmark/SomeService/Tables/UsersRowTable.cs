@@ -1,7 +1,9 @@
 using System.Text.Json.Serialization.Metadata;
+using Apache.Arrow;
 using Npgsql;
 using NpgsqlTypes;
 using SomeService.Fetch;
+using SyncData.Arrow;
 using SyncData.Postgres;
 using SyncData.Shared;
 
@@ -21,6 +23,10 @@ public sealed class UsersRowTable : RowTable<User>
     public override CopyRowDecoder<User> NewCopyDecoder() => new UsersCopyDecoder();
 
     public override IGrpcStreamRows<User> GrpcStream => UsersGrpcRows.Instance;
+
+    public override string? ArrowMismatch(Schema received) => UsersArrow.Mismatch(received);
+
+    public override IEnumerable<User> ArrowRows(RecordBatch batch) => UsersArrow.Rows(batch, UsersCopyDecoder.CreatedAt);
 
     public override void Write(NpgsqlBinaryImporter importer, User row)
     {

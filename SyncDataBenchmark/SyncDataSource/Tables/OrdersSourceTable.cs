@@ -26,4 +26,6 @@ public sealed class OrdersSourceTable : SourceTable<Order>
         errors["after"] = [$"'{QueryParameter.Truncate(after)}' is not a bigint; omit 'after' for the first page."];
         return null;
     }
+
+    public override ArrowSourceRows NewArrowRows() => new OrdersArrowRows();
 }

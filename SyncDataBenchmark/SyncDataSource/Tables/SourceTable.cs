@@ -25,4 +25,7 @@ public abstract class SourceTable<TRow> : ISourceTable
 
     /// <summary>"The key is after <paramref name="after"/>" (a key as the query string carries it); null and an error under "after" if it is no key.</summary>
     public abstract Expression<Func<TRow, bool>>? After(string after, Dictionary<string, string[]> errors);
+
+    /// <summary>A fresh reader and batcher of this table's rows for ArrowStream (its query, schema and column builders).</summary>
+    public abstract ArrowSourceRows NewArrowRows();
 }

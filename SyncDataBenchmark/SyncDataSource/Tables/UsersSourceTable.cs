@@ -25,4 +25,6 @@ public sealed class UsersSourceTable : SourceTable<User>
         errors["after"] = [$"'{QueryParameter.Truncate(after)}' is not a uuid; omit 'after' for the first page."];
         return null;
     }
+
+    public override ArrowSourceRows NewArrowRows() => new UsersArrowRows();
 }

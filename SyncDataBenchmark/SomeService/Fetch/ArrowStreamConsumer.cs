@@ -1,0 +1,56 @@
+using System.Runtime.CompilerServices;
+using SomeService.Tables;
+using SyncData.Arrow;
+using SyncData.Postgres;
+using SyncData.Shared;
+using SyncData.Shared.Fetches;
+
+namespace SomeService.Fetch;
+
+/// <summary>
+/// ArrowStream: one request whose body is an Arrow IPC stream, read batch by batch as it arrives
+/// (<see cref="ArrowBatchReader"/>: a stream that ends before Arrow's end-of-stream marker is a failure, never a short
+/// success); each batch's rows handed on as they are read, created_at under the same rules as the parsed COPY rows.
+/// To the writers that take COPY bytes it hands the batches encoded as binary COPY column by column
+/// (<see cref="ArrowCopyStream"/>): no row object on that path.
+/// </summary>
+public sealed class ArrowStreamConsumer : IBinaryCopyConsumer, IFetchConsumer<ArrowStreamFetch>
+{
+    private static readonly string Route = Approach.Of(typeof(ArrowStreamFetch)).Route;
+
+    public async IAsyncEnumerable<TRow> ReadAsync<TRow>(SourceRun run, RowTable<TRow> table, [EnumeratorCancellation] CancellationToken ct)
+        where TRow : class
+    {
+        var route = SourceRoutes.InTable(Route, table.Table.Name);
+        await using var body = await run.OpenStreamAsync(route, ct);
+        await foreach (var batch in ArrowBatchReader.ReadAsync(body, route, table.ArrowMismatch, ct))
+        {
+            // The batch's buffers are native memory: released once its rows have gone on, or when the run stops early.
+            using (batch)
+            {
+                foreach (var row in table.ArrowRows(batch))
+                {
+                    yield return row;
+                }
+            }
+        }
+    }
+
+    /// <summary>
+    /// users' batches encoded as binary COPY from the columns. orders' are refused by name: their columns (numeric as
+    /// text, jsonb, text[], date, NULLs) have no column-to-COPY encoding yet, and going through Orders would refuse the
+    /// values (NaN, beyond decimal) the raw writers exist to carry.
+    /// </summary>
+    public async Task<Stream> OpenCopyStreamAsync(SourceRun run, CancellationToken ct)
+    {
+        if (run.Request.Table != SyncTable.Users)
+        {
+            throw new SourceStreamException(
+                $"ArrowStream hands the raw COPY writers binary COPY encoded from users' Arrow columns only; {run.Request.Table.Name}'s columns (numeric as text, jsonb, text[], date, NULLs) have no such encoding (ArrowCopyStream): use ArrowStream with a parsing writer, or NpgsqlCopy with the raw writers.");
+        }
+
+        var route = SourceRoutes.InTable(Route, run.Request.Table.Name);
+        var body = await run.OpenStreamAsync(route, ct);
+        return new ArrowCopyStream(body, ArrowBatchReader.ReadAsync(body, route, UsersArrow.Mismatch, ct), ct);
+    }
+}

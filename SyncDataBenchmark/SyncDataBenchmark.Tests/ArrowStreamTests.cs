@@ -1,0 +1,170 @@
+using SomeService;
+using SomeService.Insert;
+using SyncData.Harness;
+using SyncData.Shared;
+using Xunit;
+
+namespace SyncDataBenchmark.Tests;
+
+/// <summary>A source of more rows than three of ArrowStream's record batches hold (16,384 each), so every run crosses batch boundaries.</summary>
+public sealed class ArrowLab : LabFixture
+{
+    public const long Rows = 40_003;
+
+    /// <summary>The row planted with a timestamp: the 20,000th by id; updated, it moves to the heap's end, the source's last batch.</summary>
+    public const int PlantedOffset = 19_999;
+
+    protected override long SeedRows => Rows;
+
+    /// <summary>Sets created_at of the planted row (or <paramref name="id"/>) to a timestamp literal; returns its id.</summary>
+    public async Task<Guid> PlantCreatedAtAsync(string value, Guid? id = null) =>
+        (Guid)(await Lab.ScalarAsync(SourceDb,
+            $"update users set created_at = $1::text::timestamp where id = coalesce($2::text::uuid, (select id from users order by id offset {PlantedOffset} limit 1)) returning id",
+            [value, (object?)id?.ToString() ?? DBNull.Value]))!;
+
+    public async Task<string> CreatedAtTextAsync(Guid id) =>
+        (string)(await Lab.ScalarAsync(TargetDb, "select created_at::text from users where id = $1::text::uuid", [id.ToString()]))!;
+}
+
+[CollectionDefinition(Name)]
+public sealed class ArrowCollection : ICollectionFixture<ArrowLab>
+{
+    public const string Name = "arrow";
+}
+
+/// <summary>
+/// ArrowStream into every writer, across record batches (the raw relays fed the batches encoded as COPY): every row
+/// arrives, every legal timestamp arrives exactly or fails the run naming the row, the column and the value (the ones
+/// DateTime cannot hold named by SomeService on the row path, the ones Arrow's timestamp[us] cannot hold by
+/// SyncDataSource, mid-stream, after a batch went out).
+/// </summary>
+[Collection(ArrowCollection.Name)]
+public sealed class ArrowStreamTests(ArrowLab lab)
+{
+    private const string Fetch = "ArrowStream";
+
+    /// <summary>Every insert approach: those that take rows, and the raw relays, fed the batches encoded as COPY.</summary>
+    private static IEnumerable<string> WriterNames => ApproachRegistry.Writers.Keys.Select(w => w.Name).Order(StringComparer.Ordinal);
+
+    public static TheoryData<string> Writers() => new(WriterNames);
+
+    private static bool TakesCopyBytes(string insert) => typeof(ICopyBytesWriter).IsAssignableFrom(ApproachRegistry.Writers[new InsertApproach(insert)]);
+
+    [Fact]
+    public void The_fetch_is_found_by_enumeration_and_runs_into_every_writer()
+    {
+        var runnable = ApproachRegistry.Catalog.RunnableCombinations.Where(c => c.Fetch.Name == Fetch).Select(c => c.Insert.Name);
+        Assert.Equal(WriterNames, runnable.Order(StringComparer.Ordinal));
+        Assert.Contains(WriterNames, TakesCopyBytes);
+    }
+
+    [Theory]
+    [MemberData(nameof(Writers))]
+    public async Task Every_row_crosses_the_batches_into_every_writer_and_verifies(string insert)
+    {
+        var source = await Lab.ReadChecksumAsync(lab.SourceDb);
+        await Lab.MakeTargetDifferAsync(lab.TargetDb, source);
+
+        var run = await lab.SyncAsync(Fetch, insert);
+
+        Assert.True(run.Verified, $"{run.Status}: {run.Error}");
+        Assert.Equal(ArrowLab.Rows, run.Rows);
+        Assert.Equal(source, await Lab.ReadChecksumAsync(lab.TargetDb));
+        Assert.True(run.BodyBytes > ArrowLab.Rows * 40, $"{run.BodyBytes} body bytes for {ArrowLab.Rows} rows");
+    }
+
+    [Theory]
+    [InlineData(BodyCompression.Gzip)]
+    [InlineData(BodyCompression.Brotli)]
+    public async Task The_labs_compression_applies_to_the_arrow_body(string compression)
+    {
+        var source = await Lab.ReadChecksumAsync(lab.SourceDb);
+        await Lab.MakeTargetDifferAsync(lab.TargetDb, source);
+
+        var run = await lab.SyncAsync(Fetch, "NpgsqlCopy", compression: compression);
+
+        Assert.True(run.Verified, $"{run.Status}: {run.Error}");
+        Assert.Equal(compression, run.Compression);
+        Assert.True(run.WireBytes < run.BodyBytes * 0.8, $"{run.WireBytes} bytes on the wire for a {run.BodyBytes}-byte body");
+    }
+
+    /// <summary>±infinity (int64 max/min on the wire) and the edges just inside DateTime, through every writer.</summary>
+    [Theory]
+    [InlineData("infinity")]
+    [InlineData("-infinity")]
+    [InlineData("0001-01-01 00:00:00.000001")]
+    [InlineData("9999-12-31 23:59:59.999999")]
+    [InlineData("1969-12-31 23:59:59.999999")]
+    public Task A_carried_timestamp_arrives_exactly_through_every_writer(string value) =>
+        WithPlantedAsync(value, async (id, insert, run) =>
+        {
+            Assert.True(run.Verified, $"{insert}: {run.Error}");
+            Assert.Equal(value, await lab.CreatedAtTextAsync(id));
+        });
+
+    /// <summary>
+    /// Arrow carries these; .NET's DateTime, which the rows are made of, cannot (0001-01-01 00:00:00 is DateTime.MinValue:
+    /// -infinity): a row writer's run fails naming them in SomeService, the columns encoded as COPY carry them exactly.
+    /// </summary>
+    [Theory]
+    [InlineData("0001-01-01 00:00:00")]
+    [InlineData("4713-11-24 00:00:00 BC")]
+    [InlineData("0001-12-31 23:59:59.999999 BC")]
+    [InlineData("294247-01-10 04:00:54.775806")]
+    public Task A_timestamp_DateTime_cannot_hold_fails_rows_by_name_and_crosses_the_COPY_encoding_exactly(string value) =>
+        WithPlantedAsync(value, async (id, insert, run) =>
+        {
+            if (TakesCopyBytes(insert))
+            {
+                Assert.True(run.Verified, $"{insert}: {run.Error}");
+                Assert.Equal(value, await lab.CreatedAtTextAsync(id));
+            }
+            else
+            {
+                await AssertFailedNamingAsync(run, insert, $"row {id}: created_at = {value} cannot be carried by a parsed");
+            }
+        });
+
+    /// <summary>
+    /// Past <see cref="SyncData.Arrow.ArrowFormat.LastCarriedTimestamp"/> the shift to Arrow's epoch overflows or meets the
+    /// value that means infinity: the source refuses the row after its first batch went out, and says why after the
+    /// end-of-stream marker, whatever the writer.
+    /// </summary>
+    [Theory]
+    [InlineData("294247-01-10 04:00:54.775807")]
+    [InlineData("294276-12-31 23:59:59.999999")]
+    public Task A_timestamp_Arrow_cannot_hold_fails_mid_stream_by_name_in_SyncDataSource(string value) =>
+        WithPlantedAsync(value, async (id, insert, run) =>
+        {
+            await AssertFailedNamingAsync(run, insert, $" rows: row {id}: created_at = {value} cannot be carried as an Arrow timestamp[us]");
+            // Mid-stream: at least one whole batch had gone out before the source met the row.
+            var before = System.Text.RegularExpressions.Regex.Match(run.Error!, "SyncDataSource's users/arrow broke after ([0-9,]+) rows");
+            Assert.True(before.Success && long.Parse(before.Groups[1].Value.Replace(",", "")) >= 16_384, run.Error);
+        });
+
+    private async Task AssertFailedNamingAsync(RunResult run, string insert, string expected)
+    {
+        Assert.True(run.Status == RunStatus.Failed, $"{insert}: {run.Status}");
+        Assert.True(run.Error?.Contains(expected, StringComparison.Ordinal) == true, $"{insert}: {run.Error}");
+        Assert.Equal(1, (await Lab.ReadChecksumAsync(lab.TargetDb)).Rows); // rolled back: only the sentinel row
+    }
+
+    /// <summary>Plants <paramref name="value"/> past the first batch, runs ArrowStream into every writer, checks each run, restores the row.</summary>
+    private async Task WithPlantedAsync(string value, Func<Guid, string, RunResult, Task> check)
+    {
+        var id = await lab.PlantCreatedAtAsync(value);
+        try
+        {
+            var source = await Lab.ReadChecksumAsync(lab.SourceDb);
+            foreach (var insert in WriterNames)
+            {
+                await Lab.MakeTargetDifferAsync(lab.TargetDb, source);
+                await check(id, insert, await lab.SyncAsync(Fetch, insert));
+            }
+        }
+        finally
+        {
+            await lab.PlantCreatedAtAsync("2025-01-01 00:00:00", id);
+        }
+    }
+}

@@ -11,7 +11,7 @@ public static class TestCases
     /// <summary>
     /// The original write-up's ten measured cases in the order of its TestCase numbers (1..10), so our table and its
     /// table can be read side by side; then the cases this lab added, 11..21, as first published (results of
-    /// 2026-11-22), and 22..25 (Linq2DBCopy, first published 2026-11-23), and 26 (NpgsqlCopyRawTuned, first published 2026-11-24). Names as data: a case's number, and its picture's file name, never move when approaches are added.
+    /// 2026-11-22), and 22..25 (Linq2DBCopy, first published 2026-11-23), and 26 (NpgsqlCopyRawTuned, first published 2026-11-24), and 27..40 (the ArrowStream and GrpcStream fetches, first published 2026-11-25, in the order the enumeration gave them). Names as data: a case's number, and its picture's file name, never move when approaches are added.
     /// </summary>
     public static IReadOnlyList<(string Fetch, string Insert)> Published { get; } =
     [
@@ -41,6 +41,20 @@ public static class TestCases
         ("EFStream", "Linq2DBCopy"),
         ("NpgsqlCopy", "Linq2DBCopy"),
         ("NpgsqlCopy", "NpgsqlCopyRawTuned"),
+        ("ArrowStream", "EFBulk"),
+        ("GrpcStream", "EFBulk"),
+        ("ArrowStream", "EFTypical"),
+        ("GrpcStream", "EFTypical"),
+        ("ArrowStream", "Linq2DB"),
+        ("GrpcStream", "Linq2DB"),
+        ("ArrowStream", "Linq2DBCopy"),
+        ("GrpcStream", "Linq2DBCopy"),
+        ("ArrowStream", "NpgsqlCopy"),
+        ("GrpcStream", "NpgsqlCopy"),
+        ("ArrowStream", "NpgsqlCopyRaw"),
+        ("ArrowStream", "NpgsqlCopyRawTuned"),
+        ("ArrowStream", "NpgsqlCopyTuned"),
+        ("GrpcStream", "NpgsqlCopyTuned"),
     ];
 
     /// <summary>The TestCase number of every compatible combination.</summary>

@@ -185,7 +185,7 @@ public sealed class ArrowBatchReaderTests
     private static ArrowCopyStream CopyOf(byte[] arrow)
     {
         var body = new MemoryStream(arrow);
-        return new ArrowCopyStream(body, ArrowBatchReader.ReadAsync(body, "users/arrow", UsersArrow.Mismatch, CancellationToken.None), CancellationToken.None);
+        return new ArrowCopyStream(body, ArrowBatchReader.ReadAsync(body, "users/arrow", UsersArrow.Mismatch, CancellationToken.None), ArrowCopyColumns.Users, CancellationToken.None);
     }
 
     private static List<(Guid, string, string, string, DateTime, bool)> Project(List<User> users) =>

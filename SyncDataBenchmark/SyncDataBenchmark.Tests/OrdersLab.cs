@@ -18,13 +18,6 @@ public sealed class OrdersLab : LabFixture
 
     public const long Rows = SeededRows + AwkwardRows;
 
-    /// <summary>ArrowStream's raw COPY is encoded from users' Arrow columns only (docs/approaches.md): its refusal of orders into a raw writer.</summary>
-    public const string ArrowRawRefusal = "ArrowStream hands the raw COPY writers binary COPY encoded from users' Arrow columns only";
-
-    /// <summary>Whether the combination is ArrowStream into a writer of COPY bytes, which refuses orders by name.</summary>
-    public static bool ArrowStreamIntoRawWriter(string fetch, string insert) =>
-        fetch == "ArrowStream" && global::SomeService.ApproachRegistry.Catalog[new SyncData.Shared.InsertApproach(insert)].CopyBytes;
-
     protected override long SeedRows => 0;
 
     protected override async Task PrepareDatabasesAsync()

@@ -10,7 +10,9 @@ namespace SyncDataBenchmark.Tests;
 /// (numeric NaN, ±Infinity, beyond decimal; a timestamp or date .NET cannot tell from ±infinity; an array string?[]
 /// cannot describe) fails every parsing combination naming the row, the column and the value, wherever it was met
 /// (SyncDataSource's guarded query for the JSON fetches, SomeService's COPY decoder for NpgsqlCopy), and crosses the
-/// raw relays exactly. The values .NET can hold at its edges are among OrdersMatrixTests' awkward rows.
+/// raw relays exactly (NpgsqlCopy's bytes; ArrowStream's columns encoded as COPY, but for the arrays list&lt;utf8&gt;
+/// cannot carry, which its source refuses by name). The values .NET can hold at its edges are among OrdersMatrixTests'
+/// awkward rows.
 /// </summary>
 [Collection(OrdersCollection.Name)]
 public sealed class OrdersUnrepresentableTests(OrdersLab lab)
@@ -49,13 +51,12 @@ public sealed class OrdersUnrepresentableTests(OrdersLab lab)
             {
                 await lab.MakeTargetDifferAsync();
                 var run = await lab.SyncOrdersAsync(fetch, insert);
-                if (OrdersLab.ArrowStreamIntoRawWriter(fetch, insert))
+                // ArrowStream's source refuses by name what list<utf8> cannot carry (another lower bound, more dimensions), whatever the writer.
+                var refusedByArrow = fetch == "ArrowStream" && column == "tags";
+                if (ApproachRegistry.Catalog[new InsertApproach(insert)].CopyBytes && !refusedByArrow)
                 {
-                    Assert.True(run.Error?.Contains(OrdersLab.ArrowRawRefusal) == true, $"{fetch} × {insert}: {run.Error}");
-                }
-                else if (ApproachRegistry.Catalog[new InsertApproach(insert)].CopyBytes)
-                {
-                    // The raw relays parse nothing: PostgreSQL's bytes arrive as they left.
+                    // The raw relays parse nothing: PostgreSQL's bytes arrive as they left (NpgsqlCopy), or as they were
+                    // encoded from Arrow's columns, numeric from its text (ArrowStream).
                     Assert.True(run.Verified, $"{fetch} × {insert}: {run.Error}");
                     Assert.Equal(source, await OrdersLab.ReadChecksumAsync(lab.TargetDb));
                     Assert.Equal(value, (string?)await Lab.ScalarAsync(lab.TargetDb, $"select {column}::text from orders where id = $1", [PlantedId]));

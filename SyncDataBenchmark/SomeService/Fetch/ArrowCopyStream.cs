@@ -8,13 +8,13 @@ namespace SomeService.Fetch;
 /// <summary>
 /// ArrowStream's record batches as PostgreSQL binary COPY, encoded column by column straight from the batches' buffers:
 /// the COPY writers that take bytes (NpgsqlCopyRaw, NpgsqlCopyRawTuned) are fed without a row object or a string ever
-/// existing. Each field is the bytes PostgreSQL's binary format wants: a uuid's 16 bytes (arrow.uuid's own order), a
-/// text's UTF-8 bytes as Arrow holds them, a timestamp's microseconds since 2000-01-01 (every value Arrow carried,
-/// 0001-01-01 00:00:00, the years before Christ and ±infinity included, exactly), a boolean's byte. Errors of the Arrow
+/// existing. This class is the framing (header, each tuple's field count, each field's length word, -1 for an Arrow
+/// null, the trailer); each value is the bytes PostgreSQL's binary format wants, as the table's
+/// <see cref="ArrowCopyColumns"/> encode them (every value Arrow carried, exactly). Errors of the Arrow
 /// stream (cut, failed at the source) surface from <see cref="ReadAsync(Memory{byte}, CancellationToken)"/> as the
 /// reader names them, and the relay cancels its COPY.
 /// </summary>
-internal sealed class ArrowCopyStream(Stream body, IAsyncEnumerable<RecordBatch> batches, CancellationToken ct) : ReadOnlyBodyStream(body)
+internal sealed class ArrowCopyStream(Stream body, IAsyncEnumerable<RecordBatch> batches, ArrowCopyColumns encoding, CancellationToken ct) : ReadOnlyBodyStream(body)
 {
     private static readonly byte[] Header = [(byte)'P', (byte)'G', (byte)'C', (byte)'O', (byte)'P', (byte)'Y', (byte)'\n', 0xFF, (byte)'\r', (byte)'\n', 0, 0, 0, 0, 0, 0, 0, 0, 0];
     private static readonly byte[] Trailer = [0xFF, 0xFF];
@@ -58,7 +58,7 @@ internal sealed class ArrowCopyStream(Stream body, IAsyncEnumerable<RecordBatch>
     private void Encode(RecordBatch batch)
     {
         var columns = Enumerable.Range(0, batch.ColumnCount).Select(c => batch.Column(c)).ToArray();
-        var length = (long)batch.Length * (2 + 4 * columns.Length) + columns.Sum(c => (long)ValueBytes(c));
+        var length = (long)batch.Length * (2 + 4 * columns.Length) + columns.Select((c, index) => encoding.MaxValueBytes(index, c)).Sum();
         if (_encoded == Header || _encoded.Length < length)
         {
             _encoded = new byte[checked((int)length)];
@@ -70,53 +70,27 @@ internal sealed class ArrowCopyStream(Stream body, IAsyncEnumerable<RecordBatch>
         {
             BinaryPrimitives.WriteInt16BigEndian(span[at..], (short)columns.Length);
             at += 2;
-            foreach (var column in columns)
+            for (var index = 0; index < columns.Length; index++)
             {
-                at += WriteField(column, row, span[at..]);
+                at += WriteField(index, columns[index], row, span[at..]);
             }
         }
 
         (_length, _served) = (at, 0);
     }
 
-    /// <summary>Bytes of a column's values in COPY, length words excluded.</summary>
-    private static int ValueBytes(IArrowArray column) => column switch
+    /// <summary>One field: its length word (-1 for NULL) and its value, as the table's columns encode it.</summary>
+    private int WriteField(int index, IArrowArray column, int row, Span<byte> to)
     {
-        GuidArray guids => guids.StorageArray.ValueBuffer.Length,
-        FixedSizeBinaryArray fixedSize => fixedSize.ValueBuffer.Length,
-        StringArray texts => texts.ValueOffsets[^1] - texts.ValueOffsets[0],
-        TimestampArray timestamps => timestamps.Length * 8,
-        BooleanArray booleans => booleans.Length,
-        _ => throw new SourceStreamException($"ArrowStream has a {column.Data.DataType.Name} column, which the COPY encoding does not know."),
-    };
-
-    /// <summary>One field: its length word and its value, in PostgreSQL's binary format.</summary>
-    private static int WriteField(IArrowArray column, int row, Span<byte> to)
-    {
-        switch (column)
+        if (column.IsNull(row))
         {
-            case GuidArray guids:
-                return WriteBytes(guids.StorageArray.GetBytes(row), to);
-            case FixedSizeBinaryArray fixedSize:
-                return WriteBytes(fixedSize.GetBytes(row), to);
-            case StringArray texts:
-                return WriteBytes(texts.GetBytes(row), to);
-            case TimestampArray timestamps:
-                BinaryPrimitives.WriteInt32BigEndian(to, 8);
-                BinaryPrimitives.WriteInt64BigEndian(to[4..], ArrowFormat.ToPostgresMicros(timestamps.Values[row]));
-                return 12;
-            default:
-                BinaryPrimitives.WriteInt32BigEndian(to, 1);
-                to[4] = ((BooleanArray)column).GetValue(row) == true ? (byte)1 : (byte)0;
-                return 5;
+            BinaryPrimitives.WriteInt32BigEndian(to, -1);
+            return 4;
         }
-    }
 
-    private static int WriteBytes(ReadOnlySpan<byte> value, Span<byte> to)
-    {
-        BinaryPrimitives.WriteInt32BigEndian(to, value.Length);
-        value.CopyTo(to[4..]);
-        return 4 + value.Length;
+        var length = encoding.WriteValue(index, column, row, to[4..]);
+        BinaryPrimitives.WriteInt32BigEndian(to, length);
+        return 4 + length;
     }
 
     /// <summary>The batches' reader (its enumerator holds the Arrow reader), then the body (the base's), once; DisposeAsync ends here too.</summary>

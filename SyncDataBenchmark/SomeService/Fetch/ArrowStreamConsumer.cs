@@ -37,20 +37,15 @@ public sealed class ArrowStreamConsumer : IBinaryCopyConsumer, IFetchConsumer<Ar
     }
 
     /// <summary>
-    /// users' batches encoded as binary COPY from the columns. orders' are refused by name: their columns (numeric as
-    /// text, jsonb, text[], date, NULLs) have no column-to-COPY encoding yet, and going through Orders would refuse the
-    /// values (NaN, beyond decimal) the raw writers exist to carry.
+    /// The table's batches encoded as binary COPY from the columns (<see cref="ArrowCopyColumns"/>): numeric's text as
+    /// numeric's binary, so the raw writers carry what decimal cannot (NaN, ±Infinity, beyond 28 digits) exactly.
     /// </summary>
     public async Task<Stream> OpenCopyStreamAsync(SourceRun run, CancellationToken ct)
     {
-        if (run.Request.Table != SyncTable.Users)
-        {
-            throw new SourceStreamException(
-                $"ArrowStream hands the raw COPY writers binary COPY encoded from users' Arrow columns only; {run.Request.Table.Name}'s columns (numeric as text, jsonb, text[], date, NULLs) have no such encoding (ArrowCopyStream): use ArrowStream with a parsing writer, or NpgsqlCopy with the raw writers.");
-        }
-
+        Func<Apache.Arrow.Schema, string?> mismatch = run.Request.Table == SyncTable.Users ? UsersArrow.Mismatch : OrdersArrow.Mismatch;
+        var encoding = run.Request.Table == SyncTable.Users ? ArrowCopyColumns.Users : OrdersArrowCopyColumns.Orders;
         var route = SourceRoutes.InTable(Route, run.Request.Table.Name);
         var body = await run.OpenStreamAsync(route, ct);
-        return new ArrowCopyStream(body, ArrowBatchReader.ReadAsync(body, route, UsersArrow.Mismatch, ct), ct);
+        return new ArrowCopyStream(body, ArrowBatchReader.ReadAsync(body, route, mismatch, ct), encoding, ct);
     }
 }

@@ -16,7 +16,89 @@ public static class PostgresNumeric
     private const ushort NaN = 0xC000;
     private const ushort PositiveInfinity = 0xD000;
     private const ushort NegativeInfinity = 0xF000;
+    private const int SpecialScale = 32;
     private static readonly UInt128 DecimalLimit = (UInt128)1 << 96;
+
+    /// <summary>The most bytes <see cref="WriteFromText"/> writes for a text of <paramref name="textLength"/> bytes.</summary>
+    public static int MaxBinaryLength(int textLength) => 8 + 2 * (textLength / 4 + 2);
+
+    /// <summary>
+    /// numeric's text as PostgreSQL prints it ([-]digits[.digits], NaN, Infinity, -Infinity) as numeric_send writes it:
+    /// base-10000 digits grouped from the decimal point, leading and trailing zero digits stripped (zero: no digits,
+    /// weight 0, positive), the display scale the number of fraction digits; every digit kept, so exact at any length.
+    /// Returns the bytes written.
+    /// </summary>
+    public static int WriteFromText(ReadOnlySpan<byte> text, Span<byte> to)
+    {
+        var special = text switch
+        {
+            _ when text.SequenceEqual("NaN"u8) => NaN,
+            _ when text.SequenceEqual("Infinity"u8) => PositiveInfinity,
+            _ when text.SequenceEqual("-Infinity"u8) => NegativeInfinity,
+            _ => (ushort)0,
+        };
+        if (special != 0)
+        {
+            // numeric_send's own display scale for the infinities (numeric_recv ignores it for the special values).
+            WriteHeader(to, 0, 0, special, special == NaN ? 0 : SpecialScale);
+            return 8;
+        }
+
+        var negative = text.Length > 0 && text[0] == (byte)'-';
+        var unsigned = negative ? text[1..] : text;
+        var point = unsigned.IndexOf((byte)'.');
+        var integer = point < 0 ? unsigned : unsigned[..point];
+        var fraction = point < 0 ? [] : unsigned[(point + 1)..];
+        if (integer.IsEmpty && fraction.IsEmpty || integer.ContainsAnyExceptInRange((byte)'0', (byte)'9') || fraction.ContainsAnyExceptInRange((byte)'0', (byte)'9'))
+        {
+            throw new FormatException($"'{Encoding.UTF8.GetString(text)}' is not numeric's text.");
+        }
+
+        var integerGroups = (integer.Length + 3) / 4;
+        var groups = integerGroups + (fraction.Length + 3) / 4;
+        var digits = to[8..];
+        for (var g = 0; g < groups; g++)
+        {
+            // Digit g covers the decimal digits at offsets [4g, 4g+4) from the first integer group's padded start.
+            var value = 0;
+            for (var d = 4 * g - (4 * integerGroups - integer.Length); d < 4 * g + 4 - (4 * integerGroups - integer.Length); d++)
+            {
+                var at = d - integer.Length;
+                var digit = d < 0 ? 0 : d < integer.Length ? integer[d] - '0' : at < fraction.Length ? fraction[at] - '0' : 0;
+                value = value * 10 + digit;
+            }
+
+            BinaryPrimitives.WriteInt16BigEndian(digits[(2 * g)..], (short)value);
+        }
+
+        var first = 0;
+        while (first < groups && Digit(digits, first) == 0)
+        {
+            first++;
+        }
+
+        var last = groups;
+        while (last > first && Digit(digits, last - 1) == 0)
+        {
+            last--;
+        }
+
+        var kept = last - first;
+        digits.Slice(2 * first, 2 * kept).CopyTo(digits);
+        var zero = kept == 0;
+        WriteHeader(to, kept, zero ? 0 : integerGroups - 1 - first, negative && !zero ? Negative : (ushort)0, fraction.Length);
+        return 8 + 2 * kept;
+    }
+
+    private static int Digit(ReadOnlySpan<byte> digits, int index) => BinaryPrimitives.ReadInt16BigEndian(digits[(2 * index)..]);
+
+    private static void WriteHeader(Span<byte> to, int digits, int weight, ushort sign, int scale)
+    {
+        BinaryPrimitives.WriteInt16BigEndian(to, checked((short)digits));
+        BinaryPrimitives.WriteInt16BigEndian(to[2..], checked((short)weight));
+        BinaryPrimitives.WriteUInt16BigEndian(to[4..], sign);
+        BinaryPrimitives.WriteInt16BigEndian(to[6..], checked((short)scale));
+    }
 
     /// <summary>The value, or null when decimal cannot hold it exactly.</summary>
     public static decimal? ToDecimal(ReadOnlySpan<byte> field)

@@ -37,4 +37,10 @@ if [[ $summary =~ Failed:\ +([0-9]+),\ Passed:\ +([0-9]+),\ Skipped:\ +([0-9]+) 
 elif grep -qE '^Total tests: *[0-9]+' "$log"; then
   echo "tests: $(count Passed) passed, $(count Failed) failed, $(count Skipped) skipped"
 fi
+# CI shows only the output's tail: repeat each failed test there with its message (not its stack trace).
+if grep -qE '^ *Failed [A-Za-z]' "$log"; then
+  echo "failed tests:"
+  awk '/^ *Failed [A-Za-z]/ { show = 1; lines = 0 } /^ *Stack Trace:/ { show = 0 }
+       show && lines++ < 15 { print }' "$log"
+fi
 exit $status

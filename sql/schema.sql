@@ -38,3 +38,12 @@ create table if not exists orders (
     is_gift          boolean       not null,
     shipping_address text          not null
 );
+
+-- SomeService's watermark per table: the source's snapshot (pg_current_snapshot()) its last verified sync read, written
+-- in that sync's own transaction, so the target's rows and the point they are up to date with commit together. The next
+-- sync asks the source for what changed since it. Unused in the source database.
+create table if not exists sync_watermarks (
+    table_name text        primary key,
+    snapshot   pg_snapshot not null,
+    synced_at  timestamptz not null default now()
+);

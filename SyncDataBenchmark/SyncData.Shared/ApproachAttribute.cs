@@ -33,5 +33,17 @@ public sealed class ApproachAttribute(ApproachKind kind, string name) : Attribut
     /// </summary>
     public string? Route { get; set; }
 
-    public ApproachInfo ToInfo() => new(Kind, Name, CopyBytes, Pages, Batches, Route ?? SourceRoutes.Of(Name));
+    /// <summary>
+    /// Fetch: it delivers only what changed since the consumer's watermark (the rows inserted or updated, and the keys
+    /// deleted), not the whole table, so only a writer that <see cref="Merges"/> can apply it.
+    /// </summary>
+    public bool Changes { get; set; }
+
+    /// <summary>
+    /// Insert: it brings a populated target up to date (inserts, updates, deletes) instead of emptying it and loading
+    /// every row; fed a whole table it deletes the target's rows the source no longer has.
+    /// </summary>
+    public bool Merges { get; set; }
+
+    public ApproachInfo ToInfo() => new(Kind, Name, CopyBytes, Pages, Batches, Route ?? SourceRoutes.Of(Name), Changes, Merges);
 }

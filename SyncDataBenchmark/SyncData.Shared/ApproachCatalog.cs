@@ -33,8 +33,13 @@ public sealed class ApproachCatalog
     /// <summary>Why a combination cannot run, or null when it can.</summary>
     public string? Incompatibility(FetchApproach fetch, InsertApproach insert) =>
         this[insert].CopyBytes && !this[fetch].CopyBytes
-            ? $"{insert} relays the source's binary COPY bytes unparsed, so it needs f={string.Join(" or f=", _fetches.Values.Where(f => f.CopyBytes).Select(f => f.Name).Order(StringComparer.Ordinal))}; {fetch} delivers JSON."
-            : null;
+            ? $"{insert} relays the source's binary COPY bytes unparsed, so it needs {Names("f=", _fetches, f => f.CopyBytes)}; {fetch} delivers JSON."
+            : this[fetch].Changes && !this[insert].Merges
+                ? $"{fetch} delivers only the changes since the last sync, and {insert} empties the target and loads every row: it needs {Names("i=", _inserts, i => i.Merges)}."
+                : null;
+
+    private static string Names(string parameter, Dictionary<string, ApproachInfo> approaches, Func<ApproachInfo, bool> which) =>
+        string.Join(" or ", approaches.Values.Where(which).Select(a => parameter + a.Name).Order(StringComparer.Ordinal));
 
     /// <summary>Every combination that can run, in a stable order.</summary>
     public IEnumerable<(FetchApproach Fetch, InsertApproach Insert)> RunnableCombinations =>

@@ -18,6 +18,12 @@ public sealed class SourceRun(SourceClient source, SyncRequest request, Guid? id
 
     public SyncRequest Request { get; } = request;
 
+    /// <summary>
+    /// The target's watermark for the run's table (sync_watermarks: the source snapshot its last verified sync read, as
+    /// pg_current_snapshot() prints it), which a change fetch asks for changes since; null when the target has none.
+    /// </summary>
+    public string? Since { get; init; }
+
     /// <summary>The Accept-Encoding token the run's fetch requests send, and the Content-Encoding they must come back with; null for none.</summary>
     public string? ContentCoding => BodyCompression.ContentCoding(Request.Compression);
 

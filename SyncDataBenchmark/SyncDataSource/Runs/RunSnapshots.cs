@@ -145,7 +145,7 @@ public sealed partial class RunSnapshots : IAsyncDisposable
             await using var command = new NpgsqlCommand(ExportSql, connection, transaction);
             await using var reader = await command.ExecuteReaderAsync();
             await reader.ReadAsync();
-            var snapshot = new SourceSnapshot(reader.GetString(0), reader.GetString(1), reader.GetString(2));
+            var snapshot = new SourceSnapshot(reader.GetString(0), reader.GetString(1), reader.GetString(2), reader.GetString(3));
             if (!SnapshotId().IsMatch(snapshot.Id))
             {
                 throw new InvalidOperationException($"pg_export_snapshot() returned '{snapshot.Id}', not a snapshot id.");

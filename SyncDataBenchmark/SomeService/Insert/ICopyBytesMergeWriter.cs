@@ -1,0 +1,8 @@
+namespace SomeService.Insert;
+
+/// <summary>A merge (<see cref="IMergeWriter"/>) fed with the source's binary COPY body of the rows, byte for byte (CopyBytes = true, Merges = true).</summary>
+public interface ICopyBytesMergeWriter : ITableWriter
+{
+    /// <returns>Rows inserted or updated, or null when the approach cannot count them.</returns>
+    Task<long?> MergeAsync(Stream binaryCopy, MergeScope scope, WriteTarget target, CancellationToken ct);
+}

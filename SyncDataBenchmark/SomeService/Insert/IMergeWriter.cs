@@ -1,0 +1,15 @@
+using SomeService.Tables;
+
+namespace SomeService.Insert;
+
+/// <summary>
+/// A writer that brings a populated target up to date inside the run's transaction (declared with Merges = true): it
+/// inserts the rows the target lacks, updates the ones it holds and deletes what <paramref name="scope"/> says, and
+/// never empties the table. The runner verifies the whole table and stores the watermark in the same transaction.
+/// </summary>
+public interface IMergeWriter : ITableWriter
+{
+    /// <returns>Rows inserted or updated, or null when the approach cannot count them.</returns>
+    Task<long?> MergeAsync<TRow>(IAsyncEnumerable<TRow> rows, MergeScope scope, RowTable<TRow> table, WriteTarget target, CancellationToken ct)
+        where TRow : class;
+}

@@ -31,6 +31,16 @@ public sealed class FaultLab : LabFixture
     };
 
     /// <summary>
+    /// SyncDataSource's receive buffer from its PostgreSQL fixed small: left to autotuning (tcp_rmem up to 32 MiB on
+    /// some kernels) it swallowed the whole 19 MB COPY of a held run, the source's query ended before a fault could
+    /// reach it, and "the backend blocked sending" was never seen. Fixed, back-pressure reaches the backend.
+    /// </summary>
+    protected override IReadOnlyDictionary<string, string> SourceSettings => new Dictionary<string, string>
+    {
+        ["ConnectionStrings__Source"] = new Npgsql.NpgsqlConnectionStringBuilder(Databases.SourceServiceDb) { SocketReceiveBufferSize = 64 * 1024 }.ConnectionString,
+    };
+
+    /// <summary>
     /// Before each fault: the target emptied and given a sentinel row no source holds, so "left intact" differs from
     /// both "overwritten" and "emptied". Returns the target's summary, asserted different from the source's.
     /// </summary>

@@ -13,14 +13,14 @@ public sealed class EFStreamEndpoint : IFetchEndpoint<EFStreamFetch>
 {
     public Delegate HandlerFor<TRow>(SourceTable<TRow> table)
         where TRow : class =>
-        (HttpContext http, SendableDbContext db, RunSnapshots snapshots, CancellationToken ct) => Stream(table, http, db, snapshots, ct);
+        (HttpContext http, SendableDbContext db, RunSnapshots snapshots, CancellationToken ct) => Stream(table.Rows, http, db, snapshots, ct);
 
     /// <summary>
     /// EFStream: one query, rows serialised to a JSON array as EF reads them (bounded memory). If a row cannot be read
     /// after the headers went out, the body ends with <see cref="SourceFailure.Marker"/> and the reason, so the consumer
     /// sees a broken array and knows why.
     /// </summary>
-    internal static async Task Stream<TRow>(SourceTable<TRow> table, HttpContext http, SendableDbContext db, RunSnapshots snapshots, CancellationToken ct)
+    internal static async Task Stream<TRow>(Func<SendableDbContext, IQueryable<TRow>> rows, HttpContext http, SendableDbContext db, RunSnapshots snapshots, CancellationToken ct)
         where TRow : class
     {
         await using var lease = snapshots.Acquire(http.Request);
@@ -29,7 +29,7 @@ public sealed class EFStreamEndpoint : IFetchEndpoint<EFStreamFetch>
         {
             // ASP.NET Core's JSON options, as the pages: the same resolver and the same (relaxed) escaping, so every JSON
             // fetch writes non-ASCII text as UTF-8, not as \u escapes, and their bytes on the wire compare like with like.
-            await http.Response.WriteAsJsonAsync(table.Rows(db).AsAsyncEnumerable(), cancellationToken: ct);
+            await http.Response.WriteAsJsonAsync(rows(db).AsAsyncEnumerable(), cancellationToken: ct);
         }
         catch (Exception ex) when (ex is not OperationCanceledException)
         {

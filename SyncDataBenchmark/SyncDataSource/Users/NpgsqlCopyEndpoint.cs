@@ -14,7 +14,7 @@ public sealed class NpgsqlCopyEndpoint : IFetchEndpoint<NpgsqlCopyFetch>
 {
     public Delegate HandlerFor<TRow>(SourceTable<TRow> table)
         where TRow : class =>
-        (HttpContext http, NpgsqlDataSource dataSource, RunSnapshots snapshots, CancellationToken ct) => Copy(table.Table, http, dataSource, snapshots, ct);
+        (HttpContext http, NpgsqlDataSource dataSource, RunSnapshots snapshots, CancellationToken ct) => Copy(table.Table.CopyOutBinary, http, dataSource, snapshots, ct);
 
     private const int RelayChunkBytes = 64 * 1024;
 
@@ -43,14 +43,14 @@ public sealed class NpgsqlCopyEndpoint : IFetchEndpoint<NpgsqlCopyFetch>
         await body.FlushAsync(ct);
     }
 
-    /// <summary>NpgsqlCopy: COPY TO STDOUT (FORMAT binary) relayed as bytes; no row is ever materialised here.</summary>
-    internal static async Task Copy(SyncTable table, HttpContext http, NpgsqlDataSource dataSource, RunSnapshots snapshots, CancellationToken ct)
+    /// <summary>NpgsqlCopy: <paramref name="copyOut"/> (a COPY … TO STDOUT (FORMAT binary)) relayed as bytes; no row is ever materialised here.</summary>
+    internal static async Task Copy(string copyOut, HttpContext http, NpgsqlDataSource dataSource, RunSnapshots snapshots, CancellationToken ct)
     {
         await using var lease = snapshots.Acquire(http.Request);
         await using var connection = await dataSource.OpenConnectionAsync(ct);
         // A run's COPY reads its snapshot; the transaction is read only, so disposing it (a rollback) loses nothing.
         await using var transaction = lease is null ? null : await lease.BeginAsync(connection, ct);
-        await using var copy = await connection.BeginRawBinaryCopyAsync(table.CopyOutBinary, ct);
+        await using var copy = await connection.BeginRawBinaryCopyAsync(copyOut, ct);
         http.Response.ContentType = "application/octet-stream";
         try
         {

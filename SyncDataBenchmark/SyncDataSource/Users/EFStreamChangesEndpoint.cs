@@ -20,7 +20,7 @@ public sealed class EFStreamChangesEndpoint : IFetchEndpoint<EFStreamChangesFetc
             return TypedResults.ValidationProblem(errors);
         }
 
-        await EFStreamEndpoint.Stream(context => table.ChangedRows(context, watermark), http, db, snapshots, ct);
+        await JsonRowStream.WriteAsync(context => table.ChangedRows(context, watermark), http, db, snapshots, ct);
         return TypedResults.Empty;
     }
 }

@@ -25,7 +25,7 @@ public sealed class NpgsqlCopyChangesEndpoint : IFetchEndpoint<NpgsqlCopyChanges
             return TypedResults.ValidationProblem(errors);
         }
 
-        await NpgsqlCopyEndpoint.Copy(CopyOf(table, watermark), http, dataSource, snapshots, ct);
+        await CopyRelay.RelayAsync(CopyOf(table, watermark), http, dataSource, snapshots, ct);
         return TypedResults.Empty;
     }
 

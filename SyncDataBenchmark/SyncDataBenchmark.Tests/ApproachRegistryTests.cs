@@ -62,8 +62,12 @@ public sealed class ApproachRegistryTests
         {
             foreach (var (insert, writerType) in ApproachRegistry.Writers)
             {
-                var canRun = typeof(IRowWriter).IsAssignableFrom(writerType)
-                             || (typeof(ICopyBytesWriter).IsAssignableFrom(writerType) && typeof(IBinaryCopyConsumer).IsAssignableFrom(consumerType));
+                var readsRows = typeof(IRowWriter).IsAssignableFrom(writerType) || typeof(IMergeWriter).IsAssignableFrom(writerType);
+                var readsBytes = typeof(ICopyBytesWriter).IsAssignableFrom(writerType) || typeof(ICopyBytesMergeWriter).IsAssignableFrom(writerType);
+                // A change fetch delivers only what changed: only a writer that merges can apply it.
+                var merges = typeof(IMergeWriter).IsAssignableFrom(writerType) || typeof(ICopyBytesMergeWriter).IsAssignableFrom(writerType);
+                var canRun = (readsRows || (readsBytes && typeof(IBinaryCopyConsumer).IsAssignableFrom(consumerType)))
+                             && (merges || !Approaches[fetch].Changes);
                 Assert.True(canRun == (Approaches.Incompatibility(fetch, insert) is null), $"{fetch} × {insert}: writer/source types say {canRun}, the catalogue disagrees.");
             }
         }

@@ -7,12 +7,13 @@ using SyncData.Shared;
 namespace SomeService.Insert;
 
 /// <summary>
-/// EFBulkMerge: EFCore.BulkExtensions' upserts with the library's defaults (no BulkConfig), on the run's DbContext, so
-/// inside the run's transaction (the library begins none of its own when the context has one). A full fetch: one
-/// BulkInsertOrUpdateOrDelete of every row, since it deletes whatever the list it is given lacks: the whole table is
-/// held in memory at once. A change fetch: BulkInsertOrUpdate per chunk of <see cref="WriteTarget.BatchSize"/> rows,
-/// then the reported keys' rows loaded and given to BulkDelete. Each call COPYs into a table of its own and merges from
-/// it with INSERT … ON CONFLICT on the primary key (docs/approaches.md, "Merges").
+/// EFBulkMerge: EFCore.BulkExtensions with the library's defaults (no BulkConfig), on the run's DbContext, so inside
+/// the run's transaction (the library begins none of its own when the context has one). BulkInsertOrUpdate per chunk of
+/// <see cref="WriteTarget.BatchSize"/> rows (each call COPYs into a table of its own and upserts from it with INSERT …
+/// ON CONFLICT on the primary key), then the rows to delete loaded by key and given to BulkDelete. Not
+/// BulkInsertOrUpdateOrDelete: on PostgreSQL (8.0.0) it throws "not yet supported. Use combination of InsertOrUpdate
+/// with Read and Delete", so with a full fetch the keys the source did not send are found by reading the target's
+/// (docs/approaches.md, "Merges").
 /// </summary>
 [Approach(ApproachKind.Insert, "EFBulkMerge", Batches = true, Merges = true)]
 public sealed class EFBulkMergeWriter : IMergeWriter
@@ -29,42 +30,33 @@ public sealed class EFBulkMergeWriter : IMergeWriter
         }
 
         await using var db = await target.OpenDbContextAsync(ct);
-        if (scope.IsWholeTable)
-        {
-            var all = await rows.ToListAsync(ct);
-            await db.BulkInsertOrUpdateOrDeleteAsync(all, cancellationToken: ct);
-            return all.Count;
-        }
-
-        long merged = 0;
-        // BulkInsertOrUpdateAsync takes an IEnumerable and enumerates it several times: each chunk is an array.
-        await foreach (var chunk in rows.Chunk(target.BatchSize).WithCancellation(ct))
-        {
-            await db.BulkInsertOrUpdateAsync(chunk, cancellationToken: ct);
-            merged += chunk.Length;
-        }
-
-        await EFMergeKeys.WithKeyAsync(db, new Delete<TRow>(db, scope.DeletedKeys!, target.BatchSize, ct));
-        return merged;
+        return await EFMergeKeys.WithKeyAsync(db, new Merge<TRow>(db, rows, scope, target.BatchSize, ct));
     }
 
-    /// <summary>The reported keys' rows, loaded (BulkDelete takes entities) and deleted, a chunk at a time.</summary>
-    private sealed record Delete<TRow>(SyncDbContext Db, IReadOnlyList<string> Keys, int BatchSize, CancellationToken Ct)
-        : EFMergeKeys.IByKey<TRow, long>
+    private sealed record Merge<TRow>(SyncDbContext Db, IAsyncEnumerable<TRow> Rows, MergeScope Scope, int BatchSize, CancellationToken Ct)
+        : EFMergeKeys.IByKey<TRow, long?>
         where TRow : class
     {
-        public async Task<long> RunAsync<TKey>(EFMergeKey<TRow, TKey> key)
+        public async Task<long?> RunAsync<TKey>(EFMergeKey<TRow, TKey> key)
             where TKey : notnull, IParsable<TKey>
         {
-            long deleted = 0;
-            foreach (var chunk in EFMergeKey<TRow, TKey>.Parse(Keys).Chunk(BatchSize))
+            var sent = Scope.IsWholeTable ? new HashSet<TKey>() : null;
+            long merged = 0;
+            // The library takes an IEnumerable and enumerates it several times: each chunk is an array.
+            await foreach (var chunk in Rows.Chunk(BatchSize).WithCancellation(Ct))
             {
-                var held = await key.Having(Db.Set<TRow>().AsNoTracking(), [.. chunk]).ToListAsync(Ct);
-                await Db.BulkDeleteAsync(held, cancellationToken: Ct);
-                deleted += held.Count;
+                await Db.BulkInsertOrUpdateAsync(chunk, cancellationToken: Ct);
+                sent?.UnionWith(chunk.Select(key.Of));
+                merged += chunk.Length;
             }
 
-            return deleted;
+            // BulkDelete takes entities, not keys: the rows are read back first.
+            foreach (var chunk in (await key.GoneAsync(Db, Scope, sent, Ct)).Chunk(BatchSize))
+            {
+                await Db.BulkDeleteAsync(await key.Having(Db.Set<TRow>().AsNoTracking(), [.. chunk]).ToListAsync(Ct), cancellationToken: Ct);
+            }
+
+            return merged;
         }
     }
 }

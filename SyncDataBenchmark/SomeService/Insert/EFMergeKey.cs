@@ -22,6 +22,12 @@ internal sealed class EFMergeKey<TRow, TKey>(IProperty key)
     /// <summary>The rows of <paramref name="rows"/> whose key is one of <paramref name="keys"/>.</summary>
     public IQueryable<TRow> Having(IQueryable<TRow> rows, List<TKey> keys) => rows.Where(r => keys.Contains(EF.Property<TKey>(r, key.Name)));
 
-    /// <summary>Every key of <paramref name="rows"/>.</summary>
-    public IQueryable<TKey> All(IQueryable<TRow> rows) => rows.Select(r => EF.Property<TKey>(r, key.Name));
+    /// <summary>
+    /// The keys a merge deletes: those a change fetch reported, or with a full fetch every target key the source did not
+    /// send (<paramref name="sent"/>), found by reading the target's keys and comparing.
+    /// </summary>
+    public async Task<List<TKey>> GoneAsync(DbContext db, MergeScope scope, HashSet<TKey>? sent, CancellationToken ct) =>
+        scope.IsWholeTable
+            ? [.. (await db.Set<TRow>().Select(r => EF.Property<TKey>(r, key.Name)).ToListAsync(ct)).Where(k => !sent!.Contains(k))]
+            : Parse(scope.DeletedKeys!);
 }

@@ -40,10 +40,7 @@ public sealed class EFMergeWriter : IMergeWriter
                 merged += batch.Length;
             }
 
-            var gone = sent is null
-                ? EFMergeKey<TRow, TKey>.Parse(Scope.DeletedKeys!)
-                : [.. (await key.All(Db.Set<TRow>()).ToListAsync(Ct)).Where(k => !sent.Contains(k))];
-            foreach (var batch in gone.Chunk(BatchSize))
+            foreach (var batch in (await key.GoneAsync(Db, Scope, sent, Ct)).Chunk(BatchSize))
             {
                 Db.Set<TRow>().RemoveRange(await key.Having(Db.Set<TRow>(), [.. batch]).ToListAsync(Ct));
                 await SaveAsync();

@@ -98,17 +98,19 @@ begin
   update orders as o
   set customer_id      = md5(o.customer_id::text || '/' || seed)::uuid,
       status           = statuses[array_position(statuses, o.status) % array_length(statuses, 1) + 1],
-      total            = o.total + 1,
+      -- Each change stays inside what every path carries: numeric(19,4), int, years up to 9999, decimal's 28 digits.
+      total            = case when o.total >= 999999999999998 then o.total - 1 else o.total + 1 end,
       discount         = case when o.discount is null then round(o.total * 0.05, 4) end,
-      exchange_rate    = case when o.exchange_rate in ('NaN', 'Infinity', '-Infinity') then 1 else o.exchange_rate + 0.125 end,
+      exchange_rate    = case when o.exchange_rate in ('NaN', 'Infinity', '-Infinity') or abs(o.exchange_rate) >= 1e15
+                                   or scale(o.exchange_rate) > 10 then 1 else o.exchange_rate + 0.125 end,
       currency         = currencies[coalesce(array_position(currencies, o.currency::text), 0) % array_length(currencies, 1) + 1],
-      placed_at        = o.placed_at + interval '1 hour',
+      placed_at        = case when o.placed_at >= '9999-12-31' then o.placed_at - interval '1 hour' else o.placed_at + interval '1 hour' end,
       delivery_date    = case when o.delivery_date is null then (o.placed_at at time zone 'UTC')::date end,
       tags             = array_append(o.tags[1:4], 'rev-' || seed),
       attributes       = o.attributes || jsonb_build_object('revision', seed),
       note             = case when o.note is null then 'changed by change_orders' end,
       attachment       = case when o.attachment is null then sha256(int8send(o.id)) end,
-      item_count       = o.item_count + 1,
+      item_count       = case when o.item_count = 2147483647 then 0 else o.item_count + 1 end,
       is_gift          = not o.is_gift,
       shipping_address = case when o.shipping_address like '% (moved)' then left(o.shipping_address, -8)
                               else o.shipping_address || ' (moved)' end

@@ -107,6 +107,37 @@ public sealed class ChangeGeneratorTests(ChangesLab lab) : IAsyncLifetime
         Assert.NotEqual(after, await Lab.ReadChecksumAsync(Db, table));
     }
 
+    [Fact]
+    public async Task The_awkward_orders_change_into_values_every_path_carries()
+    {
+        // decimal's edges, int's, the years 1 and 9999 (OrdersLab's fixture): a change must neither overflow in SQL nor
+        // make a value the row-parsing paths refuse, or a merge would fail on the generator's doing, not the library's.
+        try
+        {
+            await Lab.ScalarAsync(Db, "truncate orders; " + File.ReadAllText(Path.Combine(AppContext.BaseDirectory, "Fixtures", "awkward-orders.sql")));
+            for (var seed = 1; seed <= 8; seed++)
+            {
+                await ChangeAsync(SyncTable.Orders, 1.0, seed);
+            }
+
+            await using var connection = new NpgsqlConnection(Db);
+            await connection.OpenAsync();
+            await using var command = new NpgsqlCommand("select id, exchange_rate::text, placed_at <> 'infinity' and placed_at >= '10000-01-01' from orders", connection);
+            await using var reader = await command.ExecuteReaderAsync();
+            while (await reader.ReadAsync())
+            {
+                var rate = reader.GetString(1);
+                Assert.True(decimal.TryParse(rate, System.Globalization.CultureInfo.InvariantCulture, out var parsed)
+                            && parsed.ToString(System.Globalization.CultureInfo.InvariantCulture) == rate, $"order {reader.GetInt64(0)}: exchange_rate {rate} is beyond decimal");
+                Assert.False(reader.GetBoolean(2), $"order {reader.GetInt64(0)}: placed_at past the year 9999");
+            }
+        }
+        finally
+        {
+            await RestoreAsync(SyncTable.Orders);
+        }
+    }
+
     private async Task<ChangeCounts> ChangeAsync(SyncTable table, double share, int seed)
     {
         await using var source = NpgsqlDataSource.Create(Db);

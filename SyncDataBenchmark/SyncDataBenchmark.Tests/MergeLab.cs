@@ -42,8 +42,8 @@ public sealed class MergeLab : LabFixture
     }
 
     /// <summary>
-    /// change_orders cannot update the awkward orders (item_count 2147483647 + 1 is out of range), so they are taken out
-    /// of the source before the baseline and put back after the change: every merge meets them as inserts.
+    /// The awkward orders are taken out of the source before the baseline and put back after the change, so every merge
+    /// meets them as inserts, whatever rows the generator happens to pick (ChangeGeneratorTests checks it can change them).
     /// </summary>
     private async Task<ChangeCounts> ChangeOrdersAsync(double share, int seed)
     {

@@ -43,12 +43,13 @@ public static class Lab
     };
 
     /// <summary>
-    /// The tables on both databases (the source's with the row generator), and the source seeded with
+    /// The tables on both databases (the source's with the row generator, the change log and the change generator), and the source seeded with
     /// <paramref name="seedRows"/> rows; 0 leaves it as it is.
     /// </summary>
     public static async Task PrepareDatabasesAsync(string sourceDb, string targetDb, long seedRows, CancellationToken ct = default)
     {
         await SqlScripts.ApplySchemaAsync(sourceDb, withGenerator: true, ct);
+        await SqlScripts.ApplyChangeTrackingAsync(sourceDb, ct);
         await SqlScripts.ApplySchemaAsync(targetDb, withGenerator: false, ct);
         if (seedRows > 0)
         {

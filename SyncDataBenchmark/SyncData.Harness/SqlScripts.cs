@@ -8,6 +8,8 @@ public static class SqlScripts
 {
     public static string Schema => Read("schema.sql");
     public static string Generator => Read("generate.sql");
+    public static string ChangeTracking => Read("change-tracking.sql");
+    public static string ChangeGenerator => Read("changes.sql");
 
     /// <summary>Creates the tables (and, with <paramref name="withGenerator"/>, the seed functions).</summary>
     public static async Task ApplySchemaAsync(string connectionString, bool withGenerator, CancellationToken ct = default)
@@ -15,6 +17,18 @@ public static class SqlScripts
         await using var connection = new NpgsqlConnection(connectionString);
         await connection.OpenAsync(ct);
         await using var command = new NpgsqlCommand(withGenerator ? Schema + "\n" + Generator : Schema, connection);
+        await command.ExecuteNonQueryAsync(ct);
+    }
+
+    /// <summary>
+    /// The source's change log, its triggers and queries (changed_&lt;table&gt;, deleted_&lt;table&gt;) and the change
+    /// generator (change_&lt;table&gt;): the source database only, after <see cref="ApplySchemaAsync"/>; idempotent.
+    /// </summary>
+    public static async Task ApplyChangeTrackingAsync(string connectionString, CancellationToken ct = default)
+    {
+        await using var connection = new NpgsqlConnection(connectionString);
+        await connection.OpenAsync(ct);
+        await using var command = new NpgsqlCommand(ChangeTracking + "\n" + ChangeGenerator, connection);
         await command.ExecuteNonQueryAsync(ct);
     }
 
@@ -34,7 +48,7 @@ public static class SqlScripts
     /// <summary>One of <paramref name="table"/>'s own scripts (Tables/&lt;table&gt;/): seed.sql, sentinel.sql.</summary>
     public static string ForTable(SyncTable table, string name) => Read($"Tables/{table.Name}/{name}");
 
-    private static string Read(string name)
+    internal static string Read(string name)
     {
         using var stream = typeof(SqlScripts).Assembly.GetManifestResourceStream(name)
                            ?? throw new InvalidOperationException($"Embedded script {name} is missing.");

@@ -3,7 +3,8 @@
 # /docker-entrypoint-initdb.d and the sql/ directory at /sql). Runs once, on an empty data volume:
 #   - creates the databases `source` (SyncDataSource) and `target` (SomeService),
 #   - applies sql/schema.sql to both,
-#   - installs sql/generate.sql on `source` and seeds it with SEED_ROWS generated users (default 1,000,000).
+#   - installs sql/generate.sql, sql/change-tracking.sql (the change log a change sync reads) and sql/changes.sql (the
+#     change generator) on `source` and seeds it with SEED_ROWS generated users (default 1,000,000).
 # It relies only on psql and libpq variables, so it also runs against any server:
 #   PGHOST=127.0.0.1 PGPORT=5432 PGUSER=postgres SQL_DIR=sql SEED_ROWS=1000 bash sql/docker-init/10-source-and-target.sh
 set -Eeuo pipefail
@@ -28,7 +29,7 @@ for db in source target; do
   run_psql --dbname "$db" -f "$sql_dir/schema.sql"
 done
 
-run_psql --dbname source -f "$sql_dir/generate.sql"
+run_psql --dbname source -f "$sql_dir/generate.sql" -f "$sql_dir/change-tracking.sql" -f "$sql_dir/changes.sql"
 if (( seed_rows > 0 )); then
   echo "Seeding source.users with $seed_rows rows..."
   run_psql --dbname source -c "select seed_users($seed_rows)"

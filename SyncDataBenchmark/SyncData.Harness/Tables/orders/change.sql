@@ -1,0 +1,1 @@
+select updated, inserted, deleted from change_orders($1, $2)

@@ -48,7 +48,7 @@ public sealed class ArrowStreamTests(ArrowLab lab)
 
     public static TheoryData<string> Writers() => new(WriterNames);
 
-    private static bool TakesCopyBytes(string insert) => typeof(ICopyBytesWriter).IsAssignableFrom(ApproachRegistry.Writers[new InsertApproach(insert)]);
+    private static bool TakesCopyBytes(string insert) => ApproachRegistry.Catalog[new InsertApproach(insert)].CopyBytes;
 
     [Fact]
     public void The_fetch_is_found_by_enumeration_and_runs_into_every_writer()

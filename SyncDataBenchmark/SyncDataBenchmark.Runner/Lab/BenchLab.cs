@@ -103,8 +103,17 @@ public sealed class BenchLab : IAsyncDisposable
     public async Task<LinkCounters?> ReadLinkCountersAsync(CancellationToken ct) =>
         Databases.Network is { } network ? await network.ReadCountersAsync(ct) : null;
 
-    /// <summary>A peer runner moving <paramref name="table"/> at the current seed: it verifies against the source's checksum.</summary>
-    public PeerRunner Peers(SyncTable table) => new(SourceDb, TargetDb, table, SourceChecksums[table.Name], Databases.PeerPlacement, ReadLinkCountersAsync);
+    /// <summary>
+    /// How a run moving <paramref name="table"/> starts (TargetPreparation): from an emptied target, or with a
+    /// <paramref name="share"/> (--changed) from one equal to the source before it changed, the change seeded by <paramref name="seed"/>.
+    /// </summary>
+    public Func<CancellationToken, Task<TargetStart>> TargetStart(SyncTable table, double? share, int seed) => share is { } s
+        ? ct => TargetPreparation.ChangedAsync(SourceDb, TargetDb, table, s, seed, ct)
+        : ct => TargetPreparation.EmptyAsync(TargetDb, table, SourceChecksums[table.Name], ct);
+
+    /// <summary>A peer runner moving <paramref name="table"/> at the current seed (and share): it verifies against the source's checksum as each run starts.</summary>
+    public PeerRunner Peers(SyncTable table, double? share = null, int seed = 0) =>
+        new(SourceDb, TargetDb, table, SourceChecksums[table.Name], Databases.PeerPlacement, ReadLinkCountersAsync) { Start = TargetStart(table, share, seed) };
 
     /// <summary>Stops the services, then the clusters, then the network: each part once.</summary>
     public async ValueTask DisposeAsync()

@@ -38,7 +38,7 @@ public sealed class BenchRecord
     {
         IEnumerable<(long? Rows, double? Ms)> times = item.Combination is not null
             ? _runs.Where(r => r.Case == item.Case && r.Profile == item.Profile.Name && r.Link == link && r.Ok && !r.Warmup).Select(r => (r.SourceRows, r.Result!.DurationMs))
-            : _peerRuns.Where(r => r.Peer == item.Peer!.Key && r.Table == item.Table.Name && r.Link == link && r.Ok && !r.Warmup).Select(r => (r.SourceRows, r.DurationMs));
+            : _peerRuns.Where(r => r.Peer == item.Peer!.Key && r.Table == item.Table.Name && r.ChangedShare == item.Share && r.Link == link && r.Ok && !r.Warmup).Select(r => (r.SourceRows, r.DurationMs));
         return times.Where(t => t.Rows is not null && t.Ms is not null)
             .GroupBy(t => t.Rows!.Value)
             .Select(g => (g.Key, g.Min(t => t.Ms!.Value)))

@@ -82,6 +82,7 @@ public static class ResultsRecord
         Links = settings.Links,
         Compressions = settings.Compressions,
         Tables = settings.Tables.Select(t => t.Name).ToList(),
+        Changed = settings.Changed?.Select(ChangedShare.Format).ToList(),
     };
 
     private static string WarmupRounds(int n) => n == 1 ? "one untimed warm-up round" : $"{n} untimed warm-up rounds";

@@ -26,6 +26,7 @@ public static class ResultsRecord
             Problems = session.Problems.ToList(),
             Skipped = session.Skipped.ToList(),
             SkippedPeers = session.SkippedPeers.ToList(),
+            TriggerCosts = settings.Changed is null ? null : session.TriggerCosts.ToList(),
         };
         return record with { Runs = SampleThinning.KeepPictured(record.Runs, ReportTables.Of(record).Summary) };
     }

@@ -13,6 +13,9 @@ namespace SomeService;
 /// </summary>
 public static class ApproachRegistry
 {
+    /// <summary>What a writer consumes; each writer implements exactly one of them (declared before the writers are found).</summary>
+    public static readonly IReadOnlyList<Type> WriterKinds = [typeof(IRowWriter), typeof(ICopyBytesWriter), typeof(IMergeWriter), typeof(ICopyBytesMergeWriter)];
+
     private static readonly List<(ApproachInfo Info, Type Type)> FoundWriters = FindWriters();
 
     /// <summary>The consumer of each fetch (SyncData.Shared/Fetches declares the fetches; each consumer names its own).</summary>
@@ -48,15 +51,34 @@ public static class ApproachRegistry
         return app;
     }
 
+    /// <summary>The kinds that merge into a populated target, which their writers declare with Merges = true.</summary>
+    public static bool IsMergeKind(Type writerKind) => writerKind == typeof(IMergeWriter) || writerKind == typeof(ICopyBytesMergeWriter);
+
     private static List<(ApproachInfo Info, Type Type)> FindWriters()
     {
         var found = Approach.Find(typeof(ApproachRegistry).Assembly, typeof(ITableWriter), ApproachKind.Insert);
-        // A writer that consumes nothing could only pretend to write; one that consumes both would be ambiguous.
-        if (found.FirstOrDefault(f => typeof(IRowWriter).IsAssignableFrom(f.Type) == typeof(ICopyBytesWriter).IsAssignableFrom(f.Type)) is { Type: { } both })
+        if (found.Select(f => WriterProblem(f.Type, f.Info)).FirstOrDefault(p => p is not null) is { } problem)
         {
-            throw new InvalidOperationException($"{both.Name} must implement exactly one of {nameof(IRowWriter)} and {nameof(ICopyBytesWriter)}.");
+            throw new InvalidOperationException(problem);
         }
 
         return found.Select(f => (f.Info, f.Type)).ToList();
+    }
+
+    /// <summary>Why a writer class cannot be registered as it declares itself, or null when it can.</summary>
+    internal static string? WriterProblem(Type type, ApproachInfo declared)
+    {
+        // A writer that consumes nothing could only pretend to write; one that consumes two ways would be ambiguous.
+        var kinds = WriterKinds.Where(k => k.IsAssignableFrom(type)).ToList();
+        if (kinds.Count != 1)
+        {
+            return $"{type.Name} must implement exactly one of {string.Join(", ", WriterKinds.Select(k => k.Name))}.";
+        }
+
+        // The catalogue (and the runner, which reads it from metadata) decides what may run by Merges: it must say what
+        // the writer does, or a change fetch would reach a writer that empties the target.
+        return declared.Merges != IsMergeKind(kinds[0])
+            ? $"{type.Name} implements {kinds[0].Name} but declares Merges = {declared.Merges}."
+            : null;
     }
 }

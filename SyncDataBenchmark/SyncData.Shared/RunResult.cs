@@ -13,8 +13,19 @@ public sealed record RunResult
     public string Table { get => _table ?? SyncRoutes.DefaultTable; init => _table = value; }
 
     private readonly string? _table;
-    /// <summary>Rows written to the target (0 when the run failed: the transaction was rolled back).</summary>
+    /// <summary>Rows the target's table holds after the run, verified (0 when the run failed: the transaction was rolled back).</summary>
     public long Rows { get; init; }
+    /// <summary>
+    /// A merge (a writer declared Merges = true): the rows it inserted or updated, i.e. every row the fetch delivered (the
+    /// writer's own count, when it gives one, must agree); the whole table with a full fetch, the changed rows with a
+    /// change fetch. Null for a reload.
+    /// </summary>
+    public long? RowsMerged { get; init; }
+    /// <summary>
+    /// A merge fed by a change fetch: the keys the source reported deleted since the watermark, handed to the writer to
+    /// delete. Null for a reload and for a full fetch (whose merge deletes the target rows the source lacks, uncounted).
+    /// </summary>
+    public long? RowsDeleted { get; init; }
     public int? PageSize { get; init; }
     public int? BatchSize { get; init; }
     /// <summary>The content coding the run asked SyncDataSource for (<see cref="BodyCompression"/>).</summary>

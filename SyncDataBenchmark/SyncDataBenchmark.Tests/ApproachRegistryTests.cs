@@ -49,9 +49,10 @@ public sealed class ApproachRegistryTests
         foreach (var (insert, type) in ApproachRegistry.Writers)
         {
             var declared = Approaches[insert];
-            var consumes = (Rows: typeof(IRowWriter).IsAssignableFrom(type), Bytes: typeof(ICopyBytesWriter).IsAssignableFrom(type));
-            Assert.True(consumes.Rows ^ consumes.Bytes, $"{insert}: {type.Name} must consume rows or COPY bytes, exactly one.");
-            Assert.True(consumes.Bytes == declared.CopyBytes, $"{insert}: CopyBytes = {declared.CopyBytes}, but {type.Name} consumes {(consumes.Bytes ? "COPY bytes" : "rows")}.");
+            var kinds = ApproachRegistry.WriterKinds.Where(k => k.IsAssignableFrom(type)).ToList();
+            Assert.True(kinds.Count == 1, $"{insert}: {type.Name} must be exactly one of IRowWriter, ICopyBytesWriter, IMergeWriter, ICopyBytesMergeWriter.");
+            var bytes = kinds[0] == typeof(ICopyBytesWriter) || kinds[0] == typeof(ICopyBytesMergeWriter);
+            Assert.True(bytes == declared.CopyBytes, $"{insert}: CopyBytes = {declared.CopyBytes}, but {type.Name} consumes {(bytes ? "COPY bytes" : "rows")}.");
         }
     }
 
@@ -62,8 +63,11 @@ public sealed class ApproachRegistryTests
         {
             foreach (var (insert, writerType) in ApproachRegistry.Writers)
             {
-                var canRun = typeof(IRowWriter).IsAssignableFrom(writerType)
-                             || (typeof(ICopyBytesWriter).IsAssignableFrom(writerType) && typeof(IBinaryCopyConsumer).IsAssignableFrom(consumerType));
+                var merges = typeof(IMergeWriter).IsAssignableFrom(writerType) || typeof(ICopyBytesMergeWriter).IsAssignableFrom(writerType);
+                var canRun = (typeof(IRowWriter).IsAssignableFrom(writerType) || typeof(IMergeWriter).IsAssignableFrom(writerType)
+                              || ((typeof(ICopyBytesWriter).IsAssignableFrom(writerType) || typeof(ICopyBytesMergeWriter).IsAssignableFrom(writerType))
+                                  && typeof(IBinaryCopyConsumer).IsAssignableFrom(consumerType)))
+                             && (merges || !Approaches[fetch].Changes);
                 Assert.True(canRun == (Approaches.Incompatibility(fetch, insert) is null), $"{fetch} × {insert}: writer/source types say {canRun}, the catalogue disagrees.");
             }
         }

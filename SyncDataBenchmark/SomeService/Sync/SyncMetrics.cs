@@ -35,16 +35,17 @@ public sealed class SyncMetrics
 
     public void Started(SyncRequest request) => _inProgress.Add(1, Tags(request.Fetch.ToString(), request.Insert.ToString()));
 
-    /// <summary>
-    /// <paramref name="rows"/>, counting every row handed to the writer into sync.rows.written as it goes, so rows/s
-    /// can be watched during a run.
-    /// </summary>
-    public IAsyncEnumerable<TRow> CountWritten<TRow>(IAsyncEnumerable<TRow> rows, SyncRequest request) =>
-        new CountingRows<TRow>(rows, new RowCounter(_rows, Tags(request.Fetch.ToString(), request.Insert.ToString())));
+    /// <summary>A run's counter of the rows handed to its writer (sync.rows.written), which also keeps the run's total.</summary>
+    internal RowCounter NewRowCounter(SyncRequest request) => new(_rows, Tags(request.Fetch.ToString(), request.Insert.ToString()));
 
-    /// <summary>A binary COPY body relayed unparsed, counting its tuples into sync.rows.written as they pass.</summary>
-    public Stream CountWritten(Stream binaryCopy, SyncRequest request) =>
-        new CopyTupleCountingStream(binaryCopy, new RowCounter(_rows, Tags(request.Fetch.ToString(), request.Insert.ToString())));
+    /// <summary>
+    /// <paramref name="rows"/>, counting every row handed to the writer into <paramref name="counter"/> as it goes, so
+    /// rows/s can be watched during a run.
+    /// </summary>
+    internal static IAsyncEnumerable<TRow> CountWritten<TRow>(IAsyncEnumerable<TRow> rows, RowCounter counter) => new CountingRows<TRow>(rows, counter);
+
+    /// <summary>A binary COPY body relayed unparsed, counting its tuples into <paramref name="counter"/> as they pass.</summary>
+    internal static Stream CountWritten(Stream binaryCopy, RowCounter counter) => new CopyTupleCountingStream(binaryCopy, counter);
 
     public void Finished(RunResult run)
     {

@@ -1,4 +1,3 @@
-using System.Diagnostics;
 using Microsoft.Extensions.Options;
 using Npgsql;
 using SomeService.Fetch;
@@ -12,8 +11,9 @@ namespace SomeService.Sync;
 
 /// <summary>
 /// Runs one sync at a time: open this service's measurement window and begin the run at the source; in ONE transaction
-/// empty the target and write every row; verify count and checksum against the source's (read in the run's snapshot)
-/// inside that transaction; commit only if they match; end the run at the source, which answers its own figures.
+/// (<see cref="SyncTransfer"/>) empty the target and write every row, or merge into it; verify count and checksum against
+/// the source's (read in the run's snapshot) inside that transaction; store the watermark and commit only if they match;
+/// end the run at the source, which answers its own figures.
 /// </summary>
 public sealed class SyncRunner(
     IServiceProvider services,
@@ -122,13 +122,13 @@ public sealed class SyncRunner(
         metrics.Started(request);
         // Typed HttpClients are transient: one per run, so the handler rotation of IHttpClientFactory still works.
         var client = services.GetRequiredService<SourceClient>();
-        var source = new SourceRun(client, request, run.Id);
-        var result = await RunAsync(run, source, writer, client, ct);
+        var transfer = new SyncTransfer(services, target, metrics, options.Value, client, request, run.Id, writer);
+        var result = await RunAsync(run, transfer, client, ct);
         // A failed run is recorded and answered first: its source may be what failed (frozen, gone), and waiting for
         // it would add its patience to the answer. Its source figures are not waited for; a run's are missing, not late.
         if (result.Status != RunStatus.Succeeded)
         {
-            finished.TrySetResult(await RecordAsync(result, source, null));
+            finished.TrySetResult(await RecordAsync(result, transfer.Source, null));
         }
 
         // Whatever happened, the run ends at the source now (a failed run releases its snapshot at once), after this
@@ -136,12 +136,12 @@ public sealed class SyncRunner(
         var ended = await EndAtSourceAsync(client, run.Id);
         if (result.Status == RunStatus.Succeeded)
         {
-            finished.TrySetResult(await RecordAsync(result, source, ended));
+            finished.TrySetResult(await RecordAsync(result, transfer.Source, ended));
         }
     }
 
     /// <summary>Begins the run at the source, transfers, verifies and commits: the run succeeded, failed or was cancelled, with this service's figures.</summary>
-    private async Task<RunResult> RunAsync(RunResult run, SourceRun source, ITableWriter writer, SourceClient client, CancellationToken ct)
+    private async Task<RunResult> RunAsync(RunResult run, SyncTransfer transfer, SourceClient client, CancellationToken ct)
     {
         RuntimeSnapshot? localStart = null;
         SourceSnapshot? snapshot = null;
@@ -149,7 +149,7 @@ public sealed class SyncRunner(
         {
             localStart = runtimeWindow.Start();
             snapshot = await client.BeginRunAsync(run.Id, ct);
-            var committed = await TransferAndCommitAsync(source, writer, ct);
+            var committed = await transfer.CommitAsync(snapshot, ct);
             // Committed: nothing from here on can turn the run into a failure or a rollback.
             return Succeeded(run, committed, ServiceFigures.Between(localStart, runtimeWindow.Stop())) with { SourceSnapshot = snapshot };
         }
@@ -160,14 +160,15 @@ public sealed class SyncRunner(
     }
 
     /// <summary>The run as finished, with the source's figures (if the source ended it) and the bytes it received; stored.</summary>
-    private async Task<RunResult> RecordAsync(RunResult result, SourceRun source, SourceRunEnd? ended)
+    /// <param name="source">The run's reads of the source; null when the run failed before reading it (nothing received).</param>
+    private async Task<RunResult> RecordAsync(RunResult result, SourceRun? source, SourceRunEnd? ended)
     {
         result = result with
         {
             SyncDataSource = ended?.Figures,
             SourceSnapshot = ended?.Snapshot ?? result.SourceSnapshot,
-            WireBytes = source.WireBytes,
-            BodyBytes = source.BodyBytes,
+            WireBytes = source?.WireBytes ?? 0,
+            BodyBytes = source?.BodyBytes ?? 0,
         };
         metrics.Finished(result);
         // Store even when the app is stopping: the run's fate must not stay "running".
@@ -219,98 +220,24 @@ public sealed class SyncRunner(
         return result;
     }
 
-    private static RunResult Succeeded(RunResult run, Committed done, ServiceFigures local) =>
-        run with
+    private static RunResult Succeeded(RunResult run, SyncTransfer.Committed done, ServiceFigures local)
+    {
+        // A merge's rate is of the rows it merged, not of the table it left (which a change sync mostly did not touch).
+        var rows = done.RowsMerged ?? done.Target.Rows;
+        return run with
         {
             Status = RunStatus.Succeeded,
             Rows = done.Target.Rows,
+            RowsMerged = done.RowsMerged,
+            RowsDeleted = done.RowsDeleted,
             DurationMs = Math.Round(done.Duration.TotalMilliseconds, 1),
-            RowsPerSecond = done.Duration > TimeSpan.Zero ? Math.Round(done.Target.Rows / done.Duration.TotalSeconds) : null,
+            RowsPerSecond = done.Duration > TimeSpan.Zero ? Math.Round(rows / done.Duration.TotalSeconds) : null,
             Verified = true,
             VerifyMs = Math.Round(done.VerifyTime.TotalMilliseconds, 1),
             Source = done.Source,
             Target = done.Target,
             SomeService = local,
         };
-
-    private sealed record Committed(TableChecksum Source, TableChecksum Target, TimeSpan Duration, TimeSpan VerifyTime);
-
-    /// <summary>
-    /// The run itself: in one transaction empty the target and write every row; compare both sides' count and
-    /// checksum inside it; commit only if they match. Returns only once committed.
-    /// </summary>
-    private async Task<Committed> TransferAndCommitAsync(SourceRun source, ITableWriter writer, CancellationToken ct)
-    {
-        var clock = Stopwatch.StartNew();
-        await using var connection = await target.OpenConnectionAsync(ct);
-        await using var transaction = await connection.BeginTransactionAsync(ct);
-        var table = source.Request.Table;
-        await using (var truncate = new NpgsqlCommand($"truncate {table.Name}", connection, transaction))
-        {
-            await truncate.ExecuteNonQueryAsync(ct);
-        }
-
-        var request = source.Request;
-        var written = await TransferAsync(source, writer, new WriteTarget(table, connection, transaction, request.BatchSize, options.Value.DatabaseCommandTimeoutSeconds), ct);
-        var writeTime = clock.Elapsed;
-
-        // Asked only now (a full scan on the source while rows move would slow the transfer it measures), and
-        // both sides at once: two backends, two cores. The source's is read in the run's snapshot.
-        var sourceChecksumTask = source.ReadChecksumAsync(ct);
-        var targetChecksum = await connection.ReadChecksumAsync(table, transaction, ct);
-        var sourceChecksum = await sourceChecksumTask;
-        var verifyTime = clock.Elapsed - writeTime;
-        if (targetChecksum != sourceChecksum || (written is not null && written != targetChecksum.Rows))
-        {
-            throw new VerificationException(
-                $"Verification failed, rolled back: source has {sourceChecksum.Rows:N0} rows (checksum {sourceChecksum.Checksum}), " +
-                $"target would have {targetChecksum.Rows:N0} (checksum {targetChecksum.Checksum})" +
-                (written is null ? "" : $", writer reported {written:N0}") + ".");
-        }
-
-        // Verified: the commit is not cancellable (a DELETE or a shutdown arriving now must not abandon it half-way).
-        var commitStart = clock.Elapsed;
-        await transaction.CommitAsync(CancellationToken.None);
-        return new Committed(sourceChecksum, targetChecksum, writeTime + (clock.Elapsed - commitStart), verifyTime);
-    }
-
-    /// <summary>
-    /// Feeds the writer what it consumes, and names the side that failed by where the failure happened: anything
-    /// thrown while reading the source is the source's (<see cref="SourceStreamException"/>), the rest the target's.
-    /// </summary>
-    private async Task<long?> TransferAsync(SourceRun source, ITableWriter writer, WriteTarget writeTarget, CancellationToken ct)
-    {
-        var request = source.Request;
-        var consumer = services.GetRequiredKeyedService<IFetchConsumer>(request.Fetch);
-        try
-        {
-            switch (writer)
-            {
-                case IRowWriter rows:
-                    return await IRowTable.Of(request.Table).Accept(new RowTransfer(source, consumer, rows, writeTarget, metrics, ct));
-                case ICopyBytesWriter bytes when consumer is IBinaryCopyConsumer copyConsumer:
-                    await using (var body = metrics.CountWritten(await copyConsumer.OpenCopyStreamAsync(source, ct), request))
-                    {
-                        return await bytes.WriteAsync(body, writeTarget, ct);
-                    }
-
-                default:
-                    throw new InvalidOperationException(ApproachRegistry.Catalog.Incompatibility(request.Fetch, request.Insert) ?? $"{request.Insert} cannot consume {request.Fetch}.");
-            }
-        }
-        catch (Exception ex) when (ex is not (SourceStreamException or OperationCanceledException) && !ct.IsCancellationRequested)
-        {
-            throw new TargetWriteException($"Writing to SomeService's database failed ({request.Insert}): {ex.Message}", ex);
-        }
-    }
-
-    /// <summary>Rows from the consumer to the writer, counted and attributed, over the run's table's row type.</summary>
-    private sealed record RowTransfer(SourceRun Source, IFetchConsumer Consumer, IRowWriter Writer, WriteTarget Target, SyncMetrics Metrics, CancellationToken Ct)
-        : IRowTableVisitor<Task<long?>>
-    {
-        public Task<long?> Visit<TRow>(RowTable<TRow> table)
-            where TRow : class =>
-            Writer.WriteAsync(Metrics.CountWritten(SourceReads.Attributed(Consumer.ReadAsync(Source, table, Ct), Ct), Source.Request), table, Target, Ct);
     }
 
     /// <summary>The failure's own words, outermost first, so the cause is named without reading logs.</summary>

@@ -1,0 +1,149 @@
+using System.Diagnostics;
+using Npgsql;
+using SomeService.Fetch;
+using SomeService.Insert;
+using SomeService.Tables;
+using SyncData.Postgres;
+using SyncData.Shared;
+
+namespace SomeService.Sync;
+
+/// <summary>
+/// One run's work on the target, in ONE transaction: read the table's watermark, empty the table (a reload) or not (a
+/// merge), feed the writer what the fetch delivers, compare both sides' count and checksum, store the run's snapshot as
+/// the new watermark and commit, only if they match.
+/// </summary>
+internal sealed class SyncTransfer(
+    IServiceProvider services,
+    NpgsqlDataSource target,
+    SyncMetrics metrics,
+    SyncOptions options,
+    SourceClient client,
+    SyncRequest request,
+    Guid runId,
+    ITableWriter writer)
+{
+    /// <summary>The run's reads of the source, once the watermark they ask from is known; null until then.</summary>
+    public SourceRun? Source { get; private set; }
+
+    private bool Merges => ApproachRegistry.Catalog[request.Insert].Merges;
+
+    /// <summary>What the run committed; <paramref name="RowsMerged"/> and <paramref name="RowsDeleted"/> as <see cref="RunResult"/> says.</summary>
+    public sealed record Committed(TableChecksum Source, TableChecksum Target, TimeSpan Duration, TimeSpan VerifyTime, long? RowsMerged, long? RowsDeleted);
+
+    /// <summary>What the writer was handed and what it said it wrote.</summary>
+    private sealed record Moved(long? Written, long Handed, long? DeletedKeys);
+
+    /// <summary>The run itself, against the source's <paramref name="snapshot"/>. Returns only once committed.</summary>
+    public async Task<Committed> CommitAsync(SourceSnapshot snapshot, CancellationToken ct)
+    {
+        var visible = snapshot.Visible
+                      ?? throw new InvalidOperationException("SyncDataSource sent the run's snapshot without pg_current_snapshot() (Visible): no watermark could be stored for the run.");
+        var clock = Stopwatch.StartNew();
+        await using var connection = await target.OpenConnectionAsync(ct);
+        await using var transaction = await connection.BeginTransactionAsync(ct);
+        var table = request.Table;
+        var source = Source = new SourceRun(client, request, runId) { Since = await Watermarks.ReadAsync(connection, transaction, table, ct) };
+        if (ApproachRegistry.Catalog[request.Fetch].Changes && source.Since is null)
+        {
+            throw new InvalidOperationException($"The target has no watermark for {table.Name}: a verified full sync must run first ({request.Fetch} fetches only the changes since one).");
+        }
+
+        if (!Merges)
+        {
+            await using var truncate = new NpgsqlCommand($"truncate {table.Name}", connection, transaction);
+            await truncate.ExecuteNonQueryAsync(ct);
+        }
+
+        var moved = await TransferAsync(source, new WriteTarget(table, connection, transaction, request.BatchSize, options.DatabaseCommandTimeoutSeconds), ct);
+        var writeTime = clock.Elapsed;
+
+        // Asked only now (a full scan on the source while rows move would slow the transfer it measures), and
+        // both sides at once: two backends, two cores. The source's is read in the run's snapshot.
+        var sourceChecksumTask = source.ReadChecksumAsync(ct);
+        var targetChecksum = await connection.ReadChecksumAsync(table, transaction, ct);
+        var sourceChecksum = await sourceChecksumTask;
+        var verifyTime = clock.Elapsed - writeTime;
+        Verify(sourceChecksum, targetChecksum, moved);
+
+        // Verified: the watermark joins the rows, and the commit is not cancellable (a DELETE or a shutdown arriving
+        // now must not abandon it half-way).
+        var commitStart = clock.Elapsed;
+        await Watermarks.WriteAsync(connection, transaction, table, visible, CancellationToken.None);
+        await transaction.CommitAsync(CancellationToken.None);
+        return new Committed(sourceChecksum, targetChecksum, writeTime + (clock.Elapsed - commitStart), verifyTime,
+            Merges ? moved.Handed : null, moved.DeletedKeys);
+    }
+
+    /// <summary>
+    /// Both sides equal, and the writer's own count (if it gives one) agrees: a reload wrote every row of the table, a
+    /// merge inserted or updated every row it was handed.
+    /// </summary>
+    private void Verify(TableChecksum source, TableChecksum target, Moved moved)
+    {
+        var expected = Merges ? moved.Handed : target.Rows;
+        if (target != source || (moved.Written is { } written && written != expected))
+        {
+            throw new VerificationException(
+                $"Verification failed, rolled back: source has {source.Rows:N0} rows (checksum {source.Checksum}), " +
+                $"target would have {target.Rows:N0} (checksum {target.Checksum})" +
+                (moved.Written is null ? "" : Merges ? $", writer reported {moved.Written:N0} rows merged of {moved.Handed:N0} handed" : $", writer reported {moved.Written:N0}") + ".");
+        }
+    }
+
+    /// <summary>
+    /// Feeds the writer what it consumes, and names the side that failed by where the failure happened: anything
+    /// thrown while reading the source is the source's (<see cref="SourceStreamException"/>), the rest the target's.
+    /// </summary>
+    private async Task<Moved> TransferAsync(SourceRun source, WriteTarget writeTarget, CancellationToken ct)
+    {
+        var consumer = services.GetRequiredKeyedService<IFetchConsumer>(request.Fetch);
+        var handed = metrics.NewRowCounter(request);
+        try
+        {
+            var scope = await ScopeAsync(source, ct);
+            var written = writer switch
+            {
+                IRowWriter or IMergeWriter => await IRowTable.Of(request.Table).Accept(new RowTransfer(source, consumer, writer, scope, writeTarget, handed, ct)),
+                ICopyBytesWriter or ICopyBytesMergeWriter when consumer is IBinaryCopyConsumer copyConsumer =>
+                    await CopyBytesAsync(copyConsumer, source, scope, writeTarget, handed, ct),
+                _ => throw new InvalidOperationException(ApproachRegistry.Catalog.Incompatibility(request.Fetch, request.Insert) ?? $"{request.Insert} cannot consume {request.Fetch}."),
+            };
+            return new Moved(written, handed.Total, scope?.DeletedKeys?.Count);
+        }
+        catch (Exception ex) when (ex is not (SourceStreamException or OperationCanceledException) && !ct.IsCancellationRequested)
+        {
+            throw new TargetWriteException($"Writing to SomeService's database failed ({request.Insert}): {ex.Message}", ex);
+        }
+    }
+
+    /// <summary>What a merge is fed (null for a reload): the keys a change fetch reports deleted, or the whole table.</summary>
+    private async Task<MergeScope?> ScopeAsync(SourceRun source, CancellationToken ct) =>
+        !Merges ? null
+        : ApproachRegistry.Catalog[request.Fetch].Changes ? MergeScope.Changes(await ReadDeletedKeysAsync(source, ct))
+        : MergeScope.WholeTable;
+
+    // SEAM until issue-39-source is merged: SourceRun.ReadDeletedKeysAsync (the source's "users/deleted" of the run).
+    private static Task<IReadOnlyList<string>> ReadDeletedKeysAsync(SourceRun source, CancellationToken ct) =>
+        throw new NotSupportedException($"{source.Request.Fetch}: reading the deleted keys is not wired yet.");
+
+    private async Task<long?> CopyBytesAsync(IBinaryCopyConsumer consumer, SourceRun source, MergeScope? scope, WriteTarget writeTarget, RowCounter handed, CancellationToken ct)
+    {
+        await using var body = SyncMetrics.CountWritten(await consumer.OpenCopyStreamAsync(source, ct), handed);
+        return writer is ICopyBytesMergeWriter merge
+            ? await merge.MergeAsync(body, scope!, writeTarget, ct)
+            : await ((ICopyBytesWriter)writer).WriteAsync(body, writeTarget, ct);
+    }
+
+    /// <summary>Rows from the consumer to the writer, counted and attributed, over the run's table's row type.</summary>
+    private sealed record RowTransfer(SourceRun Source, IFetchConsumer Consumer, ITableWriter Writer, MergeScope? Scope, WriteTarget Target, RowCounter Handed, CancellationToken Ct)
+        : IRowTableVisitor<Task<long?>>
+    {
+        public Task<long?> Visit<TRow>(RowTable<TRow> table)
+            where TRow : class
+        {
+            var rows = SyncMetrics.CountWritten(SourceReads.Attributed(Consumer.ReadAsync(Source, table, Ct), Ct), Handed);
+            return Writer is IMergeWriter merge ? merge.MergeAsync(rows, Scope!, table, Target, Ct) : ((IRowWriter)Writer).WriteAsync(rows, table, Target, Ct);
+        }
+    }
+}

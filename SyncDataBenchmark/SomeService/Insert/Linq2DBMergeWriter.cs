@@ -1,0 +1,65 @@
+using LinqToDB;
+using LinqToDB.EntityFrameworkCore;
+using SomeService.Tables;
+using SyncData.Shared;
+
+namespace SomeService.Insert;
+
+/// <summary>
+/// Linq2DBMerge: linq2db's own Merge API fed from the rows (Merge().Using(rows).OnTargetKey().UpdateWhenMatched()
+/// .InsertWhenNotMatched()), through linq2db.EntityFrameworkCore on the run's DbContext, in the run's transaction. linq2db
+/// sends an in-memory source as a VALUES list inside the MERGE statement, so the rows go in batches of the run's batch
+/// size, one MERGE each, every value a parameter (b.Parameterize(): by default linq2db inlines them as literals, and its
+/// timestamp literal drops the microseconds); UpdateWhenMatched rewrites every matched row, changed or not. linq2db renders a by-source
+/// delete only as PostgreSQL 17's WHEN NOT MATCHED BY SOURCE, so the deletes are a statement of their own
+/// (<see cref="MergeSql"/>): for a whole table, of the target rows whose key was not received (the keys are kept meanwhile).
+/// </summary>
+[Approach(ApproachKind.Insert, "Linq2DBMerge", Batches = true, Merges = true)]
+public sealed class Linq2DBMergeWriter : IMergeWriter
+{
+    private const int MaxParameters = 65_535;
+
+    public async Task<long?> MergeAsync<TRow>(IAsyncEnumerable<TRow> rows, MergeScope scope, RowTable<TRow> table, WriteTarget target, CancellationToken ct)
+        where TRow : class
+    {
+        var sql = await MergeSql.ForAsync(target, ct);
+        await using var db = await target.OpenDbContextAsync(ct);
+        await using var linq = db.CreateLinqToDBConnection(db.Database.CurrentTransaction);
+        var destination = linq.GetTable<TRow>();
+        List<string>? received = scope.IsWholeTable ? [] : null;
+        // One parameter per value, and PostgreSQL takes at most 65,535 in a statement: a batch size beyond that is lowered.
+        var batchSize = Math.Min(target.BatchSize, MaxParameters / target.Table.Columns.Split(',').Length);
+        var batch = new List<TRow>(batchSize);
+        long merged = 0;
+        await foreach (var row in rows.WithCancellation(ct))
+        {
+            batch.Add(row);
+            received?.Add(table.KeyOf(row));
+            if (batch.Count == batchSize)
+            {
+                merged += await MergeBatchAsync(destination, batch, ct);
+                batch.Clear();
+            }
+        }
+
+        if (batch.Count > 0)
+        {
+            merged += await MergeBatchAsync(destination, batch, ct);
+        }
+
+        await sql.DeleteAsync(scope, received ?? [], ct);
+        return merged;
+    }
+
+    private static Task<int> MergeBatchAsync<TRow>(ITable<TRow> destination, List<TRow> batch, CancellationToken ct)
+        where TRow : class =>
+        destination
+            .Merge()
+            // Parameters, not linq2db's default for an in-memory source (every value inlined as a SQL literal): its
+            // DateTime literal drops the microseconds and cannot say ±infinity (MergeWriterTests fail without this).
+            .Using(batch.AsQueryable(destination.DataContext, b => b.Parameterize()))
+            .OnTargetKey()
+            .UpdateWhenMatched()
+            .InsertWhenNotMatched()
+            .MergeAsync(ct);
+}

@@ -150,7 +150,8 @@ public sealed class BenchOptions
         Compressions = Compressions(parse.GetValue(_compression) ?? []),
         Tables = OptionParsing.List(parse.GetValue(_table) ?? []).Select(SyncTable.Named).DefaultIfEmpty(SyncTable.Users).ToList(),
         ReportFrom = parse.GetValue(_reportFrom),
-        Changed = parse.GetValue(_changed),
+        // Not given reads as an empty list: no shares.
+        Changed = parse.GetValue(_changed) is { Length: > 0 } shares ? shares : null,
     };
 
     /// <summary>--profile as given; else every default profile, or the default alone for a sweep or someone else's services.</summary>
@@ -266,7 +267,7 @@ public sealed class BenchOptions
                 "--link with a shaped link builds its own two hosts (each with its own cluster and service): it cannot use --connection, --source-url or --someservice-url."),
             (hasConnection && r.GetValue(_tmpfs), "--tmpfs applies to the runner's own throwaway cluster, not to an existing server given by --connection."),
         };
-        var changed = r.GetValue(_changed) is not null;
+        var changed = r.GetValue(_changed) is { Length: > 0 };
         var changePeers = OptionParsing.List(r.GetValue(_peers) ?? []).Where(k => PeerDefinition.Find(k) is { Changes: true }).ToList();
         var cases = CaseSelection.Parse(r.GetValue(_cases) ?? [], out _);
         rules =

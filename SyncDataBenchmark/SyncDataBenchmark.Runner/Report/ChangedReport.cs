@@ -64,7 +64,9 @@ public static class ChangedReport
         var columns = new List<ReportColumn<ChangedSeries>> { new("Case", s => s.Label), new("Kind", s => s.Kind), new("Library", s => s.Library ?? "—") };
         columns.AddRange(changed.Shares.Select(share => new ReportColumn<ChangedSeries>(share,
             s => s.Points.FirstOrDefault(p => p.Changed == share)?.MedianMs is { } ms ? Ms(ms) : "—", Numeric: true)));
-        MarkdownTable.Append(md, columns, changed.Series.Where(s => s.Split == split).OrderBy(s => s.Kind).ThenBy(s => s.Library).ThenBy(s => s.Label));
+        string[] kinds = [ChangedSeries.Kinds.Merge, ChangedSeries.Kinds.Reload, ChangedSeries.Kinds.Peer];
+        MarkdownTable.Append(md, columns, changed.Series.Where(s => s.Split == split)
+            .OrderBy(s => Array.IndexOf(kinds, s.Kind)).ThenBy(s => s.Library, StringComparer.Ordinal).ThenBy(s => s.Number ?? int.MaxValue).ThenBy(s => s.Label, StringComparer.Ordinal));
     }
 
     /// <summary>The goal: at each share, the lab's fastest merge within 1.2× of the psql temp-table + MERGE peer (medians).</summary>

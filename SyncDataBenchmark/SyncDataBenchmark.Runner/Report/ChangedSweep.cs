@@ -8,6 +8,9 @@ public sealed record ChangedPoint(string Changed, double Share, double? MedianMs
 /// <summary>One case across the changed shares: a merge, a reload (the baseline) or a peer.</summary>
 public sealed record ChangedSeries(string Label, string Kind, string? Library, string Split, IReadOnlyList<ChangedPoint> Points)
 {
+    /// <summary>The TestCase number (peers: none), for the tables' order.</summary>
+    public int? Number { get; init; }
+
     public static class Kinds
     {
         public const string Merge = "merge";
@@ -36,7 +39,7 @@ public sealed record ChangedSweep(IReadOnlyList<string> Shares, IReadOnlyList<Ch
         var series = summary.Where(r => r.MainProfile && r.Dimensions.TryGetValue("Changed", out var c) && c.Length > 0)
             .GroupBy(r => (Split: SplitWithout(r), Label: LabelWithout(r)))
             .Select(g => new ChangedSeries(g.Key.Label, KindOf(g.First()), g.First().Kind == SummaryRow.Kinds.Combination ? WriterLibrary.Of(g.First().Insert) : null, g.Key.Split,
-                g.OrderBy(r => ShareOf(r)).Select(r => new ChangedPoint(r.Dimensions["Changed"], ShareOf(r), r.MedianMs, r.BestMs)).ToList()))
+                g.OrderBy(r => ShareOf(r)).Select(r => new ChangedPoint(r.Dimensions["Changed"], ShareOf(r), r.MedianMs, r.BestMs)).ToList()) { Number = g.First().Number })
             .ToList();
         var crossovers = series.Where(s => s.Library is not null).GroupBy(s => (s.Library!, s.Split))
             .Select(g => CrossoverOf(g.Key.Item1, g.Key.Split, g.ToList())).OfType<Crossover>().ToList();

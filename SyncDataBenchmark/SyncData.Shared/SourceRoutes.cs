@@ -12,6 +12,22 @@ public static class SourceRoutes
     public const string Checksum = "users/checksum";
 
     /// <summary>
+    /// The keys of the users table deleted since the watermark <see cref="Since"/> names (<see cref="InTable"/> gives
+    /// another table's): a JSON array of strings, each key as PostgreSQL prints it (uuid, bigint); read in the run's
+    /// snapshot when the request names a run.
+    /// </summary>
+    public const string Deleted = "users/deleted";
+
+    /// <summary>
+    /// The query parameter of a change fetch and of <see cref="Deleted"/>: the consumer's watermark, a source snapshot as
+    /// pg_current_snapshot() prints it ("xmin:xmax:xip,…"); what changed since is what that snapshot does not see.
+    /// </summary>
+    public const string Since = "since";
+
+    /// <summary><paramref name="route"/> asking for what changed since <paramref name="watermark"/>.</summary>
+    public static string ChangedSince(string route, string watermark) => $"{route}?{Since}={Uri.EscapeDataString(watermark)}";
+
+    /// <summary>
     /// A source route for <paramref name="table"/>: every declared route (a fetch's, <see cref="Checksum"/>) is the users
     /// table's, its first segment the table's name; another table's is the same path under its own name
     /// ("users/keyset" → "orders/keyset").

@@ -12,6 +12,7 @@ namespace SyncData.Shared;
 [JsonSerializable(typeof(List<Order>))]
 [JsonSerializable(typeof(IAsyncEnumerable<Order>))]
 [JsonSerializable(typeof(TableChecksum))]
+[JsonSerializable(typeof(List<string>))]
 [JsonSerializable(typeof(SourceRunEnd))]
 [JsonSerializable(typeof(SourceSnapshot))]
 [JsonSerializable(typeof(RuntimeSettings))]

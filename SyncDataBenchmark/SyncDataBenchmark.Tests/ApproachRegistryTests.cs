@@ -63,10 +63,11 @@ public sealed class ApproachRegistryTests
         {
             foreach (var (insert, writerType) in ApproachRegistry.Writers)
             {
+                var readsRows = typeof(IRowWriter).IsAssignableFrom(writerType) || typeof(IMergeWriter).IsAssignableFrom(writerType);
+                var readsBytes = typeof(ICopyBytesWriter).IsAssignableFrom(writerType) || typeof(ICopyBytesMergeWriter).IsAssignableFrom(writerType);
+                // A change fetch delivers only what changed: only a writer that merges can apply it.
                 var merges = typeof(IMergeWriter).IsAssignableFrom(writerType) || typeof(ICopyBytesMergeWriter).IsAssignableFrom(writerType);
-                var canRun = (typeof(IRowWriter).IsAssignableFrom(writerType) || typeof(IMergeWriter).IsAssignableFrom(writerType)
-                              || ((typeof(ICopyBytesWriter).IsAssignableFrom(writerType) || typeof(ICopyBytesMergeWriter).IsAssignableFrom(writerType))
-                                  && typeof(IBinaryCopyConsumer).IsAssignableFrom(consumerType)))
+                var canRun = (readsRows || (readsBytes && typeof(IBinaryCopyConsumer).IsAssignableFrom(consumerType)))
                              && (merges || !Approaches[fetch].Changes);
                 Assert.True(canRun == (Approaches.Incompatibility(fetch, insert) is null), $"{fetch} × {insert}: writer/source types say {canRun}, the catalogue disagrees.");
             }

@@ -17,7 +17,7 @@ public sealed class CompressionTests(MatrixLab lab)
     public static TheoryData<string, string, string> Cases()
     {
         var data = new TheoryData<string, string, string>();
-        foreach (var fetch in ApproachRegistry.Catalog.Fetches.Select(f => f.Name))
+        foreach (var fetch in Consumers.Fetches)
         {
             foreach (var compression in BodyCompression.Names)
             {
@@ -67,7 +67,7 @@ public sealed class CompressionFailureTests(UnrepresentableLab lab)
     public static TheoryData<string, string> FetchesAndCodings()
     {
         var data = new TheoryData<string, string>();
-        foreach (var fetch in ApproachRegistry.Catalog.Fetches.Select(f => f.Name))
+        foreach (var fetch in Consumers.Fetches)
         {
             data.Add(fetch, BodyCompression.Gzip);
             data.Add(fetch, BodyCompression.Brotli);

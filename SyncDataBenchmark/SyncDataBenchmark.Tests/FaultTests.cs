@@ -20,7 +20,7 @@ public sealed class FaultTests(FaultLab lab) : IAsyncLifetime
     /// <summary>The target as it was before the fault: differs from the source.</summary>
     private TableChecksum _before = null!;
 
-    public static TheoryData<string> Fetches() => new(ApproachRegistry.Catalog.Fetches.Select(f => f.Name));
+    public static TheoryData<string> Fetches() => new(Consumers.Fetches);
 
     public static TheoryData<string> Inserts() => new(ApproachRegistry.Catalog.Inserts.Select(i => i.Name));
 
@@ -31,7 +31,7 @@ public sealed class FaultTests(FaultLab lab) : IAsyncLifetime
     public static TheoryData<string, string> KilledSourceCases()
     {
         var cases = new TheoryData<string, string>();
-        foreach (var fetch in ApproachRegistry.Catalog.Fetches.Select(f => f.Name))
+        foreach (var fetch in Consumers.Fetches)
         {
             cases.Add(fetch, "EFTypical");
         }

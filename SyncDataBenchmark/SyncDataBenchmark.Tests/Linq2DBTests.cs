@@ -144,16 +144,22 @@ public sealed class Linq2DBTests(InProcessLab lab, ITestOutputHelper output)
         }
     }
 
-    /// <summary>A statement trigger that holds the first INSERT or COPY into the (just truncated) target for <see cref="StallSeconds"/>.</summary>
+    /// <summary>
+    /// A statement trigger that holds the run's first write into users (a reload's first INSERT or COPY, a merge's first
+    /// MERGE) for <see cref="StallSeconds"/>: once per transaction, marked in a setting local to it.
+    /// </summary>
     private async Task<IAsyncDisposable> StallFirstInsertAsync()
     {
         await ExecuteOnTargetAsync($"""
             create function stall_first_insert() returns trigger language plpgsql as $$
             begin
-              if not exists (select from users) then perform pg_sleep({StallSeconds}); end if;
+              if current_setting('lab.stalled', true) is distinct from 'yes' then
+                perform set_config('lab.stalled', 'yes', true);
+                perform pg_sleep({StallSeconds});
+              end if;
               return null;
             end $$;
-            create trigger stall_first_insert before insert on users for each statement execute function stall_first_insert()
+            create trigger stall_first_insert before insert or update on users for each statement execute function stall_first_insert()
             """);
         return new Cleanup(() => ExecuteOnTargetAsync("drop function stall_first_insert() cascade"));
     }

@@ -18,7 +18,8 @@ namespace SyncDataBenchmark.Tests;
 public sealed class RawRelayFailureTests(MatrixLab lab)
 {
     public static TheoryData<string> CopyBytesWriters() =>
-        new(ApproachRegistry.Catalog.Inserts.Where(i => ApproachRegistry.Catalog[i].CopyBytes).Select(i => i.Name));
+        // The relays that reload; the merging relay's failures are MergeWriterTests'.
+        new(ApproachRegistry.Catalog.Inserts.Where(i => ApproachRegistry.Catalog[i] is { CopyBytes: true, Merges: false }).Select(i => i.Name));
 
     [Theory]
     [MemberData(nameof(CopyBytesWriters))]

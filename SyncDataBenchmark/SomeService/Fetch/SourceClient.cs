@@ -25,6 +25,14 @@ public sealed class SourceClient(HttpClient http, IOptions<SyncOptions> options)
         SendForJsonAsync(Named(new HttpRequestMessage(HttpMethod.Get, SourceRoutes.InTable(SourceRoutes.Checksum, run.Request.Table.Name)), run), SyncJsonContext.Default.TableChecksum,
             TimeSpan.FromSeconds(options.Value.DatabaseCommandTimeoutSeconds), ct);
 
+    /// <summary>
+    /// The keys of the run's table deleted since the run's watermark (<see cref="SourceRoutes.Deleted"/>), read in the
+    /// run's snapshot (one index range of the source's change log, so the database timeout, not the idle one).
+    /// </summary>
+    public Task<List<string>> ReadDeletedKeysAsync(SourceRun run, CancellationToken ct) =>
+        SendForJsonAsync(Named(new HttpRequestMessage(HttpMethod.Get, SourceRoutes.ChangedSince(SourceRoutes.InTable(SourceRoutes.Deleted, run.Request.Table.Name), run.RequireSince())), run),
+            SyncJsonContext.Default.ListString, TimeSpan.FromSeconds(options.Value.DatabaseCommandTimeoutSeconds), ct);
+
     /// <summary>DELETE runs/{id}: SyncDataSource ends the run (its window and its snapshot) and answers its figures.</summary>
     public Task<SourceRunEnd> EndRunAsync(Guid run, CancellationToken ct) =>
         SendForJsonAsync(new HttpRequestMessage(HttpMethod.Delete, SourceRoutes.Run(run)), SyncJsonContext.Default.SourceRunEnd, IdleTimeout, ct);

@@ -24,6 +24,11 @@ public sealed class SourceRun(SourceClient source, SyncRequest request, Guid? id
     /// </summary>
     public string? Since { get; init; }
 
+    /// <summary><see cref="Since"/>, or an error naming why a change fetch cannot run without it.</summary>
+    public string RequireSince() =>
+        Since ?? throw new InvalidOperationException(
+            $"The target has no watermark for {Request.Table.Name}: a verified full sync must run first (a change fetch asks only for what changed since the last one).");
+
     /// <summary>The Accept-Encoding token the run's fetch requests send, and the Content-Encoding they must come back with; null for none.</summary>
     public string? ContentCoding => BodyCompression.ContentCoding(Request.Compression);
 
@@ -42,6 +47,9 @@ public sealed class SourceRun(SourceClient source, SyncRequest request, Guid? id
 
     /// <summary>The source's count and checksum, read in this run's snapshot.</summary>
     public Task<TableChecksum> ReadChecksumAsync(CancellationToken ct) => source.ReadChecksumAsync(this, ct);
+
+    /// <summary>The keys of the run's table deleted since <see cref="Since"/>, read in this run's snapshot (a request of the run).</summary>
+    public async Task<IReadOnlyList<string>> ReadDeletedKeysAsync(CancellationToken ct) => await source.ReadDeletedKeysAsync(this, ct);
 
     internal void AddWire(int bytes) => Interlocked.Add(ref _wireBytes, bytes);
 

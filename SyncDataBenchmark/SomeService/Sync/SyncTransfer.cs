@@ -44,9 +44,10 @@ internal sealed class SyncTransfer(
         await using var transaction = await connection.BeginTransactionAsync(ct);
         var table = request.Table;
         var source = Source = new SourceRun(client, request, runId) { Since = await Watermarks.ReadAsync(connection, transaction, table, ct) };
-        if (ApproachRegistry.Catalog[request.Fetch].Changes && source.Since is null)
+        if (ApproachRegistry.Catalog[request.Fetch].Changes)
         {
-            throw new InvalidOperationException($"The target has no watermark for {table.Name}: a verified full sync must run first ({request.Fetch} fetches only the changes since one).");
+            // Before anything is written or asked: a change fetch without a watermark fails naming why.
+            source.RequireSince();
         }
 
         if (!Merges)
@@ -120,12 +121,8 @@ internal sealed class SyncTransfer(
     /// <summary>What a merge is fed (null for a reload): the keys a change fetch reports deleted, or the whole table.</summary>
     private async Task<MergeScope?> ScopeAsync(SourceRun source, CancellationToken ct) =>
         !Merges ? null
-        : ApproachRegistry.Catalog[request.Fetch].Changes ? MergeScope.Changes(await ReadDeletedKeysAsync(source, ct))
+        : ApproachRegistry.Catalog[request.Fetch].Changes ? MergeScope.Changes(await source.ReadDeletedKeysAsync(ct))
         : MergeScope.WholeTable;
-
-    // SEAM until issue-39-source is merged: SourceRun.ReadDeletedKeysAsync (the source's "users/deleted" of the run).
-    private static Task<IReadOnlyList<string>> ReadDeletedKeysAsync(SourceRun source, CancellationToken ct) =>
-        throw new NotSupportedException($"{source.Request.Fetch}: reading the deleted keys is not wired yet.");
 
     private async Task<long?> CopyBytesAsync(IBinaryCopyConsumer consumer, SourceRun source, MergeScope? scope, WriteTarget writeTarget, RowCounter handed, CancellationToken ct)
     {

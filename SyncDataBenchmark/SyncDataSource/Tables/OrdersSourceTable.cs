@@ -14,6 +14,9 @@ public sealed class OrdersSourceTable : SourceTable<Order>
 
     public override IQueryable<Order> Rows(SendableDbContext db) => db.Orders.AsNoTracking();
 
+    public override IQueryable<Order> ChangedRows(SendableDbContext db, string since) =>
+        db.Orders.FromSqlRaw(SendableDbContext.GuardedChangedOrders, new Npgsql.NpgsqlParameter("since", since)).AsNoTracking();
+
     public override IOrderedQueryable<Order> ByKey(IQueryable<Order> rows) => rows.OrderBy(o => o.Id);
 
     public override Expression<Func<Order, bool>>? After(string after, Dictionary<string, string[]> errors)

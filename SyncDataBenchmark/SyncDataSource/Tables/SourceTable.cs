@@ -20,6 +20,12 @@ public abstract class SourceTable<TRow> : ISourceTable
     /// <summary>Every row, untracked, as the guarded query reads it.</summary>
     public abstract IQueryable<TRow> Rows(SendableDbContext db);
 
+    /// <summary>
+    /// The rows inserted or updated since the watermark <paramref name="since"/> (changed_&lt;table&gt;), untracked,
+    /// guarded like <see cref="Rows"/>.
+    /// </summary>
+    public abstract IQueryable<TRow> ChangedRows(SendableDbContext db, string since);
+
     /// <summary><paramref name="rows"/> in key order, the order every page is cut in.</summary>
     public abstract IOrderedQueryable<TRow> ByKey(IQueryable<TRow> rows);
 

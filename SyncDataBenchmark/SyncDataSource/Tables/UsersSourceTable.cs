@@ -13,6 +13,9 @@ public sealed class UsersSourceTable : SourceTable<User>
 
     public override IQueryable<User> Rows(SendableDbContext db) => db.Users.AsNoTracking();
 
+    public override IQueryable<User> ChangedRows(SendableDbContext db, string since) =>
+        db.Users.FromSqlRaw(SendableDbContext.GuardedChangedUsers, new Npgsql.NpgsqlParameter("since", since)).AsNoTracking();
+
     public override IOrderedQueryable<User> ByKey(IQueryable<User> rows) => rows.OrderBy(u => u.Id);
 
     public override Expression<Func<User, bool>>? After(string after, Dictionary<string, string[]> errors)

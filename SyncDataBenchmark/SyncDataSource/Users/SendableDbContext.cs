@@ -35,6 +35,11 @@ public sealed class SendableDbContext(DbContextOptions<SendableDbContext> option
 
     private static readonly string GuardedOrders = Embedded("sendable-orders.sql").Replace("{refusal}", Refusal, StringComparison.Ordinal);
 
+    /// <summary>The users query over the rows changed since the watermark @since (changed_users, sql/change-tracking.sql), guarded the same way.</summary>
+    public static readonly string GuardedChangedUsers = ChangedSince(GuardedUsers, SyncTable.Users);
+
+    public static readonly string GuardedChangedOrders = ChangedSince(GuardedOrders, SyncTable.Orders);
+
     public DbSet<User> Users => Set<User>();
 
     public DbSet<Order> Orders => Set<Order>();
@@ -46,6 +51,18 @@ public sealed class SendableDbContext(DbContextOptions<SendableDbContext> option
         SyncDbContext.Configure(modelBuilder.Entity<Order>());
         modelBuilder.Entity<Order>().ToSqlQuery(GuardedOrders);
         SyncDbContext.ConfigureTypes(modelBuilder);
+    }
+
+    /// <summary>A guarded query (it ends "from &lt;table&gt;") reading changed_&lt;table&gt;(@since) instead, under the table's name.</summary>
+    private static string ChangedSince(string guarded, SyncTable table)
+    {
+        var from = "from " + table.Name;
+        if (!guarded.EndsWith(from, StringComparison.Ordinal))
+        {
+            throw new InvalidOperationException($"The guarded {table.Name} query does not end with '{from}'.");
+        }
+
+        return guarded[..^from.Length] + $"from changed_{table.Name}(@since::pg_snapshot) as {table.Name}";
     }
 
     /// <summary>The refusal's own words when <paramref name="ex"/> is that refusal (whatever type the message was cast to), else null.</summary>

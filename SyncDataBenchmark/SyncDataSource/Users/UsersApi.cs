@@ -9,7 +9,7 @@ namespace SyncDataSource.Users;
 
 /// <summary>
 /// The fetch approaches' server halves (one <see cref="IFetchEndpoint"/> class each, found by enumeration), plus the
-/// checksum the consumer verifies against.
+/// checksum the consumer verifies against and the keys deleted since a watermark.
 /// </summary>
 public static class UsersApi
 {
@@ -20,6 +20,7 @@ public static class UsersApi
         {
             app.MapGet("/" + SourceRoutes.InTable(SourceRoutes.Checksum, table.Name),
                 (HttpRequest request, NpgsqlDataSource dataSource, RunSnapshots snapshots, CancellationToken ct) => Checksum(table, request, dataSource, snapshots, ct));
+            DeletedKeysEndpoint.Map(app, table);
         }
 
         return app;

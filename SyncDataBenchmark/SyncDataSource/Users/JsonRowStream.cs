@@ -1,0 +1,43 @@
+using Microsoft.EntityFrameworkCore;
+using SyncData.Shared;
+using SyncDataSource.Runs;
+
+namespace SyncDataSource.Users;
+
+/// <summary>The JSON fetches' one-request stream: a query's rows as one JSON array, written as EF reads them.</summary>
+internal static class JsonRowStream
+{
+    /// <summary>
+    /// EFStream: one query, rows serialised to a JSON array as EF reads them (bounded memory). If a row cannot be read
+    /// after the headers went out, the body ends with <see cref="SourceFailure.Marker"/> and the reason, so the consumer
+    /// sees a broken array and knows why.
+    /// </summary>
+    internal static async Task WriteAsync<TRow>(Func<SendableDbContext, IQueryable<TRow>> rows, HttpContext http, SendableDbContext db, RunSnapshots snapshots, CancellationToken ct)
+        where TRow : class
+    {
+        await using var lease = snapshots.Acquire(http.Request);
+        await using var transaction = lease is null ? null : await lease.BeginAsync(db.Database, ct);
+        try
+        {
+            // ASP.NET Core's JSON options, as the pages: the same resolver and the same (relaxed) escaping, so every JSON
+            // fetch writes non-ASCII text as UTF-8, not as \u escapes, and their bytes on the wire compare like with like.
+            await http.Response.WriteAsJsonAsync(rows(db).AsAsyncEnumerable(), cancellationToken: ct);
+        }
+        catch (Exception ex) when (ex is not OperationCanceledException)
+        {
+            var why = SendableDbContext.Unsendable(ex) ?? throw ex.Rethrown();
+            if (!http.Response.HasStarted)
+            {
+                http.Response.Clear();
+                await UsersApi.Unsendable(why).ExecuteAsync(http);
+                return;
+            }
+
+            // Ended, not aborted: an abort can overtake the bytes just written, and the marker already makes the body
+            // invalid JSON, so no consumer can take it for a complete array. Written through BodyWriter, where the
+            // serializer wrote: under response compression that writer buffers over Body, and a marker written to
+            // Body directly could go out before rows still in its buffer.
+            await http.Response.BodyWriter.WriteAsync(System.Text.Encoding.UTF8.GetBytes("\n" + SourceFailure.Marker + why + "\n"), ct);
+        }
+    }
+}

@@ -25,7 +25,7 @@ public static class SinceParameter
             return since;
         }
 
-        errors[SourceRoutes.Since] = [$"'{QueryParameter.Truncate(since)}' is not a snapshot: xmin:xmax:xip,… as pg_current_snapshot() prints it (0 < xmin ≤ xmax, each xip from xmin to before xmax, ascending)."];
+        errors[SourceRoutes.Since] = [$"'{QueryParameter.Truncate(since)}' is not valid for '{SourceRoutes.Since}': a snapshot as pg_current_snapshot() prints it, xmin:xmax:xip,… (0 < xmin ≤ xmax, each xip from xmin to before xmax, ascending)."];
         return null;
     }
 

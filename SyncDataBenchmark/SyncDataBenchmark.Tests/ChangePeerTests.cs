@@ -81,6 +81,24 @@ public sealed class ChangePeerTests(PeerLab lab)
     }
 
     [Fact]
+    public async Task A_change_that_changes_nothing_is_refused_before_any_run_could_verify_without_syncing()
+    {
+        // A change generator that changes nothing: the target would equal the source, and a no-op would verify.
+        await Lab.ScalarAsync(lab.SourceDb, "create or replace function change_users(share double precision, seed integer) "
+            + "returns table (updated bigint, inserted bigint, deleted bigint) language sql as 'select 0::bigint, 0::bigint, 0::bigint'");
+        try
+        {
+            var refused = await Assert.ThrowsAsync<InvalidOperationException>(() => TargetPreparation.ChangedAsync(lab.SourceDb, lab.TargetDb, SyncTable.Users, Share, 1, CancellationToken.None));
+
+            Assert.Contains("equals the source after changing 1% of its rows (0 updated, 0 inserted, 0 deleted): a run could verify without syncing", refused.Message);
+        }
+        finally
+        {
+            await SqlScripts.ApplyChangeTrackingAsync(lab.SourceDb);
+        }
+    }
+
+    [Fact]
     public async Task A_change_peer_without_a_watermark_fails_naming_it()
     {
         await Lab.MakeTargetDifferAsync(lab.TargetDb, SyncTable.Users, lab.Checksums[SyncTable.Users.Name]);

@@ -77,7 +77,7 @@ public sealed class BenchOptions
     private readonly Option<bool> _noCharts = Flag("--no-charts", "Skip the pictures (no matplotlib needed).");
 
     private readonly Option<string[]> _peers = Names("--peers", "peer", PeerDefinition.Keys, k => PeerDefinition.Find(k) is not null,
-        "Peers to run, e.g. psql-binary,psql-binary-tuned for the two the COPY cases are measured against. Default: all.");
+        "Peers to run, e.g. psql-binary,psql-binary-tuned for the two the COPY cases are measured against. Default: every peer that fills an emptied target; with --changed the change peers and psql-binary.");
 
     private readonly Option<string[]> _profile = Names("--profile", "runtime profile", RuntimeProfiles.Names, n => RuntimeProfiles.Find(n) is not null,
         "Runtime profiles to measure under; the first is the headline table's and runs every case and the peers, the others run the --profile-cases cases, each after restarting the services. " +

@@ -71,7 +71,7 @@ language plpgsql
 as $$
 begin
   execute format('truncate %I.%I', tg_table_schema, tg_table_name || '_changes');
-  insert into change_log_truncations (table_name) values (tg_table_name);
+  execute format('insert into %I.change_log_truncations (table_name) values ($1)', tg_table_schema) using tg_table_name;
   return null;
 end
 $$;
@@ -95,11 +95,14 @@ create or replace trigger orders_log_truncations after truncate on orders
     for each statement execute function log_truncation();
 
 -- True, or an error when the table was truncated after the watermark (its deletes are not in the log). Called once
--- per query (an uncorrelated scalar subquery), so the functions below stay plain SQL the planner can inline.
+-- per query (an uncorrelated scalar subquery), so the functions below stay plain SQL the planner can inline. Its
+-- search_path is the one it was created with: a caller's (postgres_fdw's remote sessions run with pg_catalog only)
+-- cannot hide the marks from it.
 create or replace function change_log_complete(logged_table text, since pg_snapshot)
 returns boolean
 language plpgsql
 stable
+set search_path from current
 as $$
 begin
   if exists (select from change_log_truncations as t where t.table_name = logged_table and not pg_visible_in_snapshot(t.xid, since)) then
@@ -111,7 +114,10 @@ end
 $$;
 
 -- The current rows of users written since the watermark (inserted or updated by a transaction it does not see). The
--- xmin bound lets the log's index skip every entry the watermark sees for certain (all before its xmin).
+-- xmin bound lets the log's index skip every entry the watermark sees for certain (all before its xmin). Plain SQL
+-- bodies the planner inlines into the caller's query (a SET clause would stop that), so their names resolve in the
+-- caller's search_path: a session without the tables' schema in it (postgres_fdw's remote one has pg_catalog only)
+-- calls them through a wrapper that sets it. Not begin atomic: Npgsql splits a script at the semicolons inside.
 create or replace function changed_users(since pg_snapshot)
 returns setof users
 language sql

@@ -22,6 +22,13 @@ public static class Consumers
 
     public static IEnumerable<string> Fetches => FullFetches.Select(f => f.Name);
 
+    /// <summary>
+    /// Every runnable combination of a full fetch: what the empty-target tests run (a merge writer among them, fed the
+    /// whole table); the change fetches' combinations need a watermark and are ChangeMergeTests'.
+    /// </summary>
+    public static IEnumerable<(FetchApproach Fetch, InsertApproach Insert)> FullFetchCombinations =>
+        ApproachRegistry.Catalog.RunnableCombinations.Where(c => !ApproachRegistry.Catalog[c.Fetch].Changes);
+
     public static TheoryData<string> FetchNames() => new(Fetches);
 
     /// <summary>Fetches that answer with one long response (a query held open while the consumer reads).</summary>

@@ -47,8 +47,12 @@ public sealed class FaultLab : LabFixture
     /// <summary>SQL LIKE patterns of a run's data-moving statements, by database.</summary>
     /// <summary>COPY, EF's paging queries, and the source's guarded streaming query (SendableDbContext).</summary>
     public static readonly string[] SourceStreaming = ["COPY users%", "SELECT%FROM users AS%", "select id, name, patronymic, surname,%"];
-    /// <summary>Ours and EF's statements name the table bare; EFCore.BulkExtensions quotes and qualifies it.</summary>
-    public static readonly string[] TargetWriting = ["COPY users%", "COPY \"public\".\"users\"%", "INSERT INTO users%", "%SAVEPOINT%"];
+    /// <summary>
+    /// Ours and EF's statements name the table bare; EFCore.BulkExtensions quotes and qualifies it, and its upsert
+    /// (EFBulkMerge) COPYs into a table of its own, "usersTemp…"; linq2db's Merge from the rows writes by MERGE (the COPY
+    /// merges' staging tables are named users_…).
+    /// </summary>
+    public static readonly string[] TargetWriting = ["COPY users%", "COPY \"public\".\"users\"%", "COPY \"public\".\"usersTemp%", "INSERT INTO users%", "MERGE INTO users%", "%SAVEPOINT%"];
 
     /// <summary>Terminates the backends of a database whose current or last statement matches, as an operator or a failover would.</summary>
     public async Task<int> TerminateBackendsAsync(string database, string[] patterns) =>

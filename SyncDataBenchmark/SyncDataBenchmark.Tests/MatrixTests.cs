@@ -15,7 +15,7 @@ public sealed class MatrixTests(MatrixLab lab)
     public static TheoryData<string, string> Combinations()
     {
         var data = new TheoryData<string, string>();
-        foreach (var (fetch, insert) in ApproachRegistry.Catalog.RunnableCombinations)
+        foreach (var (fetch, insert) in Consumers.FullFetchCombinations)
         {
             data.Add(fetch.Name, insert.Name);
         }

@@ -92,6 +92,49 @@ public sealed class MergeWriterTests(MergeWriterLab lab) : IClassFixture<MergeWr
         Assert.Equal(before, await Lab.ReadChecksumAsync(lab.TargetDb, table));
     }
 
+    /// <summary>
+    /// A numeric .NET's decimal cannot hold: the raw merge carries it exactly (PostgreSQL parses the bytes); a merge fed
+    /// rows never sees it, the row is refused by row, column and value as it is decoded, and nothing is written.
+    /// </summary>
+    [Theory]
+    [InlineData("NaN")]
+    [InlineData("0.00000000000000000000000000001")]
+    public async Task A_numeric_beyond_decimal_crosses_the_raw_merge_exactly_and_is_refused_by_name_before_a_row_merge(string value)
+    {
+        var table = SyncTable.Orders;
+        const long planted = 150;
+        var original = (string)(await Lab.ScalarAsync(lab.SourceDb, "select exchange_rate::text from orders where id = $1", [planted]))!;
+        await Lab.ScalarAsync(lab.SourceDb, "update orders set exchange_rate = $1::numeric where id = $2", [value, planted]);
+        try
+        {
+            foreach (var insert in Writers.Keys)
+            {
+                var feed = await DriftAndFeedAsync(table, wholeTable: true);
+                var before = await Lab.ReadChecksumAsync(lab.TargetDb, table);
+                await using var connection = await MergeWriterLab.OpenAsync(lab.TargetDb);
+                await using var transaction = await connection.BeginTransactionAsync();
+                var merge = () => MergeAsync(insert, feed, new WriteTarget(table, connection, transaction, BatchSize: 101, CommandTimeoutSeconds: 60));
+                if (Writers[insert] is ICopyBytesMergeWriter)
+                {
+                    await merge();
+                    Assert.Equal(await Lab.ReadChecksumAsync(lab.SourceDb, table), await connection.ReadChecksumAsync(table, transaction, CancellationToken.None));
+                }
+                else
+                {
+                    var error = await Record.ExceptionAsync(merge);
+                    Assert.True(error?.ToString().Contains($"row {planted}: exchange_rate = {value}") == true, $"{insert}: {error}");
+                }
+
+                await transaction.RollbackAsync();
+                Assert.Equal(before, await Lab.ReadChecksumAsync(lab.TargetDb, table));
+            }
+        }
+        finally
+        {
+            await Lab.ScalarAsync(lab.SourceDb, "update orders set exchange_rate = $1::numeric where id = $2", [original, planted]);
+        }
+    }
+
     /// <summary>What a merge is fed: the source's COPY body (whole, or the changed rows) and the scope that goes with it.</summary>
     private sealed record Feed(byte[] Body, long Rows, MergeScope Scope);
 

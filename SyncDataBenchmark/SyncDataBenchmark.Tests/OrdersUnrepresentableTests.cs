@@ -47,7 +47,7 @@ public sealed class OrdersUnrepresentableTests(OrdersLab lab)
         try
         {
             var source = await OrdersLab.ReadChecksumAsync(lab.SourceDb);
-            foreach (var (fetch, insert) in ApproachRegistry.Catalog.RunnableCombinations.Select(c => (c.Fetch.Name, c.Insert.Name)))
+            foreach (var (fetch, insert) in Consumers.FullFetchCombinations.Select(c => (c.Fetch.Name, c.Insert.Name)))
             {
                 await lab.MakeTargetDifferAsync();
                 var run = await lab.SyncOrdersAsync(fetch, insert);

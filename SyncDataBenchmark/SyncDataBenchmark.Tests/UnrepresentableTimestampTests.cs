@@ -53,7 +53,7 @@ public sealed class UnrepresentableTimestampTests(UnrepresentableLab lab)
         try
         {
             var source = await Lab.ReadChecksumAsync(lab.SourceDb);
-            foreach (var (fetch, insert) in ApproachRegistry.Catalog.RunnableCombinations.Select(c => (c.Fetch.Name, c.Insert.Name)))
+            foreach (var (fetch, insert) in Consumers.FullFetchCombinations.Select(c => (c.Fetch.Name, c.Insert.Name)))
             {
                 await Lab.MakeTargetDifferAsync(lab.TargetDb, source);
                 var run = await lab.SyncAsync($"{fetch}", $"{insert}", pageSize: 50, batchSize: 40);
@@ -76,7 +76,7 @@ public sealed class UnrepresentableTimestampTests(UnrepresentableLab lab)
         try
         {
             var source = await Lab.ReadChecksumAsync(lab.SourceDb);
-            foreach (var (fetch, insert) in ApproachRegistry.Catalog.RunnableCombinations.Select(c => (c.Fetch.Name, c.Insert.Name)))
+            foreach (var (fetch, insert) in Consumers.FullFetchCombinations.Select(c => (c.Fetch.Name, c.Insert.Name)))
             {
                 await Lab.MakeTargetDifferAsync(lab.TargetDb, source);
                 var run = await lab.SyncAsync($"{fetch}", $"{insert}", pageSize: 50, batchSize: 40);

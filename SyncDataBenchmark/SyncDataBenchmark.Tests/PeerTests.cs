@@ -35,6 +35,16 @@ public sealed class PeerLab : IAsyncLifetime
     }
 
     public async Task DisposeAsync() => await LabDatabases.DisposeAllAsync(Databases);
+
+    /// <summary>Set-up and tear-down: no subscription, slot, publication, foreign server or source-side helper of a peer outlives its run.</summary>
+    public async Task AssertNothingLeftBehindAsync()
+    {
+        Assert.Equal(0L, await Lab.ScalarAsync(TargetDb, "select count(*) from pg_subscription"));
+        Assert.Equal(0L, await Lab.ScalarAsync(TargetDb, "select count(*) from pg_foreign_server"));
+        Assert.Equal(0L, await Lab.ScalarAsync(SourceDb, "select count(*) from pg_replication_slots"));
+        Assert.Equal(0L, await Lab.ScalarAsync(SourceDb, "select count(*) from pg_publication"));
+        Assert.Equal(0L, await Lab.ScalarAsync(SourceDb, "select count(*) from pg_class where relname like 'syncdata_fdw%'"));
+    }
 }
 
 [CollectionDefinition(Name)]
@@ -95,11 +105,7 @@ public sealed class PeerTests(PeerLab lab)
         // The tuned peer dropped and re-added the primary key: it is back, as sql/schema.sql defines it.
         Assert.Equal($"{table.Name}_pkey PRIMARY KEY (id)", await Lab.ScalarAsync(lab.TargetDb,
             $"select conname || ' ' || pg_get_constraintdef(oid) from pg_constraint where conrelid = '{table.Name}'::regclass and contype = 'p'"));
-        // Set-up and tear-down: no subscription, slot, publication or foreign server outlives the run.
-        Assert.Equal(0L, await Lab.ScalarAsync(lab.TargetDb, "select count(*) from pg_subscription"));
-        Assert.Equal(0L, await Lab.ScalarAsync(lab.TargetDb, "select count(*) from pg_foreign_server"));
-        Assert.Equal(0L, await Lab.ScalarAsync(lab.SourceDb, "select count(*) from pg_replication_slots"));
-        Assert.Equal(0L, await Lab.ScalarAsync(lab.SourceDb, "select count(*) from pg_publication"));
+        await lab.AssertNothingLeftBehindAsync();
     }
 
     [Theory]

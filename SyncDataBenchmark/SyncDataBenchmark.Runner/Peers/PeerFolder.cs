@@ -52,14 +52,15 @@ public static class PeerFolder
     }
 
     /// <summary>
-    /// The change peers' common SQL (Peers/Shared/), as placeholder values: {{merge}} (the MERGE, its column lists read
-    /// from the catalog), {{watermark}} (the new watermark stored), {{watermark_check}} (none: stop).
+    /// The peers' common SQL (Peers/Shared/), as placeholder values: {{merge}} (the MERGE, its column lists read from the
+    /// catalog), {{watermark}} (the new watermark stored), {{watermark_check}} (none: stop), {{foreign_server}} (postgres_fdw's server).
     /// </summary>
     public static IReadOnlyDictionary<string, string> SharedValues { get; } = new Dictionary<string, string>
     {
         ["merge"] = Shared("merge.sql"),
         ["watermark"] = Shared("watermark.sql"),
         ["watermark_check"] = Shared("watermark-check.sql"),
+        ["foreign_server"] = Shared("foreign-server.sql"),
     };
 
     private static string Shared(string name)

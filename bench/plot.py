@@ -314,7 +314,9 @@ def draw_changed(report, changed, split, path):
 
     series = [s for s in changed["series"] if s["split"] == split]
     styles = {"merge": ("-", "o"), "reload": ("--", "s"), "peer": (":", "^")}
-    fig, ax = plt.subplots(figsize=(12, 7))
+    # Every case of a full matrix is a legend entry: in columns, and the figure as tall as the legend needs.
+    columns = 1 if len(series) <= 40 else 2
+    fig, ax = plt.subplots(figsize=(12, max(7, 0.16 * -(-len(series) // columns))))
     colors = plt.get_cmap("tab20")
     for i, s in enumerate(series):
         points = [(p["share"] * 100, p["medianMs"] / 1000) for p in s["points"] if p.get("medianMs")]
@@ -338,9 +340,9 @@ def draw_changed(report, changed, split, path):
     ax.set_title(f"{p['rows']:,} rows" + (f" of {split[1:]}" if split else "") + f" — merge the changes or reload everything (median of {p['repeat']});"
                  " dash-dot: where a library's reload catches up", fontsize=11)
     ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False, ncol=columns)
     fig.tight_layout()
-    fig.savefig(path, dpi=DPI)
+    fig.savefig(path, dpi=DPI, bbox_inches="tight")
     plt.close(fig)
 
 

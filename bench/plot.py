@@ -3,7 +3,9 @@
 
     plot.py TABLES_JSON [OUT_DIR | --out DIR]    writes N.png per combination, summary.png, for a sweep growth.png,
                                                 and with a shaped --link links.png (time against link rate per case);
-                                                for a table other than users the same with its name: summary-orders.png
+                                                for a table other than users the same with its name: summary-orders.png;
+                                                with --changed summary-1pct.png per share and changed.png (time against
+                                                the changed share per case, log–log, the crossovers marked)
     plot.py --version                            prints matplotlib's version (the runner's pre-flight check)
 
 TABLES_JSON is what the runner derives from results.json when it writes a report (Report/ReportTables: the summary
@@ -59,16 +61,26 @@ def main():
             continue
         run = runs.get(row.get("pictureRunId"))
         draw_case(row, run, repeat, os.path.join(out, row["picture"]))
-    # A splitting dimension's value (the table) is a summary of its own: summary.png for users, summary-orders.png, ….
+    # A splitting dimension's value (the table, the changed share) is a summary of its own: summary.png for users,
+    # summary-orders.png, summary-1pct.png (a % in a file name is an escape in a link).
     for split, part in splits(report):
-        draw_summary(part, split, os.path.join(out, f"summary{split}.png"))
+        draw_summary(part, split, os.path.join(out, f"summary{file_part(split)}.png"))
         if any(len(g["points"]) > 1 for g in part["growth"]):
-            draw_growth(part, os.path.join(out, f"growth{split}.png"))
+            draw_growth(part, os.path.join(out, f"growth{file_part(split)}.png"))
         if any(r["kind"] == "combination" and not r["mainProfile"] for r in part["summary"]):
-            draw_profiles(part, os.path.join(out, f"profiles{split}.png"))
+            draw_profiles(part, os.path.join(out, f"profiles{file_part(split)}.png"))
         if any(link["rateBitsPerSecond"] for link in part["links"]):
-            draw_links(part, os.path.join(out, f"links{split}.png"))
+            draw_links(part, os.path.join(out, f"links{file_part(split)}.png"))
+    changed = report.get("changed")
+    if changed:
+        for split in dict.fromkeys(s["split"] for s in changed["series"]):
+            draw_changed(report, changed, split, os.path.join(out, f"changed{file_part(split)}.png"))
     return 0
+
+
+def file_part(split):
+    """A split as a file name part: "-1%" → "-1pct"."""
+    return split.replace("%", "pct")
 
 
 def splits(report):
@@ -292,6 +304,45 @@ def draw_summary(report, split, path):
         ax.grid(True, axis="x", alpha=0.3)
     fig.tight_layout(rect=(0, 0, 1, 0.98))
     fig.savefig(path, dpi=DPI)
+    plt.close(fig)
+
+
+def draw_changed(report, changed, split, path):
+    """--changed: each case's median time against the changed share (log–log): merges solid, reloads dashed, peers
+    dotted, and each library's crossover (its fastest reload catching up with its fastest merge) as a vertical line."""
+    import matplotlib.pyplot as plt
+
+    series = [s for s in changed["series"] if s["split"] == split]
+    styles = {"merge": ("-", "o"), "reload": ("--", "s"), "peer": (":", "^")}
+    # Every case of a full matrix is a legend entry: in columns, and the figure as tall as the legend needs.
+    columns = 1 if len(series) <= 40 else 2
+    fig, ax = plt.subplots(figsize=(12, max(7, 0.16 * -(-len(series) // columns))))
+    colors = plt.get_cmap("tab20")
+    for i, s in enumerate(series):
+        points = [(p["share"] * 100, p["medianMs"] / 1000) for p in s["points"] if p.get("medianMs")]
+        if not points:
+            continue
+        line, marker = styles[s["kind"]]
+        color = "black" if s["kind"] == "peer" else colors(i % 20)
+        ax.plot([x for x, _ in points], [y for _, y in points], linestyle=line, marker=marker, color=color,
+                label=f"{s['label']} ({s['kind']})", linewidth=1.5 if s["kind"] != "reload" else 1.0)
+    for c in changed["crossovers"]:
+        if c["split"] == split and c.get("share"):
+            ax.axvline(c["share"] * 100, color="grey", linestyle="-.", alpha=0.6)
+            ax.text(c["share"] * 100, 1.0, f" {c['library']}", rotation=90, va="top", fontsize=8, transform=ax.get_xaxis_transform())
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    shares = sorted({p["share"] * 100 for s in series for p in s["points"]})
+    ax.set_xticks(shares, [f"{x:g}%" for x in shares])
+    ax.set_xlabel("share of the source's rows changed before the run (log scale)")
+    ax.set_ylabel("time, median of the timed runs (s, log scale)")
+    p = report["parameters"]
+    ax.set_title(f"{p['rows']:,} rows" + (f" of {split[1:]}" if split else "") + f" — merge the changes or reload everything (median of {p['repeat']});"
+                 " dash-dot: where a library's reload catches up", fontsize=11)
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False, ncol=columns)
+    fig.tight_layout()
+    fig.savefig(path, dpi=DPI, bbox_inches="tight")
     plt.close(fig)
 
 

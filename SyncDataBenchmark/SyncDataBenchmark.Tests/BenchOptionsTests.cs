@@ -26,7 +26,7 @@ public sealed class BenchOptionsTests
 
         var line = Assert.Single(errors);
         Assert.True(line.StartsWith("'--bogus' is not an option of this command. Valid options: --help, --version, --rows, ", StringComparison.Ordinal), line);
-        Assert.Contains("--profile, --profile-cases, --link, --compression, --table, --report-from.", line);
+        Assert.Contains("--profile, --profile-cases, --link, --compression, --table, --changed, --report-from.", line);
     }
 
     [Theory]
@@ -58,6 +58,13 @@ public sealed class BenchOptionsTests
     [InlineData(new[] { "--link", "1gbit,1GBIT" }, "--link: '1gbit,1GBIT' names a link twice.")]
     [InlineData(new[] { "--table", "users,invoices" }, "--table: 'invoices' is not valid: one or more of users, orders, comma-separated")]
     [InlineData(new[] { "--table", "orders", "--table", "orders" }, "--table: 'orders,orders' names a table twice.")]
+    [InlineData(new[] { "--changed", "0%" }, "--changed: '0%' is not valid: one or more comma-separated shares of the rows, each named once, each above 0 and at most 100%")]
+    [InlineData(new[] { "--changed", "101%" }, "--changed: '101%' is not valid")]
+    [InlineData(new[] { "--changed", "1.5" }, "--changed: '1.5' is not valid")]
+    [InlineData(new[] { "--changed", "1%,0.01" }, "--changed: '1%,0.01' is not valid")]
+    [InlineData(new[] { "--changed", "ten" }, "--changed: 'ten' is not valid")]
+    [InlineData(new[] { "--peers", "psql-merge,psql-binary" }, "--peers psql-merge: these bring a populated target up to date, so they run only with --changed")]
+    [InlineData(new[] { "--cases", "*:EFMerge" }, "--cases *:EFMerge selects only cases that merge into a populated target: they run only with --changed.")]
     public void Options_that_cannot_go_together_are_refused(string[] args, string message)
     {
         var record = Path.Combine(SyncData.Harness.Lab.RepositoryRoot, "artifacts", "floor-warm");
@@ -80,6 +87,36 @@ public sealed class BenchOptionsTests
         Assert.Equal(["loopback", "100mbit"], settings.Links.Select(l => l.Name));
         Assert.Equal(["gzip"], settings.Compressions);
         Assert.Equal([SyncData.Postgres.SyncTable.Orders, SyncData.Postgres.SyncTable.Users], settings.Tables);
+    }
+
+    [Theory]
+    [InlineData("0.1%,1%,10%", new[] { 0.001, 0.01, 0.1 })]
+    [InlineData("10%, 0.001 ,1 %", new[] { 0.001, 0.01, 0.1 })]
+    [InlineData("100%", new[] { 1.0 })]
+    [InlineData("0.5", new[] { 0.5 })]
+    public void Changed_takes_shares_as_percentages_or_fractions_smallest_first(string value, double[] shares)
+    {
+        var (options, parse) = Parse("--changed", value, "--peers", "psql-merge,psql-binary", "--cases", "*:EFMerge");
+
+        Assert.Empty(BenchOptions.Errors(parse));
+        var settings = options.Settings(parse);
+        Assert.Equal(shares, settings.Changed!);
+        Assert.Equal(shares.Select(s => (double?)s), settings.Shares);
+    }
+
+    [Fact]
+    public void Without_changed_the_runs_fill_an_emptied_target_and_the_change_peers_stay_out()
+    {
+        var (options, parse) = Parse("--rows", "1000");
+
+        var settings = options.Settings(parse);
+        Assert.Null(settings.Changed);
+        Assert.Equal([null], settings.Shares);
+        Assert.Equal(["psql-binary", "psql-text", "pgcopydb", "postgres-fdw", "logical-replication", "psql-binary-tuned"],
+            PeerDefinition.All.Where(p => settings.RunsPeer(p.Key)).Select(p => p.Key));
+        var (changedOptions, changedParse) = Parse("--changed", "1%");
+        Assert.Equal(["psql-binary", "psql-merge", "postgres-fdw-merge", "logical-replication-catchup"],
+            PeerDefinition.All.Where(p => changedOptions.Settings(changedParse).RunsPeer(p.Key)).Select(p => p.Key));
     }
 
     [Fact]

@@ -124,6 +124,63 @@ public sealed class BenchPlanTests
         Assert.DoesNotContain(plan.Without(plan.Peers).ItemsAt(0, NetworkLink.LoopbackName, record), i => i.Peer is not null);
     }
 
+    private static BenchSettings ChangedSettings(IReadOnlyList<double>? changed, params string[] cases) => Settings() with
+    {
+        Sizes = [1_000], Changed = changed, PeerKeys = null, Compressions = [BodyCompression.None],
+        Cases = cases.Length == 0 ? CaseSelection.All : CaseSelection.Parse(cases, out _),
+    };
+
+    [Fact]
+    public void Changed_mode_runs_every_merge_writer_with_the_change_and_full_fetches_and_the_reloads_at_every_share_then_the_change_peers()
+    {
+        var plan = new BenchPlan(ChangedSettings([0.001, 0.01]));
+        var catalog = TestCases.Approaches;
+
+        var round = plan.ItemsAt(0, NetworkLink.LoopbackName, new BenchRecord()).Where(i => i.Round == 1).ToList();
+
+        var merges = catalog.Inserts.Where(i => catalog[i].Merges).ToList();
+        var changeFetches = catalog.Fetches.Where(f => catalog[f].Changes).ToList();
+        Assert.NotEmpty(merges);
+        Assert.NotEmpty(changeFetches);
+        // Every merge writer with every fetch that can feed it (the change fetches and the full ones), and every reload with every full fetch.
+        // That is every runnable combination: a change fetch runs only with a merge writer (ApproachCatalog.Incompatibility).
+        Assert.Equal(TestCases.Runnable.Select(c => c.Key), plan.Combinations.Select(c => c.Key));
+        // Each merge writer with each change fetch it can read (the COPY-bytes merge only with the COPY one).
+        Assert.All(merges, m => Assert.All(changeFetches.Where(f => catalog.Incompatibility(f, m) is null), f => Assert.Contains(plan.Combinations, c => c.Fetch == f && c.Insert == m)));
+        Assert.All(merges, m => Assert.Contains(plan.Combinations, c => c.Insert == m && catalog[c.Fetch].Changes));
+        Assert.Contains(plan.Combinations, c => c.Merges && !catalog[c.Fetch].Changes);
+        Assert.Contains(plan.Combinations, c => !c.Merges);
+        Assert.DoesNotContain(plan.Combinations, c => catalog[c.Fetch].Changes && !c.Merges);
+        // Each share is a round of its own cases and peers: [0.1%] first, then [1%]; the peers are the change peers and the psql binary pipe.
+        string[] peers = [PeerDefinition.PsqlBinaryKey, PeerDefinition.PsqlMergeKey, PeerDefinition.PostgresFdwMergeKey, PeerDefinition.LogicalReplicationCatchupKey];
+        Assert.Equal([.. plan.Combinations.Select(c => c.Key + "[0.1%]"), .. peers.Select(p => p + "[0.1%]"), .. plan.Combinations.Select(c => c.Key + "[1%]"), .. peers.Select(p => p + "[1%]")],
+            round.Select(i => i.Key));
+        Assert.Equal([.. Enumerable.Repeat<double?>(0.001, round.Count / 2), .. Enumerable.Repeat<double?>(0.01, round.Count / 2)], round.Select(i => i.Share));
+        Assert.EndsWith(" [1%]", round[^1].Title, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Without_changed_no_merge_writer_change_fetch_or_change_peer_is_planned()
+    {
+        var plan = new BenchPlan(ChangedSettings(null));
+
+        var items = plan.ItemsAt(0, NetworkLink.LoopbackName, new BenchRecord());
+
+        Assert.DoesNotContain(items, i => i.Combination is { Merges: true } || i.Peer is { Changes: true } || i.Share is not null);
+        Assert.Equal(TestCases.Runnable.Count(c => !c.Merges), plan.Combinations.Count);
+        Assert.DoesNotContain(items, i => i.Key.Contains('%', StringComparison.Ordinal));
+    }
+
+    [Fact]
+    public void Cases_narrow_the_changed_plan()
+    {
+        var plan = new BenchPlan(ChangedSettings([0.01], "*:EFMerge", "NpgsqlCopy:NpgsqlCopy"));
+
+        Assert.Equal([.. TestCases.Runnable.Where(c => c.Insert.Name == "EFMerge" || c.Key == "NpgsqlCopy:NpgsqlCopy").Select(c => c.Key)], plan.Combinations.Select(c => c.Key));
+        Assert.Contains(plan.Combinations, c => c.Key == "NpgsqlCopy:NpgsqlCopy");
+        Assert.Contains(plan.Combinations, c => c.Merges);
+    }
+
     private static void Add(BenchRecord record, BenchPlan plan, string key, long rows, double ms, SyncTable? table = null)
     {
         var c = plan.Combinations.Single(x => x.Key == key);

@@ -77,8 +77,8 @@ public sealed class SummaryTableTests
     [Fact]
     public void Each_run_dimension_is_a_column_everywhere_and_names_its_rows()
     {
-        var parameters = TwoTables().Parameters;
-        var tables = ReportTables.Of(TwoTables());
+        var parameters = TwoTablesAndAShare().Parameters;
+        var tables = ReportTables.Of(TwoTablesAndAShare());
         string[][] headers =
         [
             [.. SummaryColumns.Headline(parameters, charts: true).Select(c => c.Header)], [.. SummaryColumns.WireAndCpu(parameters).Select(c => c.Header)],
@@ -91,7 +91,7 @@ public sealed class SummaryTableTests
             var named = tables.Summary.Where(r => r.Kind == SummaryRow.Kinds.Combination && r.Dimensions[dimension.Header] != dimension.Plain).ToList();
             Assert.NotEmpty(named);
             Assert.All(named, r => Assert.Contains($" [{r.Dimensions[dimension.Header]}]", r.Label, StringComparison.Ordinal));
-            Assert.All(named, r => Assert.Contains($"-{r.Dimensions[dimension.Header]}", r.Picture, StringComparison.Ordinal));
+            Assert.All(named, r => Assert.Contains($"-{r.Dimensions[dimension.Header].Replace("%", "pct", StringComparison.Ordinal)}", r.Picture, StringComparison.Ordinal));
         }
 
         // Every row's picture is its own.
@@ -213,7 +213,21 @@ public sealed class SummaryTableTests
         return record with { Parameters = record.Parameters with { Compressions = [BodyCompression.None, BodyCompression.Gzip], Tables = ["users", "orders"] } };
     }
 
-    private static BenchReport Record(IReadOnlyList<CombinationRun> runs, IReadOnlyList<PeerRun> peers) => new()
+    /// <summary>TwoTables, and the two cases and the pipe once more on users after 1% of the source changed (--changed).</summary>
+    private static BenchReport TwoTablesAndAShare()
+    {
+        var (copy, stream) = (TestCases.Runnable.First(), TestCases.Runnable.Skip(1).First());
+        var record = TwoTables();
+        CombinationRun Changed(CombinationRun run) => run with { Case = run.Case + "[1%]", Changed = "1%", ChangedShare = 0.01 };
+        return record with
+        {
+            Runs = [.. record.Runs, Changed(Run(copy, 1, 80, true)), Changed(Run(stream, 1, 90, true))],
+            Peers = [.. record.Peers, Psql(30, "users") with { Changed = "1%", ChangedShare = 0.01 }],
+            Parameters = record.Parameters with { Changed = ["1%"] },
+        };
+    }
+
+    internal static BenchReport Record(IReadOnlyList<CombinationRun> runs, IReadOnlyList<PeerRun> peers) => new()
     {
         Complete = true,
         Passed = false,

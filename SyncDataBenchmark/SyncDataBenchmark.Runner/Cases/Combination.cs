@@ -10,6 +10,8 @@ public sealed record Combination(int Number, FetchApproach Fetch, InsertApproach
 {
     /// <summary>A <see cref="BodyCompression"/> name.</summary>
     public string Compression { get; init; } = BodyCompression.None;
+    /// <summary>Its writer merges into a populated target (ApproachInfo.Merges): it runs only with --changed.</summary>
+    public bool Merges { get; init; }
     private string? Suffix => Compression == BodyCompression.None ? null : Compression;
     public string Key => $"{Fetch}:{Insert}" + (Suffix is { } s ? $"[{s}]" : "");
     public string Picture => $"{Number}{(Suffix is { } s ? "-" + s : "")}.png";

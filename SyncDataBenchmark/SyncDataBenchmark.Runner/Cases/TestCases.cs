@@ -88,5 +88,5 @@ public static class TestCases
 
     /// <summary>The catalogue's runnable combinations, by number.</summary>
     public static IReadOnlyList<Combination> Runnable =>
-        Approaches.RunnableCombinations.Select(c => new Combination(Numbers[c], c.Fetch, c.Insert)).OrderBy(c => c.Number).ToArray();
+        Approaches.RunnableCombinations.Select(c => new Combination(Numbers[c], c.Fetch, c.Insert) { Merges = Approaches[c.Insert].Merges }).OrderBy(c => c.Number).ToArray();
 }

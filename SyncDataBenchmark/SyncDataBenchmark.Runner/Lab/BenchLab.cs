@@ -20,6 +20,8 @@ public sealed class BenchLab : IAsyncDisposable
 
     private readonly IReadOnlyList<SyncTable> _tables;
 
+    private Action<string> _say = _ => { };
+
     private BenchLab(LabDatabases databases, NetworkLink link, IReadOnlyList<SyncTable> tables) => (Databases, Link, _tables) = (databases, link, tables);
 
     public LabDatabases Databases { get; }
@@ -70,7 +72,7 @@ public sealed class BenchLab : IAsyncDisposable
     {
         await Lab.PrepareDatabasesAsync(SourceDb, TargetDb, seedRows: 0, ct);
         PostgresVersion = (string)(await Lab.ScalarAsync(SourceDb, "show server_version", ct))!;
-        (SeedReused, SeedMs) = (true, null);
+        (SeedReused, SeedMs, _rows, _say) = (true, null, rows, say);
         foreach (var table in _tables)
         {
             await SeedAsync(table, rows, say, ct);
@@ -103,8 +105,41 @@ public sealed class BenchLab : IAsyncDisposable
     public async Task<LinkCounters?> ReadLinkCountersAsync(CancellationToken ct) =>
         Databases.Network is { } network ? await network.ReadCountersAsync(ct) : null;
 
-    /// <summary>A peer runner moving <paramref name="table"/> at the current seed: it verifies against the source's checksum.</summary>
-    public PeerRunner Peers(SyncTable table) => new(SourceDb, TargetDb, table, SourceChecksums[table.Name], Databases.PeerPlacement, ReadLinkCountersAsync);
+    /// <summary>
+    /// How a run moving <paramref name="table"/> starts (TargetPreparation): from an emptied target, or with a
+    /// <paramref name="share"/> (--changed) from one equal to the source before it changed, the change seeded by <paramref name="seed"/>.
+    /// </summary>
+    public Func<CancellationToken, Task<TargetStart>> TargetStart(SyncTable table, double? share, int seed) => share is { } s
+        ? async ct =>
+        {
+            await KeepSizeAsync(table, ct);
+            return await TargetPreparation.ChangedAsync(SourceDb, TargetDb, table, s, seed, ct);
+        }
+        : ct => TargetPreparation.EmptyAsync(TargetDb, table, SourceChecksums[table.Name], ct);
+
+    /// <summary>
+    /// --changed: how far a table may drift from the size measured before it is seeded again. Every change adds more
+    /// rows than it deletes (20% inserts, 10% deletes), so without this a session's later runs would meet a larger
+    /// table than its earlier ones (at 10% changed, 1% more per run).
+    /// </summary>
+    public const double MaxDrift = 0.05;
+
+    private long _rows;
+
+    /// <summary>Seeds <paramref name="table"/> again (untimed) when its row count has drifted past <see cref="MaxDrift"/> from the size measured.</summary>
+    private async Task KeepSizeAsync(SyncTable table, CancellationToken ct)
+    {
+        var count = (long)(await Lab.ScalarAsync(SourceDb, $"select count(*) from {table.Name}", ct))!;
+        if (Math.Abs(count - _rows) > MaxDrift * _rows)
+        {
+            _say($"The source's {table.Name} drifted to {count:N0} rows through the changes: seeding {_rows:N0} again.");
+            await SqlScripts.SeedAsync(SourceDb, table, _rows, ct);
+        }
+    }
+
+    /// <summary>A peer runner moving <paramref name="table"/> at the current seed (and share): it verifies against the source's checksum as each run starts.</summary>
+    public PeerRunner Peers(SyncTable table, double? share = null, int seed = 0) =>
+        new(SourceDb, TargetDb, table, SourceChecksums[table.Name], Databases.PeerPlacement, ReadLinkCountersAsync) { Start = TargetStart(table, share, seed) };
 
     /// <summary>Stops the services, then the clusters, then the network: each part once.</summary>
     public async ValueTask DisposeAsync()

@@ -48,6 +48,15 @@ public sealed class BenchOptions
         CustomParser = r => OptionParsing.WritableDirectory(r, "--out")!,
     };
 
+    private readonly Option<double[]?> _changed = new("--changed")
+    {
+        Description = "Sync a populated target instead of filling an empty one: before every run the target equals the source at one instant and the source then changes by this share "
+                      + "of its rows (70% updates, 20% inserts, 10% deletes; ChangedBaseline), e.g. 0.1%,1%,10% (or 0.01): above 0, at most 100%, each its own row. "
+                      + "The cases are every merge writer with the change fetches and the full ones, and the reloads (today's writers) as the baseline; the peers the change peers "
+                      + $"({string.Join(", ", PeerDefinition.All.Where(p => p.Changes).Select(p => p.Key))}) and psql-binary. Default: none (empty-target runs, as always).",
+        CustomParser = r => OptionParsing.Shares(r, "--changed"),
+    };
+
     private readonly Option<DirectoryInfo?> _reportFrom = new("--report-from")
     {
         Description = "Run nothing: write results.md, results.csv and the pictures again from DIR/results.json (e.g. after the report gained a section). Takes no other option but --no-charts.",
@@ -68,7 +77,7 @@ public sealed class BenchOptions
     private readonly Option<bool> _noCharts = Flag("--no-charts", "Skip the pictures (no matplotlib needed).");
 
     private readonly Option<string[]> _peers = Names("--peers", "peer", PeerDefinition.Keys, k => PeerDefinition.Find(k) is not null,
-        "Peers to run, e.g. psql-binary,psql-binary-tuned for the two the COPY cases are measured against. Default: all.");
+        "Peers to run, e.g. psql-binary,psql-binary-tuned for the two the COPY cases are measured against. Default: every peer that fills an emptied target; with --changed the change peers and psql-binary.");
 
     private readonly Option<string[]> _profile = Names("--profile", "runtime profile", RuntimeProfiles.Names, n => RuntimeProfiles.Find(n) is not null,
         "Runtime profiles to measure under; the first is the headline table's and runs every case and the peers, the others run the --profile-cases cases, each after restarting the services. " +
@@ -99,7 +108,7 @@ public sealed class BenchOptions
             "Runs every runnable fetch × insert combination of SyncDataBenchmark (and the peers: psql pipes, pgcopydb, postgres_fdw, logical replication) against the same seeded table, " +
             "verifies every run, and writes results.json, results.csv, results.md and pictures. Exits 1 if any run failed or was not verified.")
         {
-            _rows, _maxRunSeconds, _noMaxRun, _repeat, _warmup, _cases, _pageSize, _batchSize, _out, _connection, _sourceUrl, _someServiceUrl, _tmpfs, _noPeers, _peers, _noCharts, _profile, _profileCases, _link, _compression, _table, _reportFrom,
+            _rows, _maxRunSeconds, _noMaxRun, _repeat, _warmup, _cases, _pageSize, _batchSize, _out, _connection, _sourceUrl, _someServiceUrl, _tmpfs, _noPeers, _peers, _noCharts, _profile, _profileCases, _link, _compression, _table, _changed, _reportFrom,
         };
         // Unknown tokens are named by Errors, with the options there are.
         root.TreatUnmatchedTokensAsErrors = false;
@@ -141,6 +150,8 @@ public sealed class BenchOptions
         Compressions = Compressions(parse.GetValue(_compression) ?? []),
         Tables = OptionParsing.List(parse.GetValue(_table) ?? []).Select(SyncTable.Named).DefaultIfEmpty(SyncTable.Users).ToList(),
         ReportFrom = parse.GetValue(_reportFrom),
+        // Not given reads as an empty list: no shares.
+        Changed = parse.GetValue(_changed) is { Length: > 0 } shares ? shares : null,
     };
 
     /// <summary>--profile as given; else every default profile, or the default alone for a sweep or someone else's services.</summary>
@@ -256,6 +267,17 @@ public sealed class BenchOptions
                 "--link with a shaped link builds its own two hosts (each with its own cluster and service): it cannot use --connection, --source-url or --someservice-url."),
             (hasConnection && r.GetValue(_tmpfs), "--tmpfs applies to the runner's own throwaway cluster, not to an existing server given by --connection."),
         };
+        var changed = r.GetValue(_changed) is { Length: > 0 };
+        var changePeers = OptionParsing.List(r.GetValue(_peers) ?? []).Where(k => PeerDefinition.Find(k) is { Changes: true }).ToList();
+        var cases = CaseSelection.Parse(r.GetValue(_cases) ?? [], out _);
+        rules =
+        [
+            .. rules,
+            (!changed && changePeers.Count > 0,
+                $"--peers {string.Join(',', changePeers)}: these bring a populated target up to date, so they run only with --changed (the share of rows changed before each run)."),
+            (!changed && r.GetValue(_cases) is { Length: > 0 } && !TestCases.Runnable.Any(c => !c.Merges && cases.Matches(c.Fetch, c.Insert)),
+                $"--cases {string.Join(',', cases.Patterns)} selects only cases that merge into a populated target: they run only with --changed."),
+        ];
         foreach (var (broken, why) in rules.Where(x => x.Broken))
         {
             yield return why;

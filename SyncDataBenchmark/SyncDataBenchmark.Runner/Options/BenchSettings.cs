@@ -35,6 +35,13 @@ public sealed record BenchSettings
     public IReadOnlyList<SyncTable> Tables { get; init; } = [SyncTable.Users];
     /// <summary>--report-from: a directory whose results.json the reports are written again from; null: measure.</summary>
     public DirectoryInfo? ReportFrom { get; init; }
+    /// <summary>
+    /// --changed: the shares of the source's rows changed before each run, ascending; null: the classic runs into an
+    /// emptied target. With shares the plan holds the merge cases beside the reloads, and the change peers.
+    /// </summary>
+    public IReadOnlyList<double>? Changed { get; init; }
+    /// <summary>The plan's shares: each changed share, or the one "no share" of the classic runs.</summary>
+    public IReadOnlyList<double?> Shares => Changed is { } shares ? [.. shares.Select(s => (double?)s)] : [null];
     /// <summary>The links to measure across, in order (--link); the first is the headline table's.</summary>
     public IReadOnlyList<NetworkLink> Links { get; init; } = [NetworkLink.Loopback];
     /// <summary>Runtime profiles to measure under, in order; the first is the headline's (README, "Measuring honestly").</summary>
@@ -46,7 +53,9 @@ public sealed record BenchSettings
     public RuntimeProfile MainProfile => Profiles[0];
 
     /// <summary>Whether the peer with this key runs: peers on, and all of them or this one chosen.</summary>
-    public bool RunsPeer(string key) => Peers && (PeerKeys?.Contains(key) ?? true);
+    /// <summary>Without --peers: with --changed the change peers and the psql binary pipe (a reload, the yardstick), else every peer that fills an empty target.</summary>
+    public bool RunsPeer(string key) => Peers && (PeerKeys?.Contains(key)
+        ?? (Changed is null ? PeerDefinition.Find(key) is { Changes: false } : PeerDefinition.Find(key) is { Changes: true } || key == PeerDefinition.PsqlBinaryKey));
 
     /// <summary>--profile-cases when not given: the COPY path, EF Core's typical write and the bulk library.</summary>
     public const string DefaultProfileCasesText = "NpgsqlCopy:NpgsqlCopy,EFStream:EFTypical,NpgsqlCopy:EFBulk";

@@ -70,6 +70,23 @@ public static class OptionParsing
         return null;
     }
 
+    /// <summary>
+    /// One or more comma-separated shares of the rows (ChangedShare: "1%" or "0.01", 0 &lt; share ≤ 100%), each named once,
+    /// returned ascending; or an error naming option, value and what is accepted.
+    /// </summary>
+    public static double[]? Shares(ArgumentResult result, string option)
+    {
+        var text = Text(result);
+        var shares = text.Split(',').Select(ChangedShare.Parse).ToList();
+        if (!string.IsNullOrWhiteSpace(text) && shares.All(s => s is not null) && shares.Distinct().Count() == shares.Count)
+        {
+            return shares.Select(s => s!.Value).Order().ToArray();
+        }
+
+        result.AddError(Invalid(option, text, "one or more comma-separated shares of the rows, each named once, each above 0 and at most 100% (e.g. 0.1%,1%,10% or 0.01)"));
+        return null;
+    }
+
     /// <summary>A directory holding a results.json that the runner can write next to.</summary>
     public static DirectoryInfo? RecordDirectory(ArgumentResult result, string option)
     {

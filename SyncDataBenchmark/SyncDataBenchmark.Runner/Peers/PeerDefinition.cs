@@ -19,9 +19,18 @@ public sealed record PeerDefinition(string Key, string Name, string FetchLabel, 
     public const string PostgresFdwKey = "postgres-fdw";
     public const string LogicalReplicationKey = "logical-replication";
     public const string PsqlBinaryTunedKey = "psql-binary-tuned";
+    public const string PsqlMergeKey = "psql-merge";
+    public const string PostgresFdwMergeKey = "postgres-fdw-merge";
+    public const string LogicalReplicationCatchupKey = "logical-replication-catchup";
 
     /// <summary>Where the target's clock readings go (see <see cref="PeerScopes.TargetStatements"/>).</summary>
     public const string ClockFile = "clock";
+
+    /// <summary>
+    /// It brings a target that already holds the source's rows at the watermark up to date (its set-up runs before the
+    /// source changes): it runs only with --changed, from a target ChangedBaseline prepared, not from an emptied one.
+    /// </summary>
+    public bool Changes { get; init; }
 
     /// <summary>Files written into $WORK before the run (untimed): SQL scripts, filters.</summary>
     public IReadOnlyDictionary<string, string> Files { get; init; } = new Dictionary<string, string>();
@@ -50,6 +59,9 @@ public sealed record PeerDefinition(string Key, string Name, string FetchLabel, 
         PostgresFdwPeer.Definition,
         LogicalReplicationPeer.Definition,
         PsqlBinaryTunedPeer.Definition,
+        PsqlMergePeer.Definition,
+        PostgresFdwMergePeer.Definition,
+        LogicalReplicationCatchupPeer.Definition,
     ];
 
     /// <summary>This peer moving <paramref name="table"/>: its scripts and files with the table's name and columns filled in (PeerFolder).</summary>

@@ -51,6 +51,26 @@ public static class PeerFolder
         return result.ContainsKey(Run) ? result : throw new InvalidOperationException($"Peers/{folder}/ has no {Run}.");
     }
 
+    /// <summary>
+    /// The peers' common SQL (Peers/Shared/), as placeholder values: {{merge}} (the MERGE, its column lists read from the
+    /// catalog), {{watermark}} (the new watermark stored), {{watermark_check}} (none: stop), {{foreign_server}} (postgres_fdw's server).
+    /// </summary>
+    public static IReadOnlyDictionary<string, string> SharedValues { get; } = new Dictionary<string, string>
+    {
+        ["merge"] = Shared("merge.sql"),
+        ["watermark"] = Shared("watermark.sql"),
+        ["watermark_check"] = Shared("watermark-check.sql"),
+        ["foreign_server"] = Shared("foreign-server.sql"),
+    };
+
+    private static string Shared(string name)
+    {
+        using var stream = typeof(PeerFolder).Assembly.GetManifestResourceStream($"{Prefix}Shared/{name}")
+                           ?? throw new InvalidOperationException($"{Prefix}Shared/{name} is not embedded.");
+        using var reader = new StreamReader(stream);
+        return reader.ReadToEnd();
+    }
+
     /// <summary>A peer's text for <paramref name="table"/>: {{table}} its name, {{columns}} its COPY column order.</summary>
     public static string ForTable(string text, SyncTable table) =>
         text.Replace("{{table}}", table.Name, StringComparison.Ordinal).Replace("{{columns}}", table.Columns, StringComparison.Ordinal);

@@ -20,6 +20,12 @@ public sealed partial class PeerRunner(string sourceConnection, string targetCon
 {
     private readonly PeerPlacement _placement = placement ?? new PeerPlacement(null, sourceConnection, targetConnection);
 
+    /// <summary>
+    /// How each run's target is prepared after the peer's set-up, untimed (TargetPreparation); its source checksum is
+    /// what the run is verified against. Default: emptied with a sentinel row, against <paramref name="sourceSummary"/>.
+    /// </summary>
+    public Func<CancellationToken, Task<TargetStart>> Start { get; init; } = ct => TargetPreparation.EmptyAsync(targetConnection, table, sourceSummary, ct);
+
     /// <summary>A peer's run that failed: why, and what is known of it.</summary>
     private sealed class PeerFailed(string error, int? exitCode = null, double? wallMs = null) : Exception(error)
     {
@@ -38,22 +44,24 @@ public sealed partial class PeerRunner(string sourceConnection, string targetCon
         var work = Directory.CreateTempSubdirectory("syncdata-peer-");
         try
         {
-            var (ms, wallMs, traffic) = await RunScriptsAsync(peer, work.FullName, ct);
+            var (ms, wallMs, traffic, start) = await RunScriptsAsync(peer, work.FullName, ct);
             var target = await Lab.ReadChecksumAsync(targetConnection, table, ct);
-            var verified = target == sourceSummary;
+            var source = start.Source;
+            var verified = target == source;
             return new PeerRun
             {
                 Peer = peer.Key, Table = table.Name, Round = round, Warmup = warmup, Scope = peer.Scope,
                 Status = verified ? RunStatus.Succeeded : RunStatus.Failed,
                 DurationMs = ms, WallMs = wallMs, Rows = target.Rows, Verified = verified, Target = target, ExitCode = 0, Traffic = traffic,
-                Error = verified ? null : $"Verification failed: source has {sourceSummary.Rows:N0} rows (checksum {sourceSummary.Checksum}), target has {target.Rows:N0} (checksum {target.Checksum}).",
+                Changed = start.Changed, ChangedShare = start.Share, Changes = start.Changes,
+                Error = verified ? null : $"Verification failed: source has {source.Rows:N0} rows (checksum {source.Checksum}), target has {target.Rows:N0} (checksum {target.Checksum}).",
             };
         }
         catch (PeerFailed failed)
         {
             return Failed(peer, round, warmup, failed);
         }
-        catch (NpgsqlException ex)
+        catch (Exception ex) when (ex is NpgsqlException or InvalidOperationException)
         {
             return Failed(peer, round, warmup, new PeerFailed($"Could not prepare or verify the target: {ex.Message}"));
         }
@@ -75,11 +83,13 @@ public sealed partial class PeerRunner(string sourceConnection, string targetCon
         WallMs = failed.WallMs, Scope = peer.Scope,
     };
 
-    /// <summary>Target made to differ, files written, set-up, the timed script, tear-down; its time by its scope, its wall time and what crossed the link.</summary>
-    private async Task<(double Ms, double WallMs, LinkTraffic? Traffic)> RunScriptsAsync(PeerDefinition peer, string work, CancellationToken ct)
+    /// <summary>
+    /// Files written, set-up, target made to differ, the timed script, tear-down; its time by its scope, its wall time,
+    /// what crossed the link and where the run started from. The set-up comes before the target is prepared: a change
+    /// peer's subscription must exist before the source changes (logical-replication-catchup).
+    /// </summary>
+    private async Task<(double Ms, double WallMs, LinkTraffic? Traffic, TargetStart Start)> RunScriptsAsync(PeerDefinition peer, string work, CancellationToken ct)
     {
-        // Whatever the previous case left, a peer that copies nothing must not verify.
-        await Lab.MakeTargetDifferAsync(targetConnection, table, sourceSummary, ct);
         foreach (var (name, content) in peer.Files)
         {
             await File.WriteAllTextAsync(Path.Combine(work, name), content, ct);
@@ -95,11 +105,14 @@ public sealed partial class PeerRunner(string sourceConnection, string targetCon
         ShellCommand.Outcome outcome;
         string? teardownError;
         LinkTraffic? traffic;
+        TargetStart start;
         try
         {
+            // Whatever the previous case left, a peer that copies nothing must not verify.
+            start = await Start(ct);
             var before = await ReadCountersAsync(ct);
             outcome = await ShellCommand.RunAsync(peer.Script, environment, work, _placement.Namespace, ct);
-            traffic = LinkTrafficOf(before, await ReadCountersAsync(ct), sourceSummary.Rows);
+            traffic = LinkTrafficOf(before, await ReadCountersAsync(ct), start.Source.Rows);
         }
         finally
         {
@@ -110,11 +123,11 @@ public sealed partial class PeerRunner(string sourceConnection, string targetCon
         await CheckOutcomeAsync(peer, outcome, teardownError, work, wallMs, ct);
         if (peer.Scope != PeerScopes.TargetStatements)
         {
-            return (wallMs, wallMs, traffic);
+            return (wallMs, wallMs, traffic, start);
         }
 
         return await ReadClockAsync(Path.Combine(work, PeerDefinition.ClockFile), ct) is { } clockMs
-            ? (clockMs, wallMs, traffic)
+            ? (clockMs, wallMs, traffic, start)
             : throw new PeerFailed($"{peer.Name} did not record the target's clock before its first statement and after its commit (expected two epoch lines in $WORK/{PeerDefinition.ClockFile}).", 0, wallMs);
     }
 

@@ -4,7 +4,7 @@ using SyncDataBenchmark.Runner.Report;
 namespace SyncDataBenchmark.Runner;
 
 /// <summary>
-/// What a session runs, decided from the options alone: links × sizes × profiles × rounds × tables × codings × cases.
+/// What a session runs, decided from the options alone: links × sizes × profiles × rounds × tables × changed shares × codings × cases.
 /// Each round visits, table by table, every selected case and then every peer, so slow drift of the machine spreads over all of them; the
 /// first profile runs every case and the peers, each further one (after the services restart under it) the
 /// --profile-cases cases. The one input that is not an option is what was measured so far: a case whose run at the
@@ -30,7 +30,8 @@ public sealed class BenchPlan(BenchSettings settings, IReadOnlyList<PeerDefiniti
     public BenchPlan Without(IEnumerable<PeerDefinition> skipped) => new(settings, peers.Except(skipped).ToList());
 
     private static Combination[] Compressed(BenchSettings settings, Func<Combination, bool> also) =>
-        TestCases.Runnable.Where(c => settings.Cases.Matches(c.Fetch, c.Insert) && also(c))
+        // A merge writer (and so a change fetch) needs a populated target: only --changed prepares one.
+        TestCases.Runnable.Where(c => (settings.Changed is not null || !c.Merges) && settings.Cases.Matches(c.Fetch, c.Insert) && also(c))
             .SelectMany(c => settings.Compressions.Select(compression => c with { Compression = compression })).ToArray();
 
     /// <summary>
@@ -52,17 +53,17 @@ public sealed class BenchPlan(BenchSettings settings, IReadOnlyList<PeerDefiniti
             var main = profile == settings.MainProfile;
             for (var round = 1 - settings.WarmupsAt(sizeIndex); round <= settings.Repeat; round++)
             {
-                foreach (var table in settings.Tables)
+                foreach (var (table, share) in settings.Tables.SelectMany(t => settings.Shares.Select(s => (t, s))))
                 {
                     foreach (var c in main ? Combinations : ProfileCombinations)
                     {
-                        yield return new PlanItem(0, Math.Max(round, 0), round <= 0, c, null, profile, main, rows, table);
+                        yield return new PlanItem(0, Math.Max(round, 0), round <= 0, c, null, profile, main, rows, table) { Share = share };
                     }
 
                     // The peers run no .NET process: one set, beside the main profile's runs, is enough.
                     foreach (var p in main ? peers : [])
                     {
-                        yield return new PlanItem(0, Math.Max(round, 0), round <= 0, null, p, profile, main, rows, table);
+                        yield return new PlanItem(0, Math.Max(round, 0), round <= 0, null, p, profile, main, rows, table) { Share = share };
                     }
                 }
             }

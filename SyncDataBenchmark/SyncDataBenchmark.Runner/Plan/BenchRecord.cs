@@ -14,6 +14,7 @@ public sealed class BenchRecord
     private readonly List<SkippedCase> _skipped = [];
     private readonly List<SkippedPeer> _skippedPeers = [];
     private readonly Dictionary<long, double?> _seedMs = [];
+    private readonly List<TriggerCost> _triggerCosts = [];
 
     public IReadOnlyList<CombinationRun> Runs => _runs;
     public IReadOnlyList<PeerRun> PeerRuns => _peerRuns;
@@ -26,6 +27,10 @@ public sealed class BenchRecord
     /// <summary>Seeding time per size (null: an existing seed of that size was reused); the first link's.</summary>
     public IReadOnlyDictionary<long, double?> SeedMs => _seedMs;
 
+    /// <summary>--changed: what change tracking costs the source's writers, per table and share (TriggerCostProbe).</summary>
+    public IReadOnlyList<TriggerCost> TriggerCosts => _triggerCosts;
+
+    public void Add(TriggerCost cost) => _triggerCosts.Add(cost);
     public void Add(CombinationRun run) => _runs.Add(run);
     public void Add(PeerRun run) => _peerRuns.Add(run);
     public void Add(SkippedCase skipped) => _skipped.Add(skipped);
@@ -38,7 +43,7 @@ public sealed class BenchRecord
     {
         IEnumerable<(long? Rows, double? Ms)> times = item.Combination is not null
             ? _runs.Where(r => r.Case == item.Case && r.Profile == item.Profile.Name && r.Link == link && r.Ok && !r.Warmup).Select(r => (r.SourceRows, r.Result!.DurationMs))
-            : _peerRuns.Where(r => r.Peer == item.Peer!.Key && r.Table == item.Table.Name && r.Link == link && r.Ok && !r.Warmup).Select(r => (r.SourceRows, r.DurationMs));
+            : _peerRuns.Where(r => r.Peer == item.Peer!.Key && r.Table == item.Table.Name && r.ChangedShare == item.Share && r.Link == link && r.Ok && !r.Warmup).Select(r => (r.SourceRows, r.DurationMs));
         return times.Where(t => t.Rows is not null && t.Ms is not null)
             .GroupBy(t => t.Rows!.Value)
             .Select(g => (g.Key, g.Min(t => t.Ms!.Value)))

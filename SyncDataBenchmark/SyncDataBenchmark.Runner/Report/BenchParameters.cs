@@ -50,6 +50,10 @@ public sealed record BenchParameters
     /// <summary>The tables every case and peer moved (--table), in order; null in records from before --table (users).</summary>
     public IReadOnlyList<string>? Tables { get; init; }
 
+    /// <summary>--changed: the shares changed before each run ("0.1%", "1%"), in order; null (absent) for runs into an emptied target.</summary>
+    [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
+    public IReadOnlyList<string>? Changed { get; init; }
+
     /// <summary>The headline's runtime profile: the runs' Profile of the summary table's main rows.</summary>
     [JsonIgnore]
     public string MainProfile => Profiles.First(p => p.Main).Name;

@@ -24,6 +24,9 @@ public sealed record BenchReport
     public required IReadOnlyList<string> Problems { get; init; }
     /// <summary>Cases a sweep did not run at some size: predicted past --max-run-seconds.</summary>
     public required IReadOnlyList<SkippedCase> Skipped { get; init; }
+    /// <summary>--changed: change_&lt;table&gt;(share) timed with and without the change-log triggers; null (absent) without --changed.</summary>
+    [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
+    public IReadOnlyList<TriggerCost>? TriggerCosts { get; init; }
     /// <summary>Peers the server cannot run (PeerDefinition.Precondition), with why and what to change.</summary>
     public required IReadOnlyList<SkippedPeer> SkippedPeers { get; init; }
 }

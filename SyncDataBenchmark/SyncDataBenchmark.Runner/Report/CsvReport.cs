@@ -24,6 +24,7 @@ public static class CsvReport
         Column("Fetch", r => r.Fetch, p => PeerDefinition.Find(p.Peer)!.FetchLabel),
         Column("Insert", r => r.Insert, p => PeerDefinition.Find(p.Peer)!.InsertLabel),
         .. RunDimension.Shown(parameters).Select(d => Shared(d.Header, d.Of)),
+        .. ChangeCounts(parameters),
         Shared("Round", r => r.Round),
         Shared("Warmup", r => r.Warmup),
         // Rows in the source for this run (the sweep's size); Rows below is what the run moved.
@@ -48,6 +49,12 @@ public static class CsvReport
         Shared("LinkBytesPerRow", r => r.Traffic?.BytesPerRow),
         Column("RunId", r => r.Result?.Id),
         Shared("Error", r => r.Error),
+    ];
+
+    /// <summary>--changed: what change_&lt;table&gt; did to the source before each run; no columns without it.</summary>
+    private static IEnumerable<ReportColumn<Run>> ChangeCounts(BenchParameters parameters) => parameters.Changed is null ? [] :
+    [
+        Shared("ChangedUpdated", r => r.Changes?.Updated), Shared("ChangedInserted", r => r.Changes?.Inserted), Shared("ChangedDeleted", r => r.Changes?.Deleted),
     ];
 
     public static IEnumerable<Run> Rows(BenchReport report) =>

@@ -32,8 +32,12 @@ public static class MarkdownReport
         AppendFailures(md, report, pictureProblem);
         if (charts)
         {
-            md.AppendLine().AppendLine("![Time and memory across combinations](summary.png)");
+            // With --changed every row belongs to a share's summary: the first share's picture (summary-0.1pct.png); changed.png follows.
+            var summary = report.Parameters.Changed is null ? "summary.png" : $"summary{tables.Summary.FirstOrDefault()?.Split.Replace("%", "pct", StringComparison.Ordinal)}.png";
+            md.AppendLine().AppendLine($"![Time and memory across combinations]({summary})");
         }
+
+        ChangedReport.Append(md, tables, charts);
 
         GrowthTable.Append(md, tables, charts);
         FloorRatios.Append(md, tables);

@@ -1,3 +1,5 @@
+using System.Text.Json.Serialization;
+
 namespace SyncDataBenchmark.Runner.Report;
 
 /// <summary>What the record holds of every run, a combination's (CombinationRun) or a peer's (PeerRun).</summary>
@@ -15,6 +17,18 @@ public abstract record MeasuredRun
     public string Table { get => _table ?? SyncData.Postgres.SyncTable.Users.Name; init => _table = value; }
 
     private readonly string? _table;
+    /// <summary>
+    /// --changed: the share of the source's rows changed before the run ("1%"); null (and absent from results.json) for a
+    /// run into an emptied target, so records without --changed read and write as before.
+    /// </summary>
+    [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
+    public string? Changed { get; init; }
+    /// <summary>The same share as a fraction (0.01), for the picture's axis.</summary>
+    [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
+    public double? ChangedShare { get; init; }
+    /// <summary>--changed: what ChangedBaseline's change_&lt;table&gt; did to the source before this run.</summary>
+    [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
+    public ChangeMix? Changes { get; init; }
     /// <summary>The link between the two hosts this run crossed (--link).</summary>
     public string Link { get; init; } = NetworkLink.LoopbackName;
     /// <summary>What crossed a shaped link during the run (a peer's: during its timed script); null on loopback.</summary>

@@ -23,6 +23,8 @@ public sealed class ReportTables(BenchReport record, IReadOnlyList<LinkRows> lin
     public IReadOnlyList<CaseGrowth> Growth { get; } = record.Parameters.Sizes.Count > 1
         ? CaseGrowth.Build(bySize, record.Skipped.Where(s => s.Link == record.Parameters.Links[0].Name).ToList())
         : [];
+    /// <summary>--changed: each case's time against the changed share, and the crossover per library; null without --changed.</summary>
+    public ChangedSweep? Changed { get; } = ChangedSweep.Build(record.Parameters, bySize.FirstOrDefault(s => s.Rows == record.Parameters.Rows).Summary ?? []);
     public BenchParameters Parameters => Record.Parameters;
     /// <summary>For the pictures: the runs whose samples they draw.</summary>
     public IReadOnlyList<CombinationRun> Runs => Record.Runs;

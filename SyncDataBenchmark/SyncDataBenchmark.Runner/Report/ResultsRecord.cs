@@ -26,6 +26,7 @@ public static class ResultsRecord
             Problems = session.Problems.ToList(),
             Skipped = session.Skipped.ToList(),
             SkippedPeers = session.SkippedPeers.ToList(),
+            TriggerCosts = settings.Changed is null ? null : session.TriggerCosts.ToList(),
         };
         return record with { Runs = SampleThinning.KeepPictured(record.Runs, ReportTables.Of(record).Summary) };
     }
@@ -82,6 +83,7 @@ public static class ResultsRecord
         Links = settings.Links,
         Compressions = settings.Compressions,
         Tables = settings.Tables.Select(t => t.Name).ToList(),
+        Changed = settings.Changed?.Select(ChangedShare.Format).ToList(),
     };
 
     private static string WarmupRounds(int n) => n == 1 ? "one untimed warm-up round" : $"{n} untimed warm-up rounds";

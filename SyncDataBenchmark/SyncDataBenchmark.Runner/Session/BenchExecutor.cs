@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using System.Net;
 using System.Text.Json;
+using Npgsql;
 using SyncData.Harness;
 using SyncData.Shared;
 using SyncDataBenchmark.Runner.Report;
@@ -29,11 +30,12 @@ public sealed class BenchExecutor(BenchSettings settings, BenchLab lab, BenchRec
         if (item.Combination is { } combination)
         {
             var run = await RunCombinationAsync(combination, item, ct) with { SourceRows = item.Rows, Link = lab.Link.Name, Table = item.Table.Name };
+            run = run with { Changed = ChangedOf(item), ChangedShare = item.Share };
             record.Add(run);
             return run.Ok ? new(true, $"{run.Result!.DurationMs:N0} ms, {run.Result.Rows:N0} rows, verified") : new(false, run.Error ?? "failed");
         }
 
-        var peer = await lab.Peers(item.Table).RunAsync(item.Peer!, item.Round, item.Warmup, ct) with { SourceRows = item.Rows, Link = lab.Link.Name };
+        var peer = await lab.Peers(item.Table, item.Share, item.Round).RunAsync(item.Peer!, item.Round, item.Warmup, ct) with { SourceRows = item.Rows, Link = lab.Link.Name, Changed = ChangedOf(item), ChangedShare = item.Share };
         record.Add(peer);
         return peer.Ok ? new(true, $"{peer.DurationMs:N0} ms, {peer.Rows:N0} rows, verified") : new(false, peer.Error ?? "failed");
     }
@@ -41,8 +43,17 @@ public sealed class BenchExecutor(BenchSettings settings, BenchLab lab, BenchRec
     private async Task<CombinationRun> RunCombinationAsync(Combination combination, PlanItem item, CancellationToken ct)
     {
         // Untimed: the target must differ from the source, so a run that writes nothing cannot verify.
-        var source = lab.SourceChecksums[item.Table.Name];
-        await Lab.MakeTargetDifferAsync(lab.TargetDb, item.Table, source, ct);
+        TargetStart start;
+        try
+        {
+            start = await lab.TargetStart(item.Table, item.Share, item.Round)(ct);
+        }
+        catch (Exception ex) when (ex is NpgsqlException or InvalidOperationException)
+        {
+            return Run(combination, item, TimeSpan.Zero, null, $"Could not prepare the target: {ex.Message}", null);
+        }
+
+        var source = start.Source;
         var clock = Stopwatch.StartNew();
         try
         {
@@ -58,7 +69,7 @@ public sealed class BenchExecutor(BenchSettings settings, BenchLab lab, BenchRec
             // The runner's own verdict, whatever the service says: read the target directly.
             var target = await Lab.ReadChecksumAsync(lab.TargetDb, item.Table, ct);
             var error = RunVerdict.Of(result, source, target, lab.ServicesStartedByRunner ? item.Profile : null);
-            return Run(combination, item, wall, 200, error, result) with { RunnerVerified = target == source, RunnerTarget = target, Traffic = traffic };
+            return Run(combination, item, wall, 200, error, result) with { RunnerVerified = target == source, RunnerTarget = target, Traffic = traffic, Changes = start.Changes };
         }
         catch (Exception ex) when (ex is HttpRequestException or JsonException || (ex is TaskCanceledException && !ct.IsCancellationRequested))
         {
@@ -83,6 +94,8 @@ public sealed class BenchExecutor(BenchSettings settings, BenchLab lab, BenchRec
         Error = error,
         Result = result,
     };
+
+    private static string? ChangedOf(PlanItem item) => item.Share is { } share ? ChangedShare.Format(share) : null;
 
     private static string Shorten(string text) => text.Length <= 600 ? text : text[..600] + "…";
 

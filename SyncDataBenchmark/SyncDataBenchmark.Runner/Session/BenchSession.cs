@@ -63,6 +63,29 @@ public sealed class BenchSession(BenchPlan plan, BenchRecord record, IBenchDispl
         Plan = Plan.Without(skipped);
     }
 
+    /// <summary>--changed: once per table and share at each size, before the runs change the source further.</summary>
+    private async Task MeasureTriggerCostsAsync(BenchLab lab, long rows, CancellationToken ct)
+    {
+        foreach (var table in Settings.Tables)
+        {
+            foreach (var share in Settings.Changed ?? [])
+            {
+                try
+                {
+                    var cost = await TriggerCostProbe.MeasureAsync(lab.SourceDb, table, share, ct) with { Link = lab.Link.Name };
+                    record.Add(cost);
+                    display.Say($"Change tracking's cost, {table.Name} at {cost.Changed} ({cost.ChangedRows:N0} of {cost.SourceRows:N0} rows): " +
+                                $"{cost.TrackedMs:N1} ms with the triggers, {cost.UntrackedMs:N1} ms without ({cost.Ratio:0.00}×).");
+                }
+                catch (Npgsql.NpgsqlException ex)
+                {
+                    record.AddProblem($"Could not measure change tracking's cost on {table.Name} at {ChangedShare.Format(share)} ({rows:N0} rows): {ex.Message}");
+                    display.Say(record.Problems[^1]);
+                }
+            }
+        }
+    }
+
     private async Task RunLinkAsync(BenchLab lab, CancellationToken ct)
     {
         if (Settings.Links.Count > 1)
@@ -91,6 +114,7 @@ public sealed class BenchSession(BenchPlan plan, BenchRecord record, IBenchDispl
                 record.Add(skip);
             }
 
+            await MeasureTriggerCostsAsync(lab, rows, ct);
             var items = Plan.ItemsAt(i, lab.Link.Name, record);
             // The time left at a new size: each case's run predicted from the smaller ones until it has run here.
             var predicted = items.GroupBy(j => j.Key).ToDictionary(g => g.Key, g => Growth.PredictMs(record.BestTimesBySize(g.First(), lab.Link.Name), rows));

@@ -8,5 +8,5 @@ public static class PostgresFdwPeer
 {
     public static PeerDefinition Definition { get; } = PeerFolder.Load("PostgresFdw", PeerDefinition.PostgresFdwKey, "postgres_fdw pull",
         "postgres_fdw cursor on the source (fetch_size 10000)", "truncate + INSERT … SELECT from the foreign table, one transaction", "psql",
-        PeerScopes.TargetStatements);
+        PeerScopes.TargetStatements, PeerFolder.SharedValues);
 }

@@ -1,19 +1,3 @@
--- Untimed: a foreign server on the source (fetch_size 10000: at the default 100 a million rows take 10,000 round
--- trips), a user mapping and the foreign table, in a schema of its own.
-\getenv src_host SRC_HOST
-\getenv src_port SRC_PORT
-\getenv src_db SRC_DB
-\getenv src_user SRC_USER
-\getenv src_password SRC_PASSWORD
-create extension if not exists postgres_fdw;
-drop schema if exists syncdata_peer_fdw cascade;
-drop server if exists syncdata_peer_source cascade;
-create server syncdata_peer_source foreign data wrapper postgres_fdw
-    options (host :'src_host', port :'src_port', dbname :'src_db', fetch_size '10000');
-\if :{?src_password}
-create user mapping for current_user server syncdata_peer_source options (user :'src_user', password :'src_password');
-\else
-create user mapping for current_user server syncdata_peer_source options (user :'src_user');
-\endif
-create schema syncdata_peer_fdw;
+-- Untimed: the foreign server and the foreign table, in a schema of its own.
+{{foreign_server}}
 import foreign schema public limit to ({{table}}) from server syncdata_peer_source into syncdata_peer_fdw;

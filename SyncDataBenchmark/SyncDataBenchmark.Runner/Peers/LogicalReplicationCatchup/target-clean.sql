@@ -1,0 +1,1 @@
+drop subscription if exists syncdata_catchup;

@@ -1,0 +1,2 @@
+drop schema if exists syncdata_peer_fdw cascade;
+drop server if exists syncdata_peer_source cascade;

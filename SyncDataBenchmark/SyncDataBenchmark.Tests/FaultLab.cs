@@ -58,11 +58,14 @@ public sealed class FaultLab : LabFixture
     /// <summary>COPY, EF's paging queries, and the source's guarded streaming query (SendableDbContext).</summary>
     public static readonly string[] SourceStreaming = ["COPY users%", "SELECT%FROM users AS%", "select id, name, patronymic, surname,%"];
     /// <summary>
-    /// Ours and EF's statements name the table bare; EFCore.BulkExtensions quotes and qualifies it, and its upsert
-    /// (EFBulkMerge) COPYs into a table of its own, "usersTemp…"; linq2db's Merge from the rows writes by MERGE (the COPY
-    /// merges' staging tables are named users_…).
+    /// Ours and EF's statements name the table bare; EFCore.BulkExtensions quotes and qualifies it. Its upsert
+    /// (EFBulkMerge) runs per chunk CREATE TABLE "usersTemp…", a COPY into it, INSERT … SELECT … FROM it and DROP TABLE,
+    /// each brief, then waits for the next chunk idle in the run's transaction with that DROP as its last statement: every
+    /// statement naming "usersTemp…" is matched, so the writer is seen writing from its first chunk on, whenever the test
+    /// looks (matching the COPY alone caught it only in the moment the COPY ran). linq2db's Merge from the rows writes by
+    /// MERGE (the COPY merges' staging tables are named users_…).
     /// </summary>
-    public static readonly string[] TargetWriting = ["COPY users%", "COPY \"public\".\"users\"%", "COPY \"public\".\"usersTemp%", "INSERT INTO users%", "MERGE INTO users%", "%SAVEPOINT%"];
+    public static readonly string[] TargetWriting = ["COPY users%", "COPY \"public\".\"users\"%", "%\"public\".\"usersTemp%", "INSERT INTO users%", "MERGE INTO users%", "%SAVEPOINT%"];
 
     /// <summary>Terminates the backends of a database whose current or last statement matches, as an operator or a failover would.</summary>
     public async Task<int> TerminateBackendsAsync(string database, string[] patterns) =>

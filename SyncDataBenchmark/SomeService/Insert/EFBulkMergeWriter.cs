@@ -13,7 +13,8 @@ namespace SomeService.Insert;
 /// ON CONFLICT on the primary key), then the rows to delete loaded by key and given to BulkDelete. Not
 /// BulkInsertOrUpdateOrDelete: on PostgreSQL (8.0.0) it throws "not yet supported. Use combination of InsertOrUpdate
 /// with Read and Delete", so with a full fetch the keys the source did not send are found by reading the target's
-/// (docs/approaches.md, "Merges").
+/// (docs/approaches.md, "Merges"). A key equal to its CLR default (Guid.Empty, 0) is refused by name before its chunk
+/// is handed over: the library would leave the key column out of its INSERT (<see cref="RefuseDefaultKeys"/>).
 /// </summary>
 [Approach(ApproachKind.Insert, "EFBulkMerge", Batches = true, Merges = true)]
 public sealed class EFBulkMergeWriter : IMergeWriter
@@ -30,10 +31,34 @@ public sealed class EFBulkMergeWriter : IMergeWriter
         }
 
         await using var db = await target.OpenDbContextAsync(ct);
-        return await EFMergeKeys.WithKeyAsync(db, new Merge<TRow>(db, rows, scope, target.BatchSize, ct));
+        return await EFMergeKeys.WithKeyAsync(db, new Merge<TRow>(db, rows, scope, table.Table.Name, target.BatchSize, ct));
     }
 
-    private sealed record Merge<TRow>(SyncDbContext Db, IAsyncEnumerable<TRow> Rows, MergeScope Scope, int BatchSize, CancellationToken Ct)
+    /// <summary>
+    /// Refuses a row whose key equals its CLR default. EFCore.BulkExtensions (8.0.0, PostgreSqlQueryBuilder.MergeTable)
+    /// takes a first row keyed "0", Guid.Empty or "" as "the database generates the keys" and leaves the key column out
+    /// of its INSERT … SELECT from the staging table, for every row of the call: with no default on the column that is
+    /// "null value in column id", with one the rows would get new keys. No BulkConfig option is meant to turn that off. Any such
+    /// row is refused, not only a chunk's first, so the outcome does not depend on batch size or row order.
+    /// </summary>
+    private static void RefuseDefaultKeys<TRow, TKey>(TRow[] chunk, EFMergeKey<TRow, TKey> key, string table)
+        where TRow : class
+        where TKey : notnull, IParsable<TKey>
+    {
+        foreach (var row in chunk)
+        {
+            var value = key.Of(row);
+            if (EqualityComparer<TKey>.Default.Equals(value, default))
+            {
+                throw new InvalidOperationException(
+                    $"row {value}: {table}.{key.Column} = {value} cannot be written by EFCore.BulkExtensions' BulkInsertOrUpdate (EFBulkMerge): " +
+                    "the library takes a key equal to its type's default as one for the database to generate and leaves the key column out of its INSERT, " +
+                    "and no BulkConfig option is meant to keep it (docs/approaches.md, EFBulkMerge). EFBulk (BulkInsert) and the other merges carry it.");
+            }
+        }
+    }
+
+    private sealed record Merge<TRow>(SyncDbContext Db, IAsyncEnumerable<TRow> Rows, MergeScope Scope, string Table, int BatchSize, CancellationToken Ct)
         : EFMergeKeys.IByKey<TRow, long?>
         where TRow : class
     {
@@ -45,6 +70,7 @@ public sealed class EFBulkMergeWriter : IMergeWriter
             // The library takes an IEnumerable and enumerates it several times: each chunk is an array.
             await foreach (var chunk in Rows.Chunk(BatchSize).WithCancellation(Ct))
             {
+                RefuseDefaultKeys(chunk, key, Table);
                 await Db.BulkInsertOrUpdateAsync(chunk, cancellationToken: Ct);
                 sent?.UnionWith(chunk.Select(key.Of));
                 merged += chunk.Length;

@@ -17,6 +17,9 @@ internal sealed class EFMergeKey<TRow, TKey>(IProperty key)
 
     public TKey Of(TRow row) => (TKey)_getter.GetClrValue(row)!;
 
+    /// <summary>The key's column as the model maps it.</summary>
+    public string Column => key.GetColumnName();
+
     public static List<TKey> Parse(IEnumerable<string> keys) => [.. keys.Select(k => TKey.Parse(k, CultureInfo.InvariantCulture))];
 
     /// <summary>The rows of <paramref name="rows"/> whose key is one of <paramref name="keys"/>.</summary>

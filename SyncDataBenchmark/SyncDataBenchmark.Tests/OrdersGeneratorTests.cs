@@ -20,14 +20,7 @@ public sealed class OrdersGeneratorTests(MatrixLab lab) : IAsyncLifetime
 
     public async Task InitializeAsync()
     {
-        await using (var connection = new NpgsqlConnection(lab.Postgres.ConnectionString("postgres")))
-        {
-            await connection.OpenAsync();
-            await using var create = new NpgsqlCommand($"drop database if exists {Database} with (force); create database {Database}", connection);
-            await create.ExecuteNonQueryAsync();
-        }
-
-        await SqlScripts.ApplySchemaAsync(Db, withGenerator: true);
+        await ScratchDatabase.RecreateAsync(lab.Postgres, Database);
     }
 
     public Task DisposeAsync() => Task.CompletedTask;

@@ -161,14 +161,7 @@ public sealed class Linq2DBTests(InProcessLab lab, ITestOutputHelper output)
             end $$;
             create trigger stall_first_insert before insert or update on users for each statement execute function stall_first_insert()
             """);
-        return new Cleanup(async () =>
-        {
-            // A write its run abandoned (a timed-out or cancelled COPY) still sleeps in the trigger, and DROP would wait
-            // out the rest of the stall behind its lock: end it (the run is judged by then) and forget pooled connections.
-            await ExecuteOnTargetAsync("select pg_terminate_backend(pid, 10000) from pg_stat_activity where wait_event = 'PgSleep' and datname = current_database()");
-            NpgsqlConnection.ClearAllPools();
-            await ExecuteOnTargetAsync("drop function stall_first_insert() cascade");
-        });
+        return new Cleanup(() => ExecuteOnTargetAsync("drop function stall_first_insert() cascade"));
     }
 
     /// <summary>Waits until the target's write sleeps in the trigger; returns its statement.</summary>

@@ -180,6 +180,19 @@ public sealed class SummaryTableTests
         }
     }
 
+    [Theory]
+    [MemberData(nameof(RecordFolders))]
+    public async Task Committed_reports_link_only_pictures_that_exist_and_no_address_picked_at_start(string folder)
+    {
+        var directory = Path.Combine(Artifacts, folder);
+        var markdown = await File.ReadAllTextAsync(Path.Combine(directory, "results.md"));
+
+        var pictures = System.Text.RegularExpressions.Regex.Matches(markdown, @"\]\(([^)\s]+\.png)\)").Select(m => m.Groups[1].Value).Distinct().ToList();
+        Assert.NotEmpty(pictures);
+        Assert.All(pictures, p => Assert.True(File.Exists(Path.Combine(directory, p)), $"{folder}/results.md links {p}, which is not there"));
+        Assert.DoesNotMatch(@"127\.0\.0\.1:\d+|\.sock\b", markdown);
+    }
+
     private const string Compression = "Compression";
     private const string Table = "Table";
 

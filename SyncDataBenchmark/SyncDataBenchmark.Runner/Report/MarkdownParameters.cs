@@ -21,7 +21,7 @@ public static class MarkdownParameters
                       + (p.PostgresSettings.Count > 0 ? $" ({string.Join(", ", p.PostgresSettings.Select(s => $"{s.Key}={s.Value}"))})" : "")
                       + (p.SeedReused ? "; seed reused" : ""));
         md.AppendLine($"- {e.CpuModel}, {e.Cores} cores, {Bytes(e.MemoryBytes)} RAM; {e.Os}, kernel {e.Kernel}; {e.DotnetRuntime}");
-        md.AppendLine($"- Services: {(p.ServicesStartedByRunner ? "started by the runner as separate Release processes" : "already running")}; SomeService {p.SomeServiceUrl}");
+        md.AppendLine($"- Services: {(p.ServicesStartedByRunner ? "started by the runner as separate Release processes" : "already running")}; SomeService {Where(p)}");
         md.AppendLine($"- Commit {e.GitCommit ?? "unknown"}{(e.GitDirty == true ? " (with uncommitted changes)" : "")}; {e.StartedAt:yyyy-MM-dd HH:mm} UTC; wall time {(e.WallTimeMs is { } w ? Estimator.Format(TimeSpan.FromMilliseconds(w)) : "n/a")}");
         md.AppendLine($"- Tools: {string.Join("; ", e.Tools.Values)}");
         var main = p.Profiles.First(x => x.Main);
@@ -34,6 +34,17 @@ public static class MarkdownParameters
     {
         var some = tables.Summary.FirstOrDefault(r => r.Profile == profile && r.SomeService?.Runtime is not null)?.SomeService?.Runtime;
         return some is null ? "" : $"; SomeService reported: {SyncData.Harness.RuntimeProfiles.Describe(some)}";
+    }
+
+    /// <summary>Where SomeService listened: a port or socket the runner picked at start says nothing a reader can reuse, so only its kind is named.</summary>
+    private static string Where(BenchParameters p)
+    {
+        if (!p.ServicesStartedByRunner || !Uri.TryCreate(p.SomeServiceUrl, UriKind.Absolute, out var url))
+        {
+            return p.SomeServiceUrl;
+        }
+
+        return url.Host == "unix" ? "on a Unix socket" : $"on {url.Host}, a port chosen at start";
     }
 
     private static string Setting(int? asked, IEnumerable<int?> used)

@@ -32,9 +32,13 @@ public static class MarkdownReport
         AppendFailures(md, report, pictureProblem);
         if (charts)
         {
-            // With --changed every row belongs to a share's summary: the first share's picture (summary-0.1pct.png); changed.png follows.
-            var summary = report.Parameters.Changed is null ? "summary.png" : $"summary{tables.Summary.FirstOrDefault()?.Split.Replace("%", "pct", StringComparison.Ordinal)}.png";
-            md.AppendLine().AppendLine($"![Time and memory across combinations]({summary})");
+            // One picture per split (summary.png, summary-orders.png); with --changed only the first share's
+            // (summary-0.1pct.png), as changed.png follows.
+            var splits = tables.Summary.Select(r => r.Split).Distinct().DefaultIfEmpty("");
+            foreach (var split in report.Parameters.Changed is null ? splits : splits.Take(1))
+            {
+                md.AppendLine().AppendLine($"![Time and memory across combinations](summary{split.Replace("%", "pct", StringComparison.Ordinal)}.png)");
+            }
         }
 
         ChangedReport.Append(md, tables, charts);
@@ -165,9 +169,13 @@ public static class MarkdownReport
             MarkdownTable.Append(md, SummaryColumns.Link(link.RateBitsPerSecond), link.Cases.Where(r => r.MainProfile));
         }
 
-        if (charts)
+        // bench/plot.py draws one links picture per split (links-orders.png, links-1pct.png), when a link is shaped.
+        if (charts && tables.Links.Any(l => l.RateBitsPerSecond is not null))
         {
-            md.AppendLine().AppendLine("![Time against link rate, per case, with each link's floor](links.png)");
+            foreach (var split in tables.Links.SelectMany(l => l.Cases).Select(r => r.Split).Distinct())
+            {
+                md.AppendLine().AppendLine($"![Time against link rate, per case, with each link's floor](links{split.Replace("%", "pct", StringComparison.Ordinal)}.png)");
+            }
         }
     }
 }

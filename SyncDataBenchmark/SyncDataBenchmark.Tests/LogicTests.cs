@@ -107,7 +107,8 @@ public sealed class LogicTests
             string[] service = ["AllocatedBytes", "AllocatedBytesUnavailable", "AllocationTickBytes", "AllocationTickUnavailable", "HeapCountStart", "HeapCountEnd", "PeakWorkingSetBytes", "GcGen0", "GcGen1", "GcGen2", "GcPauseMs", "CpuTimeMs", "JitTimeMs", "JitMethods"];
             string[] header =
             [
-                "Kind", "Case", "Profile", "Number", "Fetch", "Insert", "Compression", "Round", "Warmup", "SourceRows", "Status", "Verified", "Rows", "DurationMs", "RowsPerSecond",
+                // The full run records its tables (users alone), so Table is a column; Changed is not (no share asked).
+                "Kind", "Case", "Profile", "Number", "Fetch", "Insert", "Compression", "Table", "Round", "Warmup", "SourceRows", "Status", "Verified", "Rows", "DurationMs", "RowsPerSecond",
                 "WallMs", "PageSize", "BatchSize", "WireBytes", "BodyBytes", .. service.Select(c => "SomeService" + c), .. service.Select(c => "SyncDataSource" + c), "Scope",
                 "Link", "LinkSourceToTargetBytes", "LinkTargetToSourceBytes", "LinkBytesPerRow", "RunId", "Error",
             ];
@@ -124,6 +125,7 @@ public sealed class LogicTests
             Assert.DoesNotContain("## Across a link", MarkdownReport.Render(ReportTables.Of(report), charts: true));
             Assert.Equal(run.SyncDataSource!.CpuTimeMs.ToString(System.Globalization.CultureInfo.InvariantCulture), first[Array.IndexOf(header, "SyncDataSourceCpuTimeMs")]);
             Assert.Equal("none", first[Array.IndexOf(header, "Compression")]);
+            Assert.Equal("users", first[Array.IndexOf(header, "Table")]);
             Assert.Equal(1 + report.Runs.Count + report.Peers.Count, lines.Length);
         }
         finally

@@ -40,8 +40,11 @@ public sealed record SyncTable(string Name, string Columns, string RowChecksumEx
     /// <summary>Row count and an order-independent content checksum (see <see cref="Users"/>).</summary>
     public string ChecksumSql => $"select count(*), coalesce(sum({RowChecksumExpression}), 0)::text from {Name}";
 
-    /// <summary>The table named <paramref name="name"/>, or an error listing the tables there are.</summary>
+    /// <summary>The table named <paramref name="name"/>, in any letter case (as approach names are found), or null.</summary>
+    public static SyncTable? Find(string? name) => All.FirstOrDefault(t => string.Equals(t.Name, name, StringComparison.OrdinalIgnoreCase));
+
+    /// <summary>The table named <paramref name="name"/> (<see cref="Find"/>), or an error listing the tables there are.</summary>
     public static SyncTable Named(string name) =>
-        All.FirstOrDefault(t => t.Name == name)
+        Find(name)
         ?? throw new ArgumentException($"'{name}' is not a table of this lab. Tables: {string.Join(", ", All.Select(t => t.Name))}.", nameof(name));
 }

@@ -70,6 +70,21 @@ public sealed class GrpcStreamTests(GrpcStreamLab lab)
         Assert.Contains("server-streaming gRPC call: POST /syncdata.grpcstream.GrpcStreamSource/Users", await get.Content.ReadAsStringAsync());
     }
 
+    /// <summary>Every "Now listening on" address but the service's own is said, in the start-up log, to be the internal pipeline.</summary>
+    [Fact]
+    public async Task The_start_up_log_says_what_the_second_listening_address_is()
+    {
+        await lab.StartSourceAsync();
+        var log = lab.Source.RecentOutput;
+        var listening = System.Text.RegularExpressions.Regex.Matches(log, @"Now listening on: http://(\S+)").Select(m => m.Groups[1].Value.TrimEnd('/')).ToList();
+        var own = lab.Source.BaseAddress.Authority;
+        Assert.Contains(own, listening);
+        var others = listening.Where(address => address != own).ToList();
+        Assert.Single(others);
+        Assert.Contains($"http://{others[0]} is internal, not an address to call", log);
+        Assert.DoesNotContain($"http://{own} is internal", log);
+    }
+
     [Fact]
     public async Task A_call_names_its_run_and_one_of_a_run_never_begun_is_refused()
     {

@@ -39,6 +39,7 @@ internal static class Http2PriorKnowledge
             {
                 listen.Protocols = HttpProtocols.Http2;
                 listen.Use(pipeline => http2 = pipeline);
+                SayWhatItIs(kestrel.ApplicationServices, listen, urls);
             }
             else if (listen.IPEndPoint is not null && listen.Protocols.HasFlag(HttpProtocols.Http1) && listen.Protocols.HasFlag(HttpProtocols.Http2))
             {
@@ -46,6 +47,16 @@ internal static class Http2PriorKnowledge
             }
         }));
     }
+
+    /// <summary>
+    /// Kestrel logs "Now listening on" for the pipeline's endpoint like any other, and a reader would take it for a
+    /// second address of the service: once the port is bound, say what it is and which address to call instead.
+    /// </summary>
+    private static void SayWhatItIs(IServiceProvider services, ListenOptions pipeline, string urls) =>
+        services.GetRequiredService<IHostApplicationLifetime>().ApplicationStarted.Register(() =>
+            services.GetRequiredService<ILoggerFactory>().CreateLogger(typeof(Http2PriorKnowledge).FullName!).LogInformation(
+                "http://{Pipeline} is internal, not an address to call: Kestrel's HTTP/2 pipeline for GrpcStream, to which connections that open " +
+                "with HTTP/2's preface on the service's own address ({Urls}) are handed", pipeline.IPEndPoint, urls));
 
     private static async Task DispatchAsync(ConnectionContext connection, ConnectionDelegate http1, ConnectionDelegate? http2)
     {

@@ -22,6 +22,7 @@ app.MapDefaultEndpoints();
 app.UseSourceRuns();
 // Inside the run's request handling: the compressing, the last block included, is part of the request the run measures.
 app.UseResponseCompression();
+app.UseChangeLogProblems();
 app.MapUsersApi();
 app.MapGrpcStream();
 app.MapRunsApi();

@@ -87,7 +87,7 @@ public static class SyncApi
         return (new SyncRequest(fetch, insert, pages, batches, compression), waitForResult);
     }
 
-    /// <summary>The table table= names (exactly, as SQL does not fold a quoted name either); none is the default table.</summary>
+    /// <summary>The table table= names, in any letter case (as f= and i=); none is the default table.</summary>
     private static SyncTable ParseTable(string? table, Dictionary<string, string[]> errors)
     {
         if (table is null)
@@ -95,7 +95,7 @@ public static class SyncApi
             return SyncTable.Named(SyncRoutes.DefaultTable);
         }
 
-        if (SyncTable.All.FirstOrDefault(t => t.Name == table) is { } named)
+        if (SyncTable.Find(table) is { } named)
         {
             return named;
         }

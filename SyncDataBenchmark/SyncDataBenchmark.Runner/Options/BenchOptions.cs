@@ -95,7 +95,7 @@ public sealed class BenchOptions
     private readonly Option<string[]> _compression = Names("--compression", "compression", BodyCompression.NameList, n => BodyCompression.TryParse(n, out _),
         "Content codings the selected cases run under; each case × coding is its own row (the trigger's c=; SyncDataSource compresses at CompressionLevel.Fastest). Peers run once. Default: none.");
 
-    private readonly Option<string[]> _table = Names("--table", "table", string.Join(", ", SyncTable.All.Select(t => t.Name)), n => SyncTable.All.Any(t => t.Name == n),
+    private readonly Option<string[]> _table = Names("--table", "table", string.Join(", ", SyncTable.All.Select(t => t.Name)), n => SyncTable.Find(n) is not null,
         "Tables every selected case and peer moves, each seeded with --rows rows; a table other than users is its own row, ranked and compared with its own psql pipe. Default: users.");
 
     /// <summary>The profiles measured when --profile is not given (README, "Measuring honestly").</summary>

@@ -33,9 +33,17 @@ public static class RunsApi
         var runs = app.ApplicationServices.GetRequiredService<SourceRuns>();
         return app.Use(async (http, next) =>
         {
-            if (RunOf(http.Request) is not { } run)
+            if (!http.Request.Headers.TryGetValue(SourceRoutes.RunHeader, out var header))
             {
                 await next(http);
+                return;
+            }
+
+            // A header that names no run must not be read as "no run": the request would get a full answer read
+            // outside any run's snapshot, and the caller would never learn its header was ignored.
+            if (!Guid.TryParse(header.ToString(), out var run))
+            {
+                await MalformedRunHeader(header.ToString()).ExecuteAsync(http);
                 return;
             }
 
@@ -80,6 +88,14 @@ public static class RunsApi
 
     /// <summary>DELETE runs/{id}: closes the window, ends the snapshot, answers the figures (or why there are none).</summary>
     private static async Task<Ok<SourceRunEnd>> End(Guid id, SourceRuns runs) => TypedResults.Ok(await runs.EndAsync(id));
+
+    private static ValidationProblem MalformedRunHeader(string value) =>
+        TypedResults.ValidationProblem(
+            new Dictionary<string, string[]>
+            {
+                [SourceRoutes.RunHeader] = [$"'{QueryParameter.Truncate(value)}' is not a run id: {SourceRoutes.RunHeader} takes the GUID a run was begun with (POST /{SourceRoutes.Runs}/{{id}}), or is left out."],
+            },
+            title: "Malformed run header");
 
     private static ProblemHttpResult Conflict(RunConflictException ex) =>
         TypedResults.Problem(ex.Message, statusCode: StatusCodes.Status409Conflict, title: "The run is not open at SyncDataSource, or was begun before");

@@ -46,9 +46,11 @@ internal static class CopyRelay
         {
             await RelayInLargeChunksAsync(copy, http.Response.BodyWriter, ct);
         }
-        catch
+        catch (Exception ex) when (ex is not NpgsqlException)
         {
-            // Stop PostgreSQL sending the rest instead of draining it; the exception then aborts the response.
+            // The consumer went away: stop PostgreSQL sending the rest instead of draining it; the exception then
+            // aborts the response. Not after an NpgsqlException: the server ended the COPY with an error (or the
+            // connection broke), so there is nothing to cancel, and cancelling would throw over the real error.
             await copy.CancelAsync();
             throw;
         }

@@ -7,6 +7,31 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 started=$SECONDS
+# --tier fast,lab,engine (any of them; default all): the suite's tiers (TierTests), as an xunit trait filter. Fast has
+# no process and no database; Lab starts PostgreSQL clusters and the services; Engine brings up Podman, shaped links and
+# whole runs of the benchmark command. A developer's loop: ./test.sh --tier fast,lab. Every other argument goes to dotnet test.
+args=()
+while (( $# )); do
+  case $1 in
+    --tier) tiers=${2:?--tier takes fast, lab, engine, comma-separated}; shift ;;
+    --tier=*) tiers=${1#--tier=} ;;
+    *) args+=("$1") ;;
+  esac
+  shift
+done
+if [[ -n ${tiers:-} ]]; then
+  filter=
+  for tier in ${tiers//,/ }; do
+    case ${tier,,} in
+      fast) name=Fast ;; lab) name=Lab ;; engine) name=Engine ;;
+      *) echo "--tier: '$tier' is not a tier; tiers: fast, lab, engine" >&2; exit 1 ;;
+    esac
+    filter+="${filter:+|}Tier=$name"
+  done
+  [[ " ${args[*]} " != *" --filter "* ]] || { echo "--tier and --filter cannot be combined: give one" >&2; exit 1; }
+  args+=(--filter "$filter")
+fi
+set -- "${args[@]}"
 # Progress from the first second: each step says what it does, and a heartbeat covers the quiet stretches (the
 # build, a lab's PostgreSQL and services starting) with the time so far and the tests finished.
 echo "[0s] Checking Debian packages…"

@@ -7,6 +7,7 @@ namespace SyncDataBenchmark.Tests;
 
 /// <summary>GET /approaches serves SomeService's catalogue as it built it, routes included.</summary>
 [Collection(InProcessCollection.Name)]
+[Trait("Tier", "Lab")]
 public sealed class ApproachesEndpointTests(InProcessLab lab)
 {
     [Fact]

@@ -11,6 +11,7 @@ namespace SyncDataBenchmark.Tests;
 /// key. (FaultTests runs every fetch, this one included, into one writer: killed source, stall, idle timeout.)
 /// </summary>
 [Collection(FaultCollection.Name)]
+[Trait("Tier", "Lab")]
 public sealed class ArrowStreamFaultTests(FaultLab lab) : IAsyncLifetime
 {
     private TableChecksum _before = null!;

@@ -39,6 +39,7 @@ public sealed class ArrowCollection : ICollectionFixture<ArrowLab>
 /// SyncDataSource, mid-stream, after a batch went out).
 /// </summary>
 [Collection(ArrowCollection.Name)]
+[Trait("Tier", "Lab")]
 public sealed class ArrowStreamTests(ArrowLab lab)
 {
     private const string Fetch = "ArrowStream";

@@ -79,6 +79,7 @@ public sealed class AwkwardCollection : ICollectionFixture<AwkwardLab>
 
 /// <summary>Awkward data survives every combination exactly, row by row and column by column.</summary>
 [Collection(AwkwardCollection.Name)]
+[Trait("Tier", "Lab")]
 public sealed class AwkwardDataTests(AwkwardLab lab)
 {
     [Theory]

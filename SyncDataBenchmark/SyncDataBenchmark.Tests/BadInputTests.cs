@@ -13,6 +13,7 @@ namespace SyncDataBenchmark.Tests;
 /// services', and has no in-process equivalent.)
 /// </summary>
 [Collection(InProcessCollection.Name)]
+[Trait("Tier", "Lab")]
 public sealed class BadInputTests(InProcessLab lab) : IAsyncLifetime
 {
     private Microsoft.AspNetCore.Mvc.Testing.WebApplicationFactory<SyncDataSource.Users.UsersApiOptions> _source = null!;

@@ -11,6 +11,7 @@ namespace SyncDataBenchmark.Tests;
 /// The benchmark command end to end: the built runner as its own process, starting its own PostgreSQL and services,
 /// running every combination and peer on a few thousand rows, and writing every output.
 /// </summary>
+[Trait("Tier", "Engine")]
 public sealed class BenchCommandTests
 {
     private const long Rows = 3_001;

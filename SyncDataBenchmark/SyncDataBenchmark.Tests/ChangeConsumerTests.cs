@@ -9,6 +9,7 @@ namespace SyncDataBenchmark.Tests;
 /// watermark), and the deleted keys exactly deleted_&lt;table&gt;; without a watermark they refuse, naming why.
 /// </summary>
 [Collection(ChangesCollection.Name)]
+[Trait("Tier", "Lab")]
 public sealed class ChangeConsumerTests(ChangesLab lab)
 {
     [Theory]

@@ -17,6 +17,7 @@ namespace SyncDataBenchmark.Tests;
 /// snapshot, not what changed after the run began.
 /// </summary>
 [Collection(ChangesCollection.Name)]
+[Trait("Tier", "Lab")]
 public sealed class ChangeEndpointTests(ChangesLab lab)
 {
     public static TheoryData<string?> BadWatermarks() => new()

@@ -13,6 +13,7 @@ namespace SyncDataBenchmark.Tests;
 /// In a database of its own on the changes lab's cluster, 1,000 rows a table.
 /// </summary>
 [Collection(ChangesCollection.Name)]
+[Trait("Tier", "Lab")]
 public sealed class ChangeGeneratorTests(ChangesLab lab) : IAsyncLifetime
 {
     private const int Rows = 1_000;

@@ -16,6 +16,7 @@ namespace SyncDataBenchmark.Tests;
 /// without the change log is a 501 naming the script that installs it; and a change sync's run error says the same.
 /// </summary>
 [Collection(InProcessCollection.Name)]
+[Trait("Tier", "Lab")]
 public sealed class ChangeLogProblemTests(InProcessLab lab)
 {
     private static IEnumerable<string> ChangeRoutes(SyncTable table) =>

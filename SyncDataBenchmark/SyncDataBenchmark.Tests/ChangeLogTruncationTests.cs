@@ -11,6 +11,7 @@ namespace SyncDataBenchmark.Tests;
 /// again. In a database of its own on the changes lab's cluster.
 /// </summary>
 [Collection(ChangesCollection.Name)]
+[Trait("Tier", "Lab")]
 public sealed class ChangeLogTruncationTests(ChangesLab lab) : IAsyncLifetime
 {
     private const string Database = "change_log_truncation";

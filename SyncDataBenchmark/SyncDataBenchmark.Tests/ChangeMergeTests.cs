@@ -13,6 +13,7 @@ namespace SyncDataBenchmark.Tests;
 /// run, and without a watermark it fails naming why.
 /// </summary>
 [Collection(MergeCollection.Name)]
+[Trait("Tier", "Lab")]
 public sealed class ChangeMergeTests(MergeLab lab)
 {
     private static ApproachCatalog Catalog => ApproachRegistry.Catalog;

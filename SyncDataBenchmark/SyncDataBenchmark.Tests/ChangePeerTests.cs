@@ -18,6 +18,7 @@ public sealed class ChangePeerCollection : ICollectionFixture<PeerLab>
 /// the runner against the source's checksum after the change; one that does nothing fails.
 /// </summary>
 [Collection(ChangePeerCollection.Name)]
+[Trait("Tier", "Lab")]
 public sealed class ChangePeerTests(PeerLab lab)
 {
     private const double Share = 0.01;

@@ -12,6 +12,7 @@ namespace SyncDataBenchmark.Tests;
 /// still open when the watermark was taken whenever it commits, however old their timestamps and however late.
 /// </summary>
 [Collection(ChangesCollection.Name)]
+[Trait("Tier", "Lab")]
 public sealed class ChangeQueryTests(ChangesLab lab)
 {
     [Theory]

@@ -11,6 +11,7 @@ namespace SyncDataBenchmark.Tests;
 /// watermark is exactly what the generator did and everything else is equal on both sides.
 /// </summary>
 [Collection(ChangesCollection.Name)]
+[Trait("Tier", "Lab")]
 public sealed class ChangedBaselineTests(ChangesLab lab)
 {
     [Theory]

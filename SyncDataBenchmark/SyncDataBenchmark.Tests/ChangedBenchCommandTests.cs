@@ -11,6 +11,7 @@ namespace SyncDataBenchmark.Tests;
 /// the source before 1% of it changed, each verified by SomeService and by the runner, and the section and picture
 /// that answer "merge or reload".
 /// </summary>
+[Trait("Tier", "Engine")]
 public sealed class ChangedBenchCommandTests
 {
     private const long Rows = 2_000;

@@ -11,6 +11,7 @@ namespace SyncDataBenchmark.Tests;
 /// Evaluated by the matrix lab's PostgreSQL on literal rows (no services involved).
 /// </summary>
 [Collection(MatrixCollection.Name)]
+[Trait("Tier", "Lab")]
 public sealed class ChecksumTests(MatrixLab lab)
 {
     private const string Id = "'018f0000-0000-7000-8000-000000000001'::uuid";

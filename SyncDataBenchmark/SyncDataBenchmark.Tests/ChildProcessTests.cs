@@ -5,6 +5,7 @@ using Xunit;
 namespace SyncDataBenchmark.Tests;
 
 /// <summary>The one helper every lab process goes through: its output, its environment and its clean-up.</summary>
+[Trait("Tier", "Lab")]
 public sealed class ChildProcessTests
 {
     [Fact]

@@ -11,6 +11,7 @@ namespace SyncDataBenchmark.Tests;
 
 /// <summary>The trigger's c=: every fetch moves the table intact under gzip and brotli, and really compressed on the wire.</summary>
 [Collection(MatrixCollection.Name)]
+[Trait("Tier", "Lab")]
 public sealed class CompressionTests(MatrixLab lab)
 {
     /// <summary>Every fetch into NpgsqlCopy (rows parsed) under each compression, and the raw relay (bytes passed on) under the two codings.</summary>
@@ -62,6 +63,7 @@ public sealed class CompressionTests(MatrixLab lab)
 
 /// <summary>A failure inside SyncDataSource after the headers went out is still named under compression.</summary>
 [Collection(UnrepresentableCollection.Name)]
+[Trait("Tier", "Lab")]
 public sealed class CompressionFailureTests(UnrepresentableLab lab)
 {
     public static TheoryData<string, string> FetchesAndCodings()
@@ -135,6 +137,7 @@ public sealed class CompressionFailureTests(UnrepresentableLab lab)
 
 /// <summary>A source killed while a compressed stream is held mid-way: the rows flowed before the end, and the run fails named.</summary>
 [Collection(FaultCollection.Name)]
+[Trait("Tier", "Lab")]
 public sealed class CompressionFaultTests(FaultLab lab) : IAsyncLifetime
 {
     public async Task InitializeAsync()
@@ -174,6 +177,7 @@ public sealed class CompressionFaultTests(FaultLab lab) : IAsyncLifetime
 
 /// <summary>An answer in another coding than the run asked for fails the run, named (in process: a handler drops Accept-Encoding).</summary>
 [Collection(InProcessCollection.Name)]
+[Trait("Tier", "Lab")]
 public sealed class CompressionMismatchTests(InProcessLab lab)
 {
     [Fact]

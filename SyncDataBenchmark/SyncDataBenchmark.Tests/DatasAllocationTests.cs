@@ -13,6 +13,7 @@ namespace SyncDataBenchmark.Tests;
 /// reported must hold that truth (never negative, never understated, not inflated by old heaps coming back), and
 /// every window in which the heap count changed must report none, with the reason.
 /// </summary>
+[Trait("Tier", "Lab")]
 public sealed class DatasAllocationTests(ITestOutputHelper output)
 {
     /// <summary>What the window may count beyond the workers' own allocations: the runtime's, the sampling timer's, the GC event listener's.</summary>

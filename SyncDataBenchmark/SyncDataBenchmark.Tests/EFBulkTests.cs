@@ -11,6 +11,7 @@ namespace SyncDataBenchmark.Tests;
 /// connection's Command Timeout, Npgsql's 30 s unless SomeService sets it.
 /// </summary>
 [Collection(MatrixCollection.Name)]
+[Trait("Tier", "Lab")]
 public sealed class EFBulkTests(MatrixLab lab)
 {
     /// <summary>Longer than Npgsql's default Command Timeout (30 s), far shorter than Sync:DatabaseCommandTimeoutSeconds.</summary>

@@ -15,6 +15,7 @@ namespace SyncDataBenchmark.Tests;
 /// healthy afterwards.
 /// </summary>
 [Collection(FaultCollection.Name)]
+[Trait("Tier", "Lab")]
 public sealed class FaultTests(FaultLab lab) : IAsyncLifetime
 {
     /// <summary>The target as it was before the fault: differs from the source.</summary>

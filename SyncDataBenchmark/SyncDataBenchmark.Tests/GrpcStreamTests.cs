@@ -43,6 +43,7 @@ public sealed class GrpcStreamCollection : ICollectionFixture<GrpcStreamLab>
 /// the call, a failure after rows went out ended by a status that names it, and cancellation reaching the source.
 /// </summary>
 [Collection(GrpcStreamCollection.Name)]
+[Trait("Tier", "Lab")]
 public sealed class GrpcStreamTests(GrpcStreamLab lab)
 {
     private static GrpcChannel Direct(Uri source) => GrpcChannel.ForAddress(source, new GrpcChannelOptions { MaxReceiveMessageSize = null });

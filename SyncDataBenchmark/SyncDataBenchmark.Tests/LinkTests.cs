@@ -69,6 +69,7 @@ public sealed class LinkCollection : ICollectionFixture<LinkLab>
 
 /// <summary>The two-host lab (--link): built and removed, swept when its owner died, really shaped, and a fault when it goes down.</summary>
 [Collection(LinkCollection.Name)]
+[Trait("Tier", "Engine")]
 public sealed class LinkTests(LinkLab lab) : IAsyncLifetime
 {
     private TableChecksum _before = null!;

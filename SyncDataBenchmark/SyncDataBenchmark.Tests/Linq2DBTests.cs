@@ -16,6 +16,7 @@ namespace SyncDataBenchmark.Tests;
 /// Atomicity and verification are the same as every writer's (FaultTests and MatrixTests enumerate every insert).
 /// </summary>
 [Collection(InProcessCollection.Name)]
+[Trait("Tier", "Lab")]
 public sealed class Linq2DBTests(InProcessLab lab, ITestOutputHelper output)
 {
     private const int CommandTimeoutSeconds = 2;

@@ -9,6 +9,7 @@ namespace SyncDataBenchmark.Tests;
 
 /// <summary>One run at a time, however many triggers arrive at once.</summary>
 [Collection(FaultCollection.Name)]
+[Trait("Tier", "Lab")]
 public sealed class ConcurrentTriggerTests(FaultLab lab)
 {
     [Fact]
@@ -43,6 +44,7 @@ public sealed class ConcurrentTriggerTests(FaultLab lab)
 
 /// <summary>The source serves many consumers at once, each a complete and correct copy.</summary>
 [Collection(MatrixCollection.Name)]
+[Trait("Tier", "Lab")]
 public sealed class ConcurrentReaderTests(MatrixLab lab)
 {
     private const int Readers = 20;

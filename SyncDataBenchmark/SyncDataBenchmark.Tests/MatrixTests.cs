@@ -10,6 +10,7 @@ namespace SyncDataBenchmark.Tests;
 
 /// <summary>Every runnable fetch × insert combination moves the generated table intact.</summary>
 [Collection(MatrixCollection.Name)]
+[Trait("Tier", "Lab")]
 public sealed class MatrixTests(MatrixLab lab)
 {
     public static TheoryData<string, string> Combinations()

@@ -120,6 +120,7 @@ public sealed class RunMeasurementTests
 
 /// <summary>The same over real HTTP, in process: the manual flow, the tags, and a run that loses its source figures but not its result.</summary>
 [Collection(InProcessCollection.Name)]
+[Trait("Tier", "Lab")]
 public sealed class MeasurementTests(InProcessLab lab)
 {
     [Theory]

@@ -12,6 +12,7 @@ namespace SyncDataBenchmark.Tests;
 /// stores the run's snapshot as the table's watermark in the target.
 /// </summary>
 [Collection(MergeCollection.Name)]
+[Trait("Tier", "Lab")]
 public sealed class MergeTests(MergeLab lab)
 {
     /// <summary>Every merge writer × every full fetch it can run with, on each table.</summary>

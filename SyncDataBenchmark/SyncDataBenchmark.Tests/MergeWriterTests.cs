@@ -14,6 +14,7 @@ namespace SyncDataBenchmark.Tests;
 /// the awkward users and orders among them) is brought equal to the source, by the whole table or by its changes, and a
 /// merge that fails after writing leaves the target exactly as it was once its transaction is rolled back.
 /// </summary>
+[Trait("Tier", "Lab")]
 public sealed class MergeWriterTests(MergeWriterLab lab) : IClassFixture<MergeWriterLab>
 {
     private static readonly Dictionary<string, ITableWriter> Writers = new()

@@ -8,6 +8,7 @@ namespace SyncDataBenchmark.Tests;
 /// PostgreSQL's own numeric_send of the same values, the long and special ones the fast tier's table does not hold.
 /// </summary>
 [Collection(OrdersCollection.Name)]
+[Trait("Tier", "Lab")]
 public sealed class NumericSendTests(OrdersLab lab)
 {
     [Theory]

@@ -17,6 +17,7 @@ namespace SyncDataBenchmark.Tests;
 /// scraping the real services answers every dashboard query is shown by <see cref="PrometheusScrapeTests"/>; what
 /// cannot be shown here is Grafana itself drawing the panels.
 /// </summary>
+[Trait("Tier", "Lab")]
 public sealed class ObservabilityTests(ITestOutputHelper output)
 {
     private const string ComposeFile = "docker-compose.debug.yml";

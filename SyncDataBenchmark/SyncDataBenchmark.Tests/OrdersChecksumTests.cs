@@ -11,6 +11,7 @@ namespace SyncDataBenchmark.Tests;
 /// by the matrix lab's PostgreSQL on literal rows in a temporary table shadowing orders (no services involved).
 /// </summary>
 [Collection(MatrixCollection.Name)]
+[Trait("Tier", "Lab")]
 public sealed class OrdersChecksumTests(MatrixLab lab)
 {
     /// <summary>One order's column values in SyncTable.Orders' column order, as SQL literals.</summary>

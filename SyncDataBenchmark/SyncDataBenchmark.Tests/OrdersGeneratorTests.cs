@@ -10,6 +10,7 @@ namespace SyncDataBenchmark.Tests;
 /// COPY, and the same rows for the same seed. Evaluated in a database of its own on the matrix lab's cluster.
 /// </summary>
 [Collection(MatrixCollection.Name)]
+[Trait("Tier", "Lab")]
 public sealed class OrdersGeneratorTests(MatrixLab lab) : IAsyncLifetime
 {
     private const int Rows = 20_000;

@@ -5,6 +5,7 @@ namespace SyncDataBenchmark.Tests;
 
 /// <summary>Every runnable fetch × insert combination moves the orders table (seeded and awkward rows) exactly.</summary>
 [Collection(OrdersCollection.Name)]
+[Trait("Tier", "Lab")]
 public sealed class OrdersMatrixTests(OrdersLab lab)
 {
     public static TheoryData<string, string> Combinations() => MatrixTests.Combinations();

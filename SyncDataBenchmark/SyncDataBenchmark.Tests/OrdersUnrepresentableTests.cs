@@ -15,6 +15,7 @@ namespace SyncDataBenchmark.Tests;
 /// awkward rows.
 /// </summary>
 [Collection(OrdersCollection.Name)]
+[Trait("Tier", "Lab")]
 public sealed class OrdersUnrepresentableTests(OrdersLab lab)
 {
     private const long PlantedId = 150;

@@ -13,6 +13,7 @@ namespace SyncDataBenchmark.Tests;
 /// still in progress, does not.
 /// </summary>
 [Collection(MergeCollection.Name)]
+[Trait("Tier", "Lab")]
 public sealed class OutOfOrderCommitTests(MergeLab lab)
 {
     public static TheoryData<string> ChangeFetchNames() => ChangeMergeTests.ChangeFetchNames();

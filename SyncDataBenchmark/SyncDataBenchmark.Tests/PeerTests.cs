@@ -55,6 +55,7 @@ public sealed class PeerCollection : ICollectionFixture<PeerLab>
 
 /// <summary>Each peer really copies each table, from a target that differs, verified by the runner itself, and leaves nothing behind.</summary>
 [Collection(PeerCollection.Name)]
+[Trait("Tier", "Lab")]
 public sealed class PeerTests(PeerLab lab)
 {
     public static TheoryData<string, string> PeerKeys()

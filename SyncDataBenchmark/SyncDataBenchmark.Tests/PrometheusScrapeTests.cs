@@ -64,6 +64,7 @@ public sealed class ScrapeCollection : ICollectionFixture<ScrapeLab>
 /// prometheus/prometheus.host.yml, while real runs move rows; then every dashboard expression asked of it.
 /// </summary>
 [Collection(ScrapeCollection.Name)]
+[Trait("Tier", "Lab")]
 public sealed class PrometheusScrapeTests(ScrapeLab lab, ITestOutputHelper output)
 {
     private static readonly string[] Jobs = ["SomeService", "SyncDataSource"];

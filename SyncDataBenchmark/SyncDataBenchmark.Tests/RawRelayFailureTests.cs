@@ -15,6 +15,7 @@ namespace SyncDataBenchmark.Tests;
 /// bytes PostgreSQL refuses fail the write. Either way, rolled back, the target is as before, its primary key included.
 /// </summary>
 [Collection(MatrixCollection.Name)]
+[Trait("Tier", "Lab")]
 public sealed class RawRelayFailureTests(MatrixLab lab)
 {
     public static TheoryData<string> CopyBytesWriters() =>

@@ -10,6 +10,7 @@ namespace SyncDataBenchmark.Tests;
 /// Doing nothing never verifies: the runner plants a sentinel row before every run and checks the target itself
 /// afterwards, so a SomeService that answers "succeeded, verified" without writing a row comes out failed.
 /// </summary>
+[Trait("Tier", "Engine")]
 public sealed class RunnerVerificationTests
 {
     [Fact]

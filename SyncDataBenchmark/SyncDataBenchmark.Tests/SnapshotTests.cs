@@ -38,6 +38,7 @@ public sealed class SnapshotCollection : ICollectionFixture<SnapshotLab>
 /// transaction is gone after a run's end, after a refused request and after a run whose consumer went away.
 /// </summary>
 [Collection(SnapshotCollection.Name)]
+[Trait("Tier", "Lab")]
 public sealed class SnapshotTests(SnapshotLab lab)
 {
     [Theory]

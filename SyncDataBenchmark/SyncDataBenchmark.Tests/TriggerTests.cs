@@ -13,6 +13,7 @@ namespace SyncDataBenchmark.Tests;
 /// (docs/endpoints.md says so).
 /// </summary>
 [Collection(InProcessCollection.Name)]
+[Trait("Tier", "Lab")]
 public sealed class TriggerTests(InProcessLab lab) : IAsyncLifetime
 {
     private static readonly TimeSpan Patience = TimeSpan.FromSeconds(60);

@@ -22,6 +22,7 @@ internal static class PrimaryKeys
 }
 
 [Collection(MatrixCollection.Name)]
+[Trait("Tier", "Lab")]
 public sealed class TunedWriterTests(MatrixLab lab)
 {
     [Theory]
@@ -76,6 +77,7 @@ public sealed class DuplicateIdLab : LabFixture
     }
 }
 
+[Trait("Tier", "Lab")]
 public sealed class TunedWriterRollbackTests(DuplicateIdLab lab) : IClassFixture<DuplicateIdLab>
 {
     [Theory]

@@ -37,6 +37,7 @@ public sealed class UnrepresentableCollection : ICollectionFixture<Unrepresentab
 /// row, the column and the value, even when the failure happened inside SyncDataSource.
 /// </summary>
 [Collection(UnrepresentableCollection.Name)]
+[Trait("Tier", "Lab")]
 public sealed class UnrepresentableTimestampTests(UnrepresentableLab lab)
 {
     /// <summary>Outside DateTime, or 0001-01-01 00:00:00: DateTime.MinValue, which Npgsql's default mapping reads -infinity as.</summary>

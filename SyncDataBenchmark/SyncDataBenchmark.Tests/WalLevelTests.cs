@@ -9,6 +9,7 @@ namespace SyncDataBenchmark.Tests;
 /// `--connection` to a server without wal_level = logical (docs/peers.md): the logical-replication peer is skipped with
 /// the reason and what to change, on the console and in the report, and the rest of the bench runs and exits 0.
 /// </summary>
+[Trait("Tier", "Engine")]
 public sealed class WalLevelTests
 {
     [Fact]

@@ -30,6 +30,10 @@ RATE_WINDOW_MS = 250
 SAMPLE_STEP_MS = 50
 SERVICES = (("someService", "SomeService", "tab:blue"), ("syncDataSource", "SyncDataSource", "tab:orange"))
 GENERATIONS = (("gen0", "-"), ("gen1", "--"), ("gen2", ":"))
+# changed.png: each kind's line style and palette (the peers' darker, apart from the cases').
+CHANGED_KINDS = {"merge": ("-", "tab20"), "reload": ("--", "tab20"), "peer": (":", "Dark2")}
+# A marker count prime to both palettes' sizes: colour and marker together repeat only after their product.
+CHANGED_MARKERS = ("o", "s", "^", "D", "v", "P", "X", "<", ">")
 
 
 def main():
@@ -156,8 +160,7 @@ def draw_case(row, run, repeat, path):
         fig.suptitle(f"{title}: no run with samples", fontsize=13)
         for ax in axes:
             ax.text(0.5, 0.5, "no samples: every run failed before measuring", ha="center", va="center", transform=ax.transAxes)
-        fig.savefig(path, dpi=DPI)
-        plt.close(fig)
+        save(fig, path, dpi=DPI)
         return
 
     from matplotlib.ticker import MaxNLocator
@@ -221,7 +224,14 @@ def draw_case(row, run, repeat, path):
     # A little below 0: an all-zero count is a visible line, not the frame.
     axes[2].set_ylim(-0.05 * max(1, top), max(1, top * 1.1))
     fig.tight_layout(rect=(0, 0, 1, 0.97))
-    fig.savefig(path, dpi=DPI)
+    save(fig, path, dpi=DPI)
+
+
+def save(fig, path, **savefig_args):
+    """Writes the picture and frees the figure: every picture goes through here (the tests read the figures here)."""
+    import matplotlib.pyplot as plt
+
+    fig.savefig(path, **savefig_args)
     plt.close(fig)
 
 
@@ -303,27 +313,22 @@ def draw_summary(report, split, path):
         ax.legend(fontsize=8, loc="lower right", bbox_to_anchor=(1.0, 1.0), ncol=2, frameon=False)
         ax.grid(True, axis="x", alpha=0.3)
     fig.tight_layout(rect=(0, 0, 1, 0.98))
-    fig.savefig(path, dpi=DPI)
-    plt.close(fig)
+    save(fig, path, dpi=DPI)
 
 
 def draw_changed(report, changed, split, path):
     """--changed: each case's median time against the changed share (log–log): merges solid, reloads dashed, peers
-    dotted, and each library's crossover (its fastest reload catching up with its fastest merge) as a vertical line."""
+    dotted, each series in a colour and marker of its own (changed_styles), and each library's crossover (its fastest reload catching up with its fastest merge) as a vertical line."""
     import matplotlib.pyplot as plt
 
     series = [s for s in changed["series"] if s["split"] == split]
-    styles = {"merge": ("-", "o"), "reload": ("--", "s"), "peer": (":", "^")}
     # Every case of a full matrix is a legend entry: in columns, and the figure as tall as the legend needs.
     columns = 1 if len(series) <= 40 else 2
     fig, ax = plt.subplots(figsize=(12, max(7, 0.16 * -(-len(series) // columns))))
-    colors = plt.get_cmap("tab20")
-    for i, s in enumerate(series):
+    for s, (line, marker, color) in zip(series, changed_styles(series)):
         points = [(p["share"] * 100, p["medianMs"] / 1000) for p in s["points"] if p.get("medianMs")]
         if not points:
             continue
-        line, marker = styles[s["kind"]]
-        color = "black" if s["kind"] == "peer" else colors(i % 20)
         ax.plot([x for x, _ in points], [y for _, y in points], linestyle=line, marker=marker, color=color,
                 label=f"{s['label']} ({s['kind']})", linewidth=1.5 if s["kind"] != "reload" else 1.0)
     for c in changed["crossovers"]:
@@ -342,8 +347,24 @@ def draw_changed(report, changed, split, path):
     ax.grid(True, which="both", alpha=0.3)
     ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False, ncol=columns)
     fig.tight_layout()
-    fig.savefig(path, dpi=DPI, bbox_inches="tight")
-    plt.close(fig)
+    save(fig, path, dpi=DPI, bbox_inches="tight")
+
+
+def changed_styles(series):
+    """Per series of changed.png, its (line style, marker, colour): the line style is its kind's; within a kind each
+    series takes the next colour and the next marker, so no two series of a kind are drawn alike (up to
+    CHANGED_MARKERS × palette)."""
+    import matplotlib
+
+    drawn = {}
+    styles = []
+    for s in series:
+        line, palette = CHANGED_KINDS[s["kind"]]
+        colors = matplotlib.colormaps[palette].colors
+        k = drawn.get(s["kind"], 0)
+        drawn[s["kind"]] = k + 1
+        styles.append((line, CHANGED_MARKERS[k % len(CHANGED_MARKERS)], colors[k % len(colors)]))
+    return styles
 
 
 def draw_growth(report, path):
@@ -398,8 +419,7 @@ def draw_growth(report, path):
         axes[0].text(0.99, 0.01, "hollow, dotted: skipped, predicted past --max-run-seconds", transform=axes[0].transAxes,
                      ha="right", va="bottom", fontsize=8, color="dimgrey")
     fig.tight_layout(rect=(0, 0, 1, 0.95))
-    fig.savefig(path, dpi=DPI)
-    plt.close(fig)
+    save(fig, path, dpi=DPI)
 
 
 def draw_profiles(report, path):
@@ -437,8 +457,7 @@ def draw_profiles(report, path):
         ax.grid(True, axis="x", alpha=0.3)
         ax.legend(fontsize=8, loc="lower right")
     fig.tight_layout(rect=(0, 0, 1, 0.97))
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
+    save(fig, path, dpi=100)
 
 
 def draw_links(report, path):
@@ -497,8 +516,7 @@ def draw_links(report, path):
     for ax in list(axes.flat)[len(cases):]:
         ax.axis("off")
     fig.tight_layout(rect=(0, 0, 1, 0.94))
-    fig.savefig(path, dpi=DPI)
-    plt.close(fig)
+    save(fig, path, dpi=DPI)
 
 
 if __name__ == "__main__":

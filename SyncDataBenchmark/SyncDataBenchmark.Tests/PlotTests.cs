@@ -44,7 +44,8 @@ public sealed class PlotTests
             var options = new ChildProcessOptions
             {
                 KeepAllOutput = true,
-                Environment = new Dictionary<string, string?> { ["MPLCONFIGDIR"] = Path.Combine(Path.GetTempPath(), "syncdata-matplotlib") },
+                // Importing plot.py must not leave bench/__pycache__ in the work tree.
+                Environment = new Dictionary<string, string?> { ["MPLCONFIGDIR"] = Path.Combine(Path.GetTempPath(), "syncdata-matplotlib"), ["PYTHONDONTWRITEBYTECODE"] = "1" },
             };
             var driver = Path.Combine(AppContext.BaseDirectory, "Fixtures", "plot-figures.py");
             var result = await ChildProcess.RunAsync(Charts.Python, [driver, Charts.Script, tables, directory.FullName], options, TimeSpan.FromMinutes(2));
@@ -71,7 +72,8 @@ public sealed class PlotTests
         var record = SummaryTableTests.Record(runs, peerRuns);
         record = record with { Parameters = record.Parameters with { Changed = shares } };
 
-        var drawn = Lines((await DrawAsync(record)).GetProperty("changed.png")).Where(l => l.GetProperty("label").GetString()!.EndsWith("(peer)", StringComparison.Ordinal)).ToList();
+        var picture = (await DrawAsync(record)).GetProperty("changed.png");
+        var drawn = Lines(picture).Where(l => l.GetProperty("label").GetString()!.EndsWith("(peer)", StringComparison.Ordinal)).ToList();
 
         var labels = drawn.Select(l => l.GetProperty("label").GetString()!).ToList();
         Assert.Equal(peers.Length, labels.Count);
@@ -79,5 +81,39 @@ public sealed class PlotTests
         var styles = drawn.Select(l => (Colour: l.GetProperty("color").GetString(), Marker: l.GetProperty("marker").GetString())).ToList();
         Assert.Equal(peers.Length, styles.Select(s => s.Colour).Distinct().Count());
         Assert.Equal(peers.Length, styles.Select(s => s.Marker).Distinct().Count());
+        // One timed run recorded of the record's --repeat 2: the title counts the runs there are.
+        Assert.Contains("(median of 1)", picture.GetProperty("axes")[0].GetProperty("title").GetString(), StringComparison.Ordinal);
+    }
+
+    /// <summary>
+    /// Stopped in the second of 3 asked rounds: one case timed twice, one once, one peer timed, one whose timed run
+    /// failed, one that only warmed up. The titles give the timed runs recorded, and the peer that never got its
+    /// timed run is told apart from the one that failed.
+    /// </summary>
+    [Fact]
+    public async Task An_interrupted_runs_pictures_count_the_runs_recorded_and_tell_not_run_from_failed()
+    {
+        var (copy, stream) = (Case("NpgsqlCopy:NpgsqlCopy"), Case("EFStream:NpgsqlCopy"));
+        var record = SummaryTableTests.Record(
+            [Run(copy, 0, 120), Run(copy, 1, 100), Run(copy, 2, 110), Run(stream, 0, 220), Run(stream, 1, 200)],
+            [
+                Peer(PeerDefinition.PsqlBinaryKey, 0, 60), Peer(PeerDefinition.PsqlBinaryKey, 1, 50),
+                Peer(PeerDefinition.PsqlTextKey, 0, 80), Peer(PeerDefinition.PsqlTextKey, 1, 0, ok: false),
+                Peer(PeerDefinition.PgcopydbKey, 0, 90),
+            ]);
+        record = record with { Complete = false, Parameters = record.Parameters with { Repeat = 3 } };
+
+        var drawn = await DrawAsync(record);
+
+        var summary = drawn.GetProperty("summary.png");
+        Assert.Contains("best of 1–2", summary.GetProperty("title").GetString(), StringComparison.Ordinal);
+        var time = summary.GetProperty("axes")[0];
+        var said = time.GetProperty("yticklabels").EnumerateArray().Select(l => l.GetString()!)
+            .Zip(time.GetProperty("texts").EnumerateArray().Select(t => t.GetString()!.Trim())).ToDictionary();
+        Assert.Equal("not run (interrupted)", said[$"peer: {PeerDefinition.Find(PeerDefinition.PgcopydbKey)!.Name}"]);
+        Assert.Equal("no successful run", said[$"peer: {PeerDefinition.Find(PeerDefinition.PsqlTextKey)!.Name}"]);
+        Assert.StartsWith("50 ms", said[$"peer: {PeerDefinition.Find(PeerDefinition.PsqlBinaryKey)!.Name}"], StringComparison.Ordinal);
+        Assert.Contains("best of 2: 100 ms", drawn.GetProperty($"{copy.Number}.png").GetProperty("title").GetString(), StringComparison.Ordinal);
+        Assert.Contains("best of 1: 200 ms", drawn.GetProperty($"{stream.Number}.png").GetProperty("title").GetString(), StringComparison.Ordinal);
     }
 }

@@ -8,9 +8,12 @@ cd "$(dirname "$0")"
 scripts/ensure-deps.sh || echo "Continuing without them: the runner reports what cannot work." >&2
 
 source scripts/lab-build.sh
-echo "Building $LAB_CONFIGURATION…"
+# Every option is declared once, in the runner, so even --help waits for this build: say so, and for how long.
+echo "Building $LAB_CONFIGURATION first: the runner reads every option, --help too (about a minute the first time, seconds once built)…"
+build_started=$SECONDS
 runner_project=SyncDataBenchmark/SyncDataBenchmark.Runner/SyncDataBenchmark.Runner.csproj
 lab_build "$runner_project"
+echo "Built in $((SECONDS - build_started)) s."
 # Where the build put the runner, asked of MSBuild: the target framework is written only in Directory.Build.props.
 runner=$(dotnet msbuild "$runner_project" -nologo -p:Configuration="$LAB_CONFIGURATION" -getProperty:TargetPath)
 exec dotnet "$runner" "$@"

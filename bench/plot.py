@@ -30,6 +30,10 @@ RATE_WINDOW_MS = 250
 SAMPLE_STEP_MS = 50
 SERVICES = (("someService", "SomeService", "tab:blue"), ("syncDataSource", "SyncDataSource", "tab:orange"))
 GENERATIONS = (("gen0", "-"), ("gen1", "--"), ("gen2", ":"))
+# changed.png: each kind's line style and palette (the peers' darker, apart from the cases').
+CHANGED_KINDS = {"merge": ("-", "tab20"), "reload": ("--", "tab20"), "peer": (":", "Dark2")}
+# A marker count prime to both palettes' sizes: colour and marker together repeat only after their product.
+CHANGED_MARKERS = ("o", "s", "^", "D", "v", "P", "X", "<", ">")
 
 
 def main():
@@ -55,12 +59,11 @@ def main():
     os.makedirs(out, exist_ok=True)
 
     runs = {r["result"]["id"]: r for r in report["runs"] if r.get("result")}
-    repeat = report["parameters"]["repeat"]
     for row in report["summary"]:
         if row["kind"] != "combination":
             continue
         run = runs.get(row.get("pictureRunId"))
-        draw_case(row, run, repeat, os.path.join(out, row["picture"]))
+        draw_case(row, run, report["complete"], os.path.join(out, row["picture"]))
     # A splitting dimension's value (the table, the changed share) is a summary of its own: summary.png for users,
     # summary-orders.png, summary-1pct.png (a % in a file name is an escape in a link).
     for split, part in splits(report):
@@ -114,6 +117,22 @@ def case_colors(report):
     return {key: palette[i % len(palette)] for i, key in enumerate(case_order(report))}
 
 
+def runs_of(rows, word="best"):
+    """"best of 3", or "best of 1–3" when the rows recorded different numbers of timed runs: a stopped session records
+    fewer than --repeat asked for. Rows never timed are left out; their own labels say so (no_best)."""
+    counts = sorted({r["timedRuns"] for r in rows if r.get("timedRuns")})
+    if not counts:
+        return "no timed run"
+    return f"{word} of {counts[0]}" + (f"–{counts[-1]}" if counts[-1] != counts[0] else "")
+
+
+def no_best(row, complete):
+    """What a row without a best time says: every timed run failed, or it was never timed (not reached, when stopped)."""
+    if row.get("timedRuns"):
+        return "no successful run"
+    return "not run" if complete else "not run (interrupted)"
+
+
 def rate_window_ms(duration_ms):
     if not duration_ms:
         return RATE_WINDOW_MS
@@ -146,7 +165,7 @@ def series(figures, window_ms=RATE_WINDOW_MS):
     return t, ws, rate, exclusive
 
 
-def draw_case(row, run, repeat, path):
+def draw_case(row, run, complete, path):
     import matplotlib.pyplot as plt
 
     fig, axes = plt.subplots(3, 1, figsize=(11, 9), sharex=True)
@@ -156,15 +175,15 @@ def draw_case(row, run, repeat, path):
         fig.suptitle(f"{title}: no run with samples", fontsize=13)
         for ax in axes:
             ax.text(0.5, 0.5, "no samples: every run failed before measuring", ha="center", va="center", transform=ax.transAxes)
-        fig.savefig(path, dpi=DPI)
-        plt.close(fig)
+        save(fig, path, dpi=DPI)
         return
 
     from matplotlib.ticker import MaxNLocator
 
     state = "verified" if result.get("verified") else f"{result.get('status')}, not verified"
     duration = result.get("durationMs")
-    best = f"best of {repeat}: {duration:,.0f} ms" if duration is not None and row.get("bestMs") else "no successful run: last attempt"
+    best = (f"{runs_of([row])}: {duration:,.0f} ms" if duration is not None and row.get("bestMs")
+            else f"{no_best(row, complete)}: its {'last attempt' if row.get('timedRuns') else 'warm-up'}")
     fig.suptitle(f"{title} — {best}, {result.get('rows', 0):,} rows, {state}", fontsize=13)
     window = rate_window_ms(duration)
     few = False
@@ -221,7 +240,14 @@ def draw_case(row, run, repeat, path):
     # A little below 0: an all-zero count is a visible line, not the frame.
     axes[2].set_ylim(-0.05 * max(1, top), max(1, top * 1.1))
     fig.tight_layout(rect=(0, 0, 1, 0.97))
-    fig.savefig(path, dpi=DPI)
+    save(fig, path, dpi=DPI)
+
+
+def save(fig, path, **savefig_args):
+    """Writes the picture and frees the figure: every picture goes through here (the tests read the figures here)."""
+    import matplotlib.pyplot as plt
+
+    fig.savefig(path, **savefig_args)
     plt.close(fig)
 
 
@@ -247,7 +273,7 @@ def draw_summary(report, split, path):
         gridspec_kw={"height_ratios": [len(timed) + 1, len(combos) + 1, len(combos) + 1]})
     p = report["parameters"]
     sizes = p["sizes"]
-    fig.suptitle(f"{p['rows']:,} rows" + (f" of {split[1:]}" if split else "") + f" — best of {p['repeat']}" + (" — tmpfs" if p["tmpfs"] else "")
+    fig.suptitle(f"{p['rows']:,} rows" + (f" of {split[1:]}" if split else "") + f" — {runs_of(timed)}" + (" — tmpfs" if p["tmpfs"] else "")
                  + (f" — the largest of {len(sizes)} sizes (growth.png has the others)" if len(sizes) > 1 else ""), fontsize=13)
 
     values = [(r.get("bestMs") or 0) / 1000 for r in timed]
@@ -258,7 +284,7 @@ def draw_summary(report, split, path):
     smallest = min(positive) if positive else 1
     ranks = {r["case"]: r.get("rank") for r in timed}
     for i, r in enumerate(timed):
-        text = f"{r['bestMs']:,.0f} ms" if r.get("bestMs") is not None else "no successful run"
+        text = f"{r['bestMs']:,.0f} ms" if r.get("bestMs") is not None else no_best(r, report["complete"])
         if r.get("rank"):
             text += f"  (rank {r['rank']})"
         ax_time.text(max(values[i], smallest), i, " " + text, va="center", fontsize=8)
@@ -303,27 +329,22 @@ def draw_summary(report, split, path):
         ax.legend(fontsize=8, loc="lower right", bbox_to_anchor=(1.0, 1.0), ncol=2, frameon=False)
         ax.grid(True, axis="x", alpha=0.3)
     fig.tight_layout(rect=(0, 0, 1, 0.98))
-    fig.savefig(path, dpi=DPI)
-    plt.close(fig)
+    save(fig, path, dpi=DPI)
 
 
 def draw_changed(report, changed, split, path):
     """--changed: each case's median time against the changed share (log–log): merges solid, reloads dashed, peers
-    dotted, and each library's crossover (its fastest reload catching up with its fastest merge) as a vertical line."""
+    dotted, each series in a colour and marker of its own (changed_styles), and each library's crossover (its fastest reload catching up with its fastest merge) as a vertical line."""
     import matplotlib.pyplot as plt
 
     series = [s for s in changed["series"] if s["split"] == split]
-    styles = {"merge": ("-", "o"), "reload": ("--", "s"), "peer": (":", "^")}
     # Every case of a full matrix is a legend entry: in columns, and the figure as tall as the legend needs.
     columns = 1 if len(series) <= 40 else 2
     fig, ax = plt.subplots(figsize=(12, max(7, 0.16 * -(-len(series) // columns))))
-    colors = plt.get_cmap("tab20")
-    for i, s in enumerate(series):
+    for s, (line, marker, color) in zip(series, changed_styles(series)):
         points = [(p["share"] * 100, p["medianMs"] / 1000) for p in s["points"] if p.get("medianMs")]
         if not points:
             continue
-        line, marker = styles[s["kind"]]
-        color = "black" if s["kind"] == "peer" else colors(i % 20)
         ax.plot([x for x, _ in points], [y for _, y in points], linestyle=line, marker=marker, color=color,
                 label=f"{s['label']} ({s['kind']})", linewidth=1.5 if s["kind"] != "reload" else 1.0)
     for c in changed["crossovers"]:
@@ -337,13 +358,29 @@ def draw_changed(report, changed, split, path):
     ax.set_xlabel("share of the source's rows changed before the run (log scale)")
     ax.set_ylabel("time, median of the timed runs (s, log scale)")
     p = report["parameters"]
-    ax.set_title(f"{p['rows']:,} rows" + (f" of {split[1:]}" if split else "") + f" — merge the changes or reload everything (median of {p['repeat']});"
+    ax.set_title(f"{p['rows']:,} rows" + (f" of {split[1:]}" if split else "") + f" — merge the changes or reload everything ({runs_of([pt for s in series for pt in s['points']], 'median')});"
                  " dash-dot: where a library's reload catches up", fontsize=11)
     ax.grid(True, which="both", alpha=0.3)
     ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False, ncol=columns)
     fig.tight_layout()
-    fig.savefig(path, dpi=DPI, bbox_inches="tight")
-    plt.close(fig)
+    save(fig, path, dpi=DPI, bbox_inches="tight")
+
+
+def changed_styles(series):
+    """Per series of changed.png, its (line style, marker, colour): the line style is its kind's; within a kind each
+    series takes the next colour and the next marker, so no two series of a kind are drawn alike (up to
+    CHANGED_MARKERS × palette)."""
+    import matplotlib
+
+    drawn = {}
+    styles = []
+    for s in series:
+        line, palette = CHANGED_KINDS[s["kind"]]
+        colors = matplotlib.colormaps[palette].colors
+        k = drawn.get(s["kind"], 0)
+        drawn[s["kind"]] = k + 1
+        styles.append((line, CHANGED_MARKERS[k % len(CHANGED_MARKERS)], colors[k % len(colors)]))
+    return styles
 
 
 def draw_growth(report, path):
@@ -360,7 +397,7 @@ def draw_growth(report, path):
               ("SyncDataSource peak working set (MiB)", lambda row: ((row.get("syncDataSource") or {}).get("peakWorkingSetBytes") or 0) / MIB, "syncDataSourceWorkingSet")]
     fig, axes = plt.subplots(1, 3, figsize=(18, 6.5))
     sizes = report["parameters"]["sizes"]
-    fig.suptitle(f"How cost grows with rows — best of {report['parameters']['repeat']} per size, log–log; k = fitted exponent "
+    fig.suptitle(f"How cost grows with rows — {runs_of([pt['summary'] for g in growth for pt in g['points']])} per size, log–log; k = fitted exponent "
                  "(1 linear, 2 quadratic, 0 flat)", fontsize=13)
     for ax, (unit, pick, exponent_key) in zip(axes, panels):
         for g in growth:
@@ -398,8 +435,7 @@ def draw_growth(report, path):
         axes[0].text(0.99, 0.01, "hollow, dotted: skipped, predicted past --max-run-seconds", transform=axes[0].transAxes,
                      ha="right", va="bottom", fontsize=8, color="dimgrey")
     fig.tight_layout(rect=(0, 0, 1, 0.95))
-    fig.savefig(path, dpi=DPI)
-    plt.close(fig)
+    save(fig, path, dpi=DPI)
 
 
 def draw_profiles(report, path):
@@ -419,7 +455,7 @@ def draw_profiles(report, path):
               ("SomeService GC collections (median, all generations)",
                lambda r: sum((r.get("someService") or {}).get(g) or 0 for g in ("gcGen0", "gcGen1", "gcGen2")))]
     fig, axes = plt.subplots(len(panels), 1, figsize=(12, 2.2 * len(panels) + 0.6 * len(cases)))
-    fig.suptitle(f"Runtime profiles — {report['parameters']['rows']:,} rows, best of {report['parameters']['repeat']}", fontsize=13)
+    fig.suptitle(f"Runtime profiles — {report['parameters']['rows']:,} rows, {runs_of([r for r in rows if r['case'] in cases])}", fontsize=13)
     width = 0.8 / max(1, len(profiles))
     colors = ["tab:blue", "tab:orange", "tab:green", "tab:red", "tab:purple"]
     for ax, (unit, pick) in zip(axes, panels):
@@ -437,8 +473,7 @@ def draw_profiles(report, path):
         ax.grid(True, axis="x", alpha=0.3)
         ax.legend(fontsize=8, loc="lower right")
     fig.tight_layout(rect=(0, 0, 1, 0.97))
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
+    save(fig, path, dpi=100)
 
 
 def draw_links(report, path):
@@ -455,7 +490,7 @@ def draw_links(report, path):
     columns = min(3, max(1, len(cases)))
     rows_n = math.ceil(len(cases) / columns)
     fig, axes = plt.subplots(rows_n, columns, figsize=(6 * columns, 4 * rows_n), squeeze=False)
-    fig.suptitle(f"Time against link rate — {report['parameters']['rows']:,} rows, best of {report['parameters']['repeat']}; "
+    fig.suptitle(f"Time against link rate — {report['parameters']['rows']:,} rows, {runs_of([r for link in links for r in link['cases'] if r['mainProfile']])}; "
                  "dashed: the link's floor (bytes crossed ÷ rate); dotted: loopback", fontsize=12)
     rates = sorted(link["rateBitsPerSecond"] for link in shaped)
     for ax, key in zip(axes.flat, cases):
@@ -497,8 +532,7 @@ def draw_links(report, path):
     for ax in list(axes.flat)[len(cases):]:
         ax.axis("off")
     fig.tight_layout(rect=(0, 0, 1, 0.94))
-    fig.savefig(path, dpi=DPI)
-    plt.close(fig)
+    save(fig, path, dpi=DPI)
 
 
 if __name__ == "__main__":

@@ -17,16 +17,32 @@ public sealed class BenchOptionsTests
     }
 
     [Theory]
-    [InlineData("--bogus")]
-    [InlineData("--profile default --bogus")]
-    [InlineData("--cases NpgsqlCopy:* --bogus")]
-    public void An_unknown_option_is_named_as_unknown_with_the_valid_options(string args)
+    [InlineData("--bogus", "--bogus")]
+    [InlineData("--profile default --bogus", "--bogus")]
+    [InlineData("--cases NpgsqlCopy:* --bogus", "--bogus")]
+    [InlineData("extra", "extra")]
+    public void An_unknown_option_is_named_as_unknown_with_the_valid_options(string args, string unknown)
     {
         var errors = BenchOptions.Errors(Parse(args.Split(' ')).Parse);
 
         var line = Assert.Single(errors);
-        Assert.True(line.StartsWith("'--bogus' is not an option of this command. Valid options: --help, --version, --rows, ", StringComparison.Ordinal), line);
+        Assert.True(line.StartsWith($"'{unknown}' is not an option of this command. Valid options: --help, --version, --rows, ", StringComparison.Ordinal), line);
         Assert.Contains("--profile, --profile-cases, --link, --compression, --table, --changed, --report-from.", line);
+    }
+
+    /// <summary>Every argument that is not an option is refused (above), so the help offers none.</summary>
+    [Fact]
+    public void Help_lists_the_options_and_offers_no_other_arguments()
+    {
+        var output = new StringWriter();
+        var parse = new BenchOptions().Command((_, _) => Task.FromResult(0)).Parse(["--help"]);
+
+        Assert.Equal(0, parse.Invoke(new InvocationConfiguration { Output = output }));
+        var help = output.ToString();
+        Assert.Contains("--rows", help, StringComparison.Ordinal);
+        Assert.Contains("--report-from", help, StringComparison.Ordinal);
+        Assert.DoesNotContain("[--]", help, StringComparison.Ordinal);
+        Assert.DoesNotContain("additional arguments", help, StringComparison.OrdinalIgnoreCase);
     }
 
     [Theory]

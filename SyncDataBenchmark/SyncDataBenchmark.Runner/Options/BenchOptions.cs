@@ -110,8 +110,6 @@ public sealed class BenchOptions
         {
             _rows, _maxRunSeconds, _noMaxRun, _repeat, _warmup, _cases, _pageSize, _batchSize, _out, _connection, _sourceUrl, _someServiceUrl, _tmpfs, _noPeers, _peers, _noCharts, _profile, _profileCases, _link, _compression, _table, _changed, _reportFrom,
         };
-        // Unknown tokens are named by Errors, with the options there are.
-        root.TreatUnmatchedTokensAsErrors = false;
         _cases.Validators.Add(r => ValidateCases(r, "--cases"));
         _profileCases.Validators.Add(r => ValidateCases(r, "--profile-cases"));
         root.Validators.Add(ValidateTogether);
@@ -119,13 +117,23 @@ public sealed class BenchOptions
         return root;
     }
 
-    /// <summary>Every problem with the command line, one line each: unknown tokens first, then bad values and contradictions.</summary>
+    /// <summary>
+    /// Every problem with the command line, one line each: unknown tokens first, named with the options there are (in
+    /// place of the parser's own line for each), then bad values and contradictions.
+    /// </summary>
     public static IReadOnlyList<string> Errors(ParseResult parse)
     {
         var options = string.Join(", ", parse.RootCommandResult.Command.Options.Select(o => o.Name));
+        var parserLines = parse.UnmatchedTokens.SelectMany(ParserLines).ToHashSet(StringComparer.Ordinal);
         return parse.UnmatchedTokens.Select(t => $"'{t}' is not an option of this command. Valid options: {options}.")
-            .Concat(parse.Errors.Select(e => e.Message)).ToList();
+            .Concat(parse.Errors.Where(e => e.SymbolResult != parse.RootCommandResult || !parserLines.Contains(e.Message)).Select(e => e.Message)).ToList();
     }
+
+    /// <summary>
+    /// The parser's own error for an unknown token, as a bare command reports the same token: its wording is internal
+    /// and localized, so it is asked for rather than matched against English text.
+    /// </summary>
+    private static IEnumerable<string> ParserLines(string token) => new RootCommand().Parse([token]).Errors.Select(e => e.Message);
 
     public BenchSettings Settings(ParseResult parse) => new()
     {

@@ -2,8 +2,8 @@ using System.Globalization;
 
 namespace SyncDataBenchmark.Runner.Report;
 
-/// <summary>One case's median time at one changed share.</summary>
-public sealed record ChangedPoint(string Changed, double Share, double? MedianMs, double? BestMs);
+/// <summary>One case's median time at one changed share, over its timed runs (fewer than --repeat when the session was stopped).</summary>
+public sealed record ChangedPoint(string Changed, double Share, double? MedianMs, double? BestMs, int TimedRuns);
 
 /// <summary>One case across the changed shares: a merge, a reload (the baseline) or a peer.</summary>
 public sealed record ChangedSeries(string Label, string Kind, string? Library, string Split, IReadOnlyList<ChangedPoint> Points)
@@ -39,7 +39,7 @@ public sealed record ChangedSweep(IReadOnlyList<string> Shares, IReadOnlyList<Ch
         var series = summary.Where(r => r.MainProfile && r.Dimensions.TryGetValue("Changed", out var c) && c.Length > 0)
             .GroupBy(r => (Split: SplitWithout(r), Label: LabelWithout(r)))
             .Select(g => new ChangedSeries(g.Key.Label, KindOf(g.First()), g.First().Kind == SummaryRow.Kinds.Combination ? WriterLibrary.Of(g.First().Insert) : null, g.Key.Split,
-                g.OrderBy(r => ShareOf(r)).Select(r => new ChangedPoint(r.Dimensions["Changed"], ShareOf(r), r.MedianMs, r.BestMs)).ToList()) { Number = g.First().Number })
+                g.OrderBy(r => ShareOf(r)).Select(r => new ChangedPoint(r.Dimensions["Changed"], ShareOf(r), r.MedianMs, r.BestMs, r.TimedRuns)).ToList()) { Number = g.First().Number })
             .ToList();
         var crossovers = series.Where(s => s.Library is not null).GroupBy(s => (s.Library!, s.Split))
             .Select(g => CrossoverOf(g.Key.Item1, g.Key.Split, g.ToList())).OfType<Crossover>().ToList();

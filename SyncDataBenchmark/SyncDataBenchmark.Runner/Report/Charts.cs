@@ -19,6 +19,9 @@ public static class Charts
     /// <summary>matplotlib's version, or null when it cannot be imported: checked before an hour of runs, not after.</summary>
     public static Task<string?> MatplotlibVersionAsync() => ShellCommand.FirstLineAsync(Python, Script, "--version");
 
+    /// <summary>The tables as plot.py reads them.</summary>
+    public static string TablesJson(ReportTables tables) => JsonSerializer.Serialize(tables, BenchJsonContext.Default.ReportTables);
+
     /// <summary>
     /// Draws N.png per combination and summary.png into <paramref name="outDirectory"/>; returns an error or null.
     /// plot.py reads the tables as the runner derived them (a temporary JSON file), never the record's summaries itself.
@@ -26,7 +29,7 @@ public static class Charts
     public static async Task<string?> DrawAsync(ReportTables tables, string outDirectory, CancellationToken ct)
     {
         var tablesJson = Path.Combine(Path.GetTempPath(), $"syncdata-tables-{Guid.NewGuid():N}.json");
-        await File.WriteAllTextAsync(tablesJson, JsonSerializer.Serialize(tables, BenchJsonContext.Default.ReportTables), ct);
+        await File.WriteAllTextAsync(tablesJson, TablesJson(tables), ct);
         var environment = new Dictionary<string, string>
         {
             ["MPLBACKEND"] = "Agg",

@@ -26,6 +26,8 @@ public sealed class ReportTables(BenchReport record, IReadOnlyList<LinkRows> lin
     /// <summary>--changed: each case's time against the changed share, and the crossover per library; null without --changed.</summary>
     public ChangedSweep? Changed { get; } = ChangedSweep.Build(record.Parameters, bySize.FirstOrDefault(s => s.Rows == record.Parameters.Rows).Summary ?? []);
     public BenchParameters Parameters => Record.Parameters;
+    /// <summary>False when the session was stopped: a row never timed was then not reached, rather than not asked for.</summary>
+    public bool Complete => Record.Complete;
     /// <summary>For the pictures: the runs whose samples they draw.</summary>
     public IReadOnlyList<CombinationRun> Runs => Record.Runs;
 

@@ -4,6 +4,7 @@ using Xunit;
 namespace SyncDataBenchmark.Tests;
 
 /// <summary>./bench.sh itself: what a new user sees before the runner answers. Not the fast tier: it builds.</summary>
+[Trait("Tier", "Engine")]
 public sealed class BenchScriptTests
 {
     /// <summary>

@@ -11,6 +11,7 @@ namespace SyncDataBenchmark.Tests;
 /// bench/plot.py on small records built here: what each picture draws, read back from matplotlib's figures as plot.py
 /// saves them (Fixtures/plot-figures.py), never from pixels. Not the fast tier: each test runs python.
 /// </summary>
+[Trait("Tier", "Lab")]
 public sealed class PlotTests
 {
     private static Combination Case(string key) => TestCases.Runnable.Single(c => c.Key == key);

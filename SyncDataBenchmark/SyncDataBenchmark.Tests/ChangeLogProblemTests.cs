@@ -107,13 +107,7 @@ public sealed class ChangeLogProblemTests(InProcessLab lab)
         private readonly HttpClient _someService = someService.CreateClient();
 
         /// <summary>A run triggered with wait=true, as it ended (succeeded or not).</summary>
-        public async Task<RunResult> SyncAsync(string fetch, string insert)
-        {
-            using var response = await new SomeServiceClient(_someService).TriggerAsync(fetch, insert, wait: true);
-            var body = await response.Content.ReadAsStringAsync();
-            Assert.True(response.IsSuccessStatusCode, $"{fetch} × {insert} answered {(int)response.StatusCode}: {body}");
-            return JsonSerializer.Deserialize(body, SyncJsonContext.Default.RunResult)!;
-        }
+        public Task<RunResult> SyncAsync(string fetch, string insert) => InProcessLab.SyncAsync(_someService, fetch, insert);
 
         /// <summary>The status and the problem's detail (or the whole body) of a GET to SyncDataSource.</summary>
         public async Task<(HttpStatusCode Status, string Detail)> GetProblemAsync(string pathAndQuery)

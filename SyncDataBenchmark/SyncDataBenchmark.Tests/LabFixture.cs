@@ -21,23 +21,6 @@ public abstract class LabFixture : IAsyncLifetime
     /// <summary>Extra SyncDataSource settings (e.g. a short snapshot idle timeout).</summary>
     protected virtual IReadOnlyDictionary<string, string> SourceSettings => new Dictionary<string, string>();
 
-    /// <summary>
-    /// The source's settings under every lab unless the lab names its own: a run's snapshot kept 5 minutes without a
-    /// request, not the service's 60 s. A writer that buffers its rows before writing (Linq2DBMerge) once worked for over
-    /// 60 s after the last request on a machine busy with builds, and the run's checksum was refused; only SnapshotLab
-    /// tests the expiry, with a timeout of its own.
-    /// </summary>
-    private static Dictionary<string, string> WithLabDefaults(IReadOnlyDictionary<string, string> settings)
-    {
-        var merged = new Dictionary<string, string> { ["Snapshots__IdleTimeout"] = TimeSpan.FromMinutes(5).ToString() };
-        foreach (var (key, value) in settings)
-        {
-            merged[key] = value;
-        }
-
-        return merged;
-    }
-
     /// <summary>Where SomeService finds SyncDataSource, when not directly (a fixture may put a proxy in between).</summary>
     protected virtual Uri? SourceAddressForSomeService => null;
 
@@ -65,7 +48,7 @@ public abstract class LabFixture : IAsyncLifetime
 
         Services = await new StartedServices(Databases, null, RuntimeProfiles.Default)
         {
-            SourceSettings = WithLabDefaults(SourceSettings), SomeServiceSettings = SomeServiceSettings, SourceForSomeService = SourceAddressForSomeService,
+            SourceSettings = SourceSettings, SomeServiceSettings = SomeServiceSettings, SourceForSomeService = SourceAddressForSomeService,
         }.StartAsync(_ => { }, CancellationToken.None);
         await SourceStartedAsync();
         SomeServiceStarted();

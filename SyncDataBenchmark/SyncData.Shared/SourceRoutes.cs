@@ -41,6 +41,9 @@ public static class SourceRoutes
     /// </summary>
     public static string Run(Guid id) => $"{Runs}/{id}";
 
+    /// <summary>POST: the run's consumer is still at work (writing what it read), so its snapshot must not end idle.</summary>
+    public static string RunAlive(Guid id) => $"{Runs}/{id}/alive";
+
     public const string Runs = "runs";
 
     /// <summary>The header naming the run a fetch or checksum request belongs to; the consumer sets it on each request of a run.</summary>

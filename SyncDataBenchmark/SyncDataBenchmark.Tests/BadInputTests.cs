@@ -128,6 +128,7 @@ public sealed class BadInputTests(InProcessLab lab) : IAsyncLifetime
             { "source", "GET", "users/nothing", 404, "" },
             { "source", "POST", "runs/not-a-run-id", 404, "" },
             { "source", "PUT", $"runs/{Guid.Empty}", 405, "" },
+            { "source", "POST", $"runs/{Guid.Empty}/alive", 409, "never begun" },
             // A run is measured from its begin to its end (runs/{id}): no window is opened or closed by hand.
             { "source", "POST", "runtime/window/start", 404, "" },
             { "some", "POST", "runtime/window/stop", 404, "" },

@@ -24,6 +24,12 @@ public sealed class SnapshotLab : LabFixture
     {
         ["Snapshots__IdleTimeout"] = IdleTimeout.ToString(),
     };
+
+    /// <summary>SomeService tells the source its run is at work well inside the short idle timeout.</summary>
+    protected override IReadOnlyDictionary<string, string> SomeServiceSettings => new Dictionary<string, string>
+    {
+        ["Sync__SourceKeepAlive"] = TimeSpan.FromSeconds(2).ToString(),
+    };
 }
 
 [CollectionDefinition(Name)]
@@ -73,6 +79,35 @@ public sealed class SnapshotTests(SnapshotLab lab)
         Assert.Equal(run.Source, await Lab.ReadChecksumAsync(lab.TargetDb));
         Assert.NotEqual(run.Source, await Lab.ReadChecksumAsync(lab.SourceDb)); // the source did move on
         Assert.Equal(0, await OpenSnapshotTransactionsAsync());
+    }
+
+    /// <summary>
+    /// A run that makes no request of the source for twice the idle timeout (its target locked, so its first write
+    /// waits) keeps its snapshot: SomeService tells the source the run is at work (POST runs/{id}/alive), and the run
+    /// verifies once the lock goes.
+    /// </summary>
+    [Fact]
+    public async Task A_run_that_pauses_longer_than_the_idle_timeout_keeps_its_snapshot_while_SomeService_works()
+    {
+        await Lab.MakeTargetDifferAsync(lab.TargetDb, await Lab.ReadChecksumAsync(lab.SourceDb));
+        RunResult started;
+        await using (var blocker = new NpgsqlConnection(lab.TargetDb + ";Pooling=false"))
+        {
+            await blocker.OpenAsync();
+            await using var hold = await blocker.BeginTransactionAsync();
+            await using (var lockTable = new NpgsqlCommand("lock table users in access exclusive mode", blocker, hold))
+            {
+                await lockTable.ExecuteNonQueryAsync();
+            }
+
+            started = await lab.StartSyncAsync("NpgsqlCopy", "NpgsqlCopy");
+            await Task.Delay(SnapshotLab.IdleTimeout * 2);
+            await hold.RollbackAsync();
+        }
+
+        var run = await lab.WaitFinishedAsync(started.Id, TimeSpan.FromMinutes(2));
+        Assert.True(run.Verified, $"{run.Status}: {run.Error}");
+        Assert.Equal(await Lab.ReadChecksumAsync(lab.SourceDb), await Lab.ReadChecksumAsync(lab.TargetDb));
     }
 
     [Fact]

@@ -34,6 +34,16 @@ public sealed class SourceClient(HttpClient http, IOptions<SyncOptions> options)
             SyncJsonContext.Default.ListString, TimeSpan.FromSeconds(options.Value.DatabaseCommandTimeoutSeconds), ct);
 
     /// <summary>DELETE runs/{id}: SyncDataSource ends the run (its window and its snapshot) and answers its figures.</summary>
+    /// <summary>Tells the source the run is still at work (<see cref="SourceRoutes.RunAlive"/>), so its snapshot does not end idle.</summary>
+    public async Task KeepRunAliveAsync(Guid run, CancellationToken ct)
+    {
+        var route = SourceRoutes.RunAlive(run);
+        using var timeout = CancellationTokenSource.CreateLinkedTokenSource(ct);
+        timeout.CancelAfter(IdleTimeout);
+        using var response = await http.PostAsync(route, content: null, timeout.Token);
+        await EnsureSuccessAsync(response, route, ct);
+    }
+
     public Task<SourceRunEnd> EndRunAsync(Guid run, CancellationToken ct) =>
         SendForJsonAsync(new HttpRequestMessage(HttpMethod.Delete, SourceRoutes.Run(run)), SyncJsonContext.Default.SourceRunEnd, IdleTimeout, ct);
 

@@ -27,6 +27,14 @@ public sealed class SyncOptions
     /// </summary>
     public TimeSpan SourceIdleTimeout { get; set; } = TimeSpan.FromSeconds(30);
 
+    /// <summary>
+    /// How often a run tells the source it is still at work (POST runs/{id}/alive), so the run's snapshot outlives a
+    /// writer's long pause between requests; well inside the source's Snapshots:IdleTimeout (60 s). A run shorter than
+    /// this sends none.
+    /// </summary>
+    [Range(typeof(TimeSpan), "00:00:00.100", "01:00:00")]
+    public TimeSpan SourceKeepAlive { get; set; } = TimeSpan.FromSeconds(15);
+
     /// <summary>Per-command timeout on the target (Npgsql's default 30 s would cut a long COPY or SaveChanges).</summary>
     [Range(0, 86_400)]
     public int DatabaseCommandTimeoutSeconds { get; set; } = 600;

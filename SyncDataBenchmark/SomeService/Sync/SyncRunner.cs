@@ -149,7 +149,12 @@ public sealed class SyncRunner(
         {
             localStart = runtimeWindow.Start();
             snapshot = await client.BeginRunAsync(run.Id, ct);
-            var committed = await transfer.CommitAsync(snapshot, ct);
+            SyncTransfer.Committed committed;
+            await using (new RunKeepAlive(client, run.Id, options.Value.SourceKeepAlive, logger))
+            {
+                committed = await transfer.CommitAsync(snapshot, ct);
+            }
+
             // Committed: nothing from here on can turn the run into a failure or a rollback.
             return Succeeded(run, committed, ServiceFigures.Between(localStart, runtimeWindow.Stop())) with { SourceSnapshot = snapshot };
         }

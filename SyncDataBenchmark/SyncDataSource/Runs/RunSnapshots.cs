@@ -103,6 +103,28 @@ public sealed partial class RunSnapshots : IAsyncDisposable
     }
 
     /// <summary>
+    /// The run's consumer is still at work between requests (a writer that buffered every row, a target that waits on a
+    /// lock): the snapshot's idle clock starts again. Refused as a request of the run would be when it is not open.
+    /// </summary>
+    public void KeepAlive(Guid run)
+    {
+        lock (_lock)
+        {
+            if (_ended.TryGetValue(run, out var why))
+            {
+                throw RunConflictException.Ended(run, why);
+            }
+
+            if (!_held.TryGetValue(run, out var held) || !held.Opening.IsCompletedSuccessfully)
+            {
+                throw RunConflictException.NeverBegun(run);
+            }
+
+            held.LastUsed = Environment.TickCount64;
+        }
+    }
+
+    /// <summary>
     /// The run ended, or one of its requests failed: its snapshot ends (the holding transaction rolls back), and later
     /// requests of the run are refused with <paramref name="why"/>. Returns the snapshot when one was held.
     /// </summary>

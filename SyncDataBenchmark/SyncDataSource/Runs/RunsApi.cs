@@ -18,6 +18,7 @@ public static class RunsApi
         var run = app.MapGroup("/" + SourceRoutes.Runs + "/{id:guid}");
         run.MapPost("/", Begin);
         run.MapDelete("/", End);
+        run.MapPost("/alive", KeepAlive);
         return app;
     }
 
@@ -79,6 +80,20 @@ public static class RunsApi
         try
         {
             return TypedResults.Ok(await runs.BeginAsync(id));
+        }
+        catch (RunConflictException ex)
+        {
+            return Conflict(ex);
+        }
+    }
+
+    /// <summary>POST runs/{id}/alive: the run's idle clock starts again (204); 409 with why when its snapshot is not open.</summary>
+    private static Results<NoContent, ProblemHttpResult> KeepAlive(Guid id, RunSnapshots snapshots)
+    {
+        try
+        {
+            snapshots.KeepAlive(id);
+            return TypedResults.NoContent();
         }
         catch (RunConflictException ex)
         {

@@ -185,11 +185,19 @@ public sealed class BenchCommandTests
             }
 
             Assert.All(runs, r => Assert.Equal(r.GetProperty("sourceRows").GetInt64(), r.GetProperty("result").GetProperty("rows").GetInt64()));
+            // The record proves each run: the target before it (the sentinel row alone), unlike the source and the target after.
+            Assert.All(runs, r =>
+            {
+                Assert.Equal(1, r.GetProperty("targetBefore").GetProperty("rows").GetInt64());
+                Assert.NotEqual(r.GetProperty("targetBefore").ToString(), r.GetProperty("runnerTarget").ToString());
+                Assert.Equal(r.GetProperty("runnerTarget").ToString(), r.GetProperty("result").GetProperty("source").ToString());
+            });
             // --peers psql-binary: that peer alone, at each size (warm-up at the first only), and nothing else.
             var peers = report.GetProperty("peers").EnumerateArray().ToList();
             Assert.Equal([(300L, true), (300L, true), (300L, false), (600L, false)],
                 peers.Select(p => (p.GetProperty("sourceRows").GetInt64(), p.GetProperty("warmup").GetBoolean())));
             Assert.All(peers, p => Assert.Equal(PeerDefinition.PsqlBinaryKey, p.GetProperty("peer").GetString()));
+            Assert.All(peers, p => Assert.NotEqual(p.GetProperty("targetBefore").ToString(), p.GetProperty("target").ToString()));
 
             // The case's growth and the one peer's.
             var growths = ReportTables.Of(await ResultsRecord.ReadAsync(Path.Combine(output.FullName, ResultsRecord.FileName))).Growth;

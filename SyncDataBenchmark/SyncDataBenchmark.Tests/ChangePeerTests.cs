@@ -100,7 +100,7 @@ public sealed class ChangePeerTests(PeerLab lab)
     {
         await Lab.MakeTargetDifferAsync(lab.TargetDb, SyncTable.Users, lab.Checksums[SyncTable.Users.Name]);
         await Lab.ScalarAsync(lab.TargetDb, "delete from sync_watermarks");
-        var start = new TargetStart(await Lab.ReadChecksumAsync(lab.SourceDb, SyncTable.Users));
+        var start = new TargetStart(await Lab.ReadChecksumAsync(lab.SourceDb, SyncTable.Users), await Lab.ReadChecksumAsync(lab.TargetDb, SyncTable.Users));
 
         var run = await new PeerRunner(lab.SourceDb, lab.TargetDb, SyncTable.Users, start.Source) { Start = _ => Task.FromResult(start) }
             .RunAsync(PeerDefinition.Find(PeerDefinition.PsqlMergeKey)!, 1, false, CancellationToken.None);

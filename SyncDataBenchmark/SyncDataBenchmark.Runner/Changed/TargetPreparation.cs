@@ -17,7 +17,13 @@ public static class TargetPreparation
     public static async Task<TargetStart> EmptyAsync(string targetDb, SyncTable table, TableChecksum source, CancellationToken ct)
     {
         await Lab.MakeTargetDifferAsync(targetDb, table, source, ct);
-        return new TargetStart(source);
+        var target = await Lab.ReadChecksumAsync(targetDb, table, ct);
+        if (target == source)
+        {
+            throw new InvalidOperationException($"The target's {table.Name} equals the source after it was emptied and given a sentinel row: a run could verify without syncing.");
+        }
+
+        return new TargetStart(source, target);
     }
 
     /// <summary>
@@ -45,6 +51,6 @@ public static class TargetPreparation
                 $"{changes.Inserted:N0} inserted, {changes.Deleted:N0} deleted): a run could verify without syncing.");
         }
 
-        return new TargetStart(sourceNow, changes, ChangedShare.Format(share), share);
+        return new TargetStart(sourceNow, targetNow, changes, ChangedShare.Format(share), share);
     }
 }

@@ -53,7 +53,7 @@ public sealed partial class PeerRunner(string sourceConnection, string targetCon
                 Peer = peer.Key, Table = table.Name, Round = round, Warmup = warmup, Scope = peer.Scope,
                 Status = verified ? RunStatus.Succeeded : RunStatus.Failed,
                 DurationMs = ms, WallMs = wallMs, Rows = target.Rows, Verified = verified, Target = target, ExitCode = 0, Traffic = traffic,
-                Changed = start.Changed, ChangedShare = start.Share, Changes = start.Changes,
+                Changed = start.Changed, ChangedShare = start.Share, Changes = start.Changes, TargetBefore = start.Target,
                 Error = verified ? null : $"Verification failed: source has {source.Rows:N0} rows (checksum {source.Checksum}), target has {target.Rows:N0} (checksum {target.Checksum}).",
             };
         }

@@ -33,6 +33,13 @@ public abstract record MeasuredRun
     public string Link { get; init; } = NetworkLink.LoopbackName;
     /// <summary>What crossed a shaped link during the run (a peer's: during its timed script); null on loopback.</summary>
     public LinkTraffic? Traffic { get; init; }
+    /// <summary>
+    /// The target's count and checksum as the runner read them just before the run, after making them differ from the
+    /// source's (null in records from before it, and when the target could not be prepared): with the source's and the
+    /// target's after the run, the record itself shows the run had something to do and did it.
+    /// </summary>
+    [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
+    public SyncData.Shared.TableChecksum? TargetBefore { get; init; }
     /// <summary>Why there is no usable result (transport, HTTP status, the run's or the tool's own error, verification).</summary>
     public string? Error { get; init; }
 

@@ -69,7 +69,8 @@ public sealed class BenchExecutor(BenchSettings settings, BenchLab lab, BenchRec
             // The runner's own verdict, whatever the service says: read the target directly.
             var target = await Lab.ReadChecksumAsync(lab.TargetDb, item.Table, ct);
             var error = RunVerdict.Of(result, source, target, lab.ServicesStartedByRunner ? item.Profile : null);
-            return Run(combination, item, wall, 200, error, result) with { RunnerVerified = target == source, RunnerTarget = target, Traffic = traffic, Changes = start.Changes };
+            return Run(combination, item, wall, 200, error, result) with { RunnerVerified = target == source, RunnerTarget = target, Traffic = traffic, Changes = start.Changes,
+                TargetBefore = start.Target };
         }
         catch (Exception ex) when (ex is HttpRequestException or JsonException || (ex is TaskCanceledException && !ct.IsCancellationRequested))
         {

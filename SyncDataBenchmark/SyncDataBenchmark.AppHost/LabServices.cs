@@ -1,0 +1,15 @@
+using System.Globalization;
+
+namespace SyncDataBenchmark.AppHost;
+
+/// <summary>The two services as projects, each on its port on 127.0.0.1 (no proxy: the port is the service's own).</summary>
+public static class LabServices
+{
+    public static IResourceBuilder<ProjectResource> AddLabService<TProject>(this IDistributedApplicationBuilder builder, string name, int port)
+        where TProject : IProjectMetadata, new() =>
+        builder.AddProject<TProject>(name)
+            .WithHttpEndpoint(port: port, isProxied: false)
+            // Urls, not ASPNETCORE_URLS: appsettings.json's Urls would win over the latter (and Aspire's names localhost).
+            .WithEnvironment("Urls", string.Create(CultureInfo.InvariantCulture, $"http://127.0.0.1:{port}"))
+            .WithHttpHealthCheck("/health");
+}

@@ -60,7 +60,8 @@ public static class ServiceDefaultsExtensions
             otel.WithTracing(t => t
                     .AddAspNetCoreInstrumentation(o => o.Filter = context => !IsScrapeOrHealth(context.Request.Path))
                     .AddHttpClientInstrumentation()
-                    .AddNpgsql())
+                    .AddNpgsql()
+                    .AddProcessor<RunIdSpanProcessor>())
                 .UseOtlpExporter();
         }
     }

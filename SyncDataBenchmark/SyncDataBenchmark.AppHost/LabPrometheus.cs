@@ -10,12 +10,12 @@ public static class LabPrometheus
 {
     public static IResourceBuilder<ExecutableResource> AddLabPrometheus(this IDistributedApplicationBuilder builder, LabSettings lab)
     {
-        var directory = Directory.CreateTempSubdirectory("syncdata-aspire-prometheus-").FullName;
+        var directory = Directory.CreateDirectory(lab.PrometheusData).FullName;
         var config = Path.Combine(directory, "prometheus.yml");
         File.WriteAllText(config, File.ReadAllText(Path.Combine(lab.RepositoryRoot, "prometheus", "prometheus.host.yml"))
             .Replace("127.0.0.1:5180", Address(lab.SomeServicePort), StringComparison.Ordinal)
             .Replace("127.0.0.1:5190", Address(lab.SyncDataSourcePort), StringComparison.Ordinal));
-        return builder.AddExecutable("prometheus", "prometheus", directory,
+        return builder.AddExecutable("prometheus", Path.Combine(lab.RepositoryRoot, "scripts", "aspire", "prometheus.sh"), directory,
                 "--config.file=" + config, "--storage.tsdb.path=" + Path.Combine(directory, "data"), "--web.listen-address=" + Address(lab.PrometheusPort))
             .WithHttpEndpoint(port: lab.PrometheusPort, isProxied: false)
             .WithHttpHealthCheck("/-/ready");

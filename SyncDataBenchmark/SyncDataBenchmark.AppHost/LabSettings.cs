@@ -1,3 +1,4 @@
+using System.Globalization;
 using Microsoft.Extensions.Configuration;
 
 namespace SyncDataBenchmark.AppHost;
@@ -12,7 +13,7 @@ public sealed record LabSettings(
     int SyncDataSourcePort,
     int PostgresPort,
     int PrometheusPort,
-    string PostgresData,
+    string WorkDirectory,
     long SeedRows,
     string? SourceConnectionString,
     string? TargetConnectionString)
@@ -28,12 +29,18 @@ public sealed record LabSettings(
             postgresPort,
             lab.GetValue("PrometheusPort", 9090),
             // Outside $HOME: as root, the server runs as postgres, which cannot enter /root.
-            lab["PostgresData"] ?? Path.Combine(Path.GetTempPath(), "syncdatabenchmark-aspire", $"postgres-{postgresPort}"),
+            lab["WorkDirectory"] ?? Path.Combine(Path.GetTempPath(), "syncdatabenchmark-aspire"),
             // As the compose stack seeds (SEED_ROWS there).
             lab.GetValue("SeedRows", 1_000_000L),
             configuration.GetConnectionString("Source"),
             configuration.GetConnectionString("Target"));
     }
+
+    /// <summary>PostgreSQL's data (kept between runs once seeded, as the compose stack's volume is; delete it to start over).</summary>
+    public string PostgresData => Path.Combine(WorkDirectory, string.Create(CultureInfo.InvariantCulture, $"postgres-{PostgresPort}"));
+
+    /// <summary>Prometheus' configuration and storage (kept between runs, as the compose stack's volume is).</summary>
+    public string PrometheusData => Path.Combine(WorkDirectory, string.Create(CultureInfo.InvariantCulture, $"prometheus-{PrometheusPort}"));
 
     /// <summary>An existing server, named by both connection strings, instead of Debian's binaries started here.</summary>
     public bool ExistingServer => SourceConnectionString is not null && TargetConnectionString is not null;

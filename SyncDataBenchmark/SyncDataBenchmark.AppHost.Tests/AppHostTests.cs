@@ -22,7 +22,7 @@ public sealed class AppHostTests(AspireLab lab, ITestOutputHelper output) : ICla
     {
         var run = await VerifiedRunAsync();
 
-        var (spans, incomplete) = await lab.Telemetry.WaitForRunTraceAsync(run.Id, trace => WhatTheTraceLacks(trace, run.Id), AspireLab.Patience);
+        var (spans, incomplete) = await lab.Telemetry.WaitForRunTraceAsync(run.Id, trace => WhatTheTraceLacks(trace, run.Id), AspireLab.TracePatience);
 
         Assert.True(incomplete is null, $"Run {run.Id}'s trace is incomplete: {incomplete}. Its spans:\n{string.Join('\n', spans)}");
         output.WriteLine($"Run {run.Id}: one trace of {spans.Count} spans, {spans.Count(s => s.Service == "SyncDataSource")} in SyncDataSource, " +
@@ -39,7 +39,7 @@ public sealed class AppHostTests(AspireLab lab, ITestOutputHelper output) : ICla
     public async Task DashboardInChromiumShowsTheRunsTraceAndTheLabsMeters()
     {
         var run = await VerifiedRunAsync();
-        var (spans, incomplete) = await lab.Telemetry.WaitForRunTraceAsync(run.Id, trace => WhatTheTraceLacks(trace, run.Id), AspireLab.Patience);
+        var (spans, incomplete) = await lab.Telemetry.WaitForRunTraceAsync(run.Id, trace => WhatTheTraceLacks(trace, run.Id), AspireLab.TracePatience);
         Assert.True(incomplete is null, $"Run {run.Id}'s trace never arrived complete: {incomplete}");
 
         var browser = Path.Combine(AspireLab.RepositoryRoot(), "SyncDataBenchmark", "SyncDataBenchmark.AppHost.Tests", "Browser");

@@ -19,6 +19,9 @@ public sealed class AspireLab : IAsyncLifetime
     /// <summary>Generous: the machine is shared, and the first start builds nothing but starts six processes.</summary>
     public static readonly TimeSpan Patience = TimeSpan.FromMinutes(5);
 
+    /// <summary>How long a run's spans may take to reach the dashboard: each service exports every second or so.</summary>
+    public static readonly TimeSpan TracePatience = TimeSpan.FromMinutes(2);
+
     public const int SeedRows = 10_007;
 
     private readonly string _home = Directory.CreateTempSubdirectory("syncdata-aspire-home-").FullName;

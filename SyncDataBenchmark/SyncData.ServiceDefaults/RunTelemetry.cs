@@ -13,11 +13,13 @@ public static class RunTelemetry
 
     /// <summary>
     /// Marks the current span as run <paramref name="id"/>'s. Does nothing unless the span is recorded (traces are
-    /// exported only when OTEL_EXPORTER_OTLP_ENDPOINT is set), so a measured run sends no extra header.
+    /// exported only when OTEL_EXPORTER_OTLP_ENDPOINT is set), so a measured run sends no extra header. Recorded, not
+    /// IsAllDataRequested: ASP.NET Core creates a request's activity for its log scopes without any tracer, and such an
+    /// activity requests all data but is never recorded.
     /// </summary>
     public static void MarkRun(Guid id)
     {
-        if (Activity.Current is { IsAllDataRequested: true } span)
+        if (Activity.Current is { Recorded: true } span)
         {
             var value = id.ToString();
             span.SetTag(RunIdKey, value);

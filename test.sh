@@ -24,7 +24,9 @@ echo "[$((SECONDS - started))s] Built. Running the tests (each result is printed
   done ) &
 heartbeat=$!
 status=0
-dotnet test SyncDataBenchmark/SyncDataBenchmark.slnx -c "$LAB_CONFIGURATION" --no-build --logger "console;verbosity=normal" "$@" 2>&1 | tee "$log" || status=$?
+# -m:1: the test projects one after the other (dotnet test runs them side by side otherwise), so the AppHost's six
+# processes never share the two cores with a lab.
+dotnet test SyncDataBenchmark/SyncDataBenchmark.slnx -c "$LAB_CONFIGURATION" --no-build -m:1 --logger "console;verbosity=normal" "$@" 2>&1 | tee "$log" || status=$?
 kill "$heartbeat" 2>/dev/null || true
 heartbeat=
 echo "[$((SECONDS - started))s] Done."

@@ -39,10 +39,12 @@ public sealed class DashboardTelemetry : IDisposable
             if (trigger is not null)
             {
                 spans = await TraceAsync(trigger.TraceId, timeout.Token);
-                if ((why = incomplete(spans)!) is null)
+                if (incomplete(spans) is not { } lacks)
                 {
                     return (spans, null);
                 }
+
+                why = lacks;
             }
 
             if (clock.Elapsed > patience - TimeSpan.FromSeconds(2))

@@ -49,14 +49,18 @@ echo "[$((SECONDS - started))s] Built. Running the tests (each result is printed
   done ) &
 heartbeat=$!
 status=0
-dotnet test SyncDataBenchmark/SyncDataBenchmark.slnx -c "$LAB_CONFIGURATION" --no-build --logger "console;verbosity=normal" "$@" 2>&1 | tee "$log" || status=$?
+# -m:1: the test projects one after the other (dotnet test runs them side by side otherwise), so the AppHost's six
+# processes never share the two cores with a lab.
+dotnet test SyncDataBenchmark/SyncDataBenchmark.slnx -c "$LAB_CONFIGURATION" --no-build -m:1 --logger "console;verbosity=normal" "$@" 2>&1 | tee "$log" || status=$?
 kill "$heartbeat" 2>/dev/null || true
 heartbeat=
 echo "[$((SECONDS - started))s] Done."
 # One plain closing line, whatever the runner printed: "Failed: N, Passed: N, Skipped: N" (minimal console output) or,
 # with each test's result printed, one count per line after "Total tests: N".
-count() { grep -E "^ *$1: *[0-9]+ *\$" "$log" | tail -1 | grep -Eo '[0-9]+' || echo 0; }
-summary=$(grep -Eo 'Failed: +[0-9]+, Passed: +[0-9]+, Skipped: +[0-9]+' "$log" | tail -1 || true)
+# Each test project (the lab's, the AppHost's) prints its own counts: the line adds them up.
+count() { grep -E "^ *$1: *[0-9]+ *\$" "$log" | grep -Eo '[0-9]+' | awk '{ n += $1 } END { print n + 0 }'; }
+summary=$(grep -Eo 'Failed: +[0-9]+, Passed: +[0-9]+, Skipped: +[0-9]+' "$log" \
+  | awk -F'[^0-9]+' '{ f += $2; p += $3; s += $4 } END { if (NR) printf "Failed: %d, Passed: %d, Skipped: %d", f, p, s }' || true)
 if [[ $summary =~ Failed:\ +([0-9]+),\ Passed:\ +([0-9]+),\ Skipped:\ +([0-9]+) ]]; then
   echo "tests: ${BASH_REMATCH[2]} passed, ${BASH_REMATCH[1]} failed, ${BASH_REMATCH[3]} skipped"
 elif grep -qE '^Total tests: *[0-9]+' "$log"; then

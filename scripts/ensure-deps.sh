@@ -22,7 +22,12 @@ command -v iptables >/dev/null 2>&1 || need+=(iptables)
 command -v debootstrap >/dev/null 2>&1 || need+=(debootstrap)
 # Debian's matplotlib lives in /usr/bin/python3, whatever python3 comes first on PATH (pyenv, venv).
 /usr/bin/python3 -c 'import matplotlib' >/dev/null 2>&1 || need+=(python3-matplotlib)
-(( ${#need[@]} )) || exit 0
+# The Aspire dashboard seen in a real browser (SyncDataBenchmark.AppHost.Tests): Debian's chromium, driven by
+# puppeteer-core (scripts/browser-deps.sh, below), which needs Node.js and npm.
+command -v chromium >/dev/null 2>&1 || need+=(chromium)
+command -v npm >/dev/null 2>&1 || need+=(nodejs npm)
+here=$(dirname "$0")
+(( ${#need[@]} )) || exec "$here/browser-deps.sh"
 
 if [[ $(id -u) != 0 ]]; then
   echo "Missing Debian packages: ${need[*]}. Install them with: sudo apt-get install -y --no-install-recommends ${need[*]}" >&2
@@ -45,3 +50,4 @@ if ! { apt-get -o DPkg::Lock::Timeout=600 update -qq \
   exit 1
 fi
 rm -f "$log"
+"$here/browser-deps.sh"

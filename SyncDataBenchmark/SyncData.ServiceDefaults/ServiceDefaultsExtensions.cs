@@ -39,8 +39,9 @@ public static class ServiceDefaultsExtensions
 
     /// <summary>
     /// OpenTelemetry's SDK as the hosting integration wires it: metrics always, read by the official Prometheus
-    /// exporter at /metrics (collected only when scraped); traces and an OTLP push only when
-    /// OTEL_EXPORTER_OTLP_ENDPOINT is set (spans with nowhere to go would cost every request for nothing).
+    /// exporter at /metrics (collected only when scraped); traces, and an OTLP push of traces, metrics and logs, only
+    /// when OTEL_EXPORTER_OTLP_ENDPOINT is set (the AppHost sets it; spans with nowhere to go would cost every request
+    /// for nothing). Every span under a sync run carries its id (RunTelemetry).
     /// </summary>
     private static void AddOpenTelemetryExport(this WebApplicationBuilder builder)
     {
@@ -60,7 +61,8 @@ public static class ServiceDefaultsExtensions
             otel.WithTracing(t => t
                     .AddAspNetCoreInstrumentation(o => o.Filter = context => !IsScrapeOrHealth(context.Request.Path))
                     .AddHttpClientInstrumentation()
-                    .AddNpgsql())
+                    .AddNpgsql()
+                    .AddProcessor<RunIdSpanProcessor>())
                 .UseOtlpExporter();
         }
     }

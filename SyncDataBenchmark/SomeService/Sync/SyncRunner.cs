@@ -60,6 +60,8 @@ public sealed class SyncRunner(
                 Status = RunStatus.Running,
                 StartedAt = DateTimeOffset.UtcNow,
             };
+            // The trigger's span and every span of the run below it (both services, both databases) carry the run's id.
+            RunTelemetry.MarkRun(run.Id);
             await store.SaveAsync(run, ct);
             var cancellation = CancellationTokenSource.CreateLinkedTokenSource(lifetime.ApplicationStopping);
             var finished = new TaskCompletionSource<RunResult>(TaskCreationOptions.RunContinuationsAsynchronously);

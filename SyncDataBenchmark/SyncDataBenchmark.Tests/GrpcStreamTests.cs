@@ -66,7 +66,7 @@ public sealed class GrpcStreamTests(GrpcStreamLab lab)
         Assert.Equal(StatusCode.OK, call.GetStatus().StatusCode);
 
         // The same port answers HTTP/1.1: a GET at the fetch's route is told how to make the call.
-        using var get = await lab.SourceClient.GetAsync(Approach.Of(typeof(SyncData.Shared.Fetches.GrpcStreamFetch)).Route);
+        using var get = await lab.SourceClient.GetAsync(ApproachInfo.RouteOf(typeof(SyncData.Shared.Fetches.GrpcStreamFetch)));
         Assert.Equal(HttpStatusCode.BadRequest, get.StatusCode);
         Assert.Contains("server-streaming gRPC call: POST /syncdata.grpcstream.GrpcStreamSource/Users", await get.Content.ReadAsStringAsync());
     }

@@ -16,7 +16,7 @@ namespace SomeService.Fetch;
 /// </summary>
 public sealed class ArrowStreamConsumer : IBinaryCopyConsumer, IFetchConsumer<ArrowStreamFetch>
 {
-    private static readonly string Route = Approach.Of(typeof(ArrowStreamFetch)).Route;
+    private static readonly string Route = ApproachInfo.RouteOf(typeof(ArrowStreamFetch));
 
     public async IAsyncEnumerable<TRow> ReadAsync<TRow>(SourceRun run, RowTable<TRow> table, [EnumeratorCancellation] CancellationToken ct)
         where TRow : class

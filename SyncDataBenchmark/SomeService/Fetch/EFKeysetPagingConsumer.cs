@@ -8,7 +8,7 @@ namespace SomeService.Fetch;
 /// <summary>EFKeysetPaging: page after page by "rows after this key" until a short page.</summary>
 public sealed class EFKeysetPagingConsumer : IFetchConsumer<EFKeysetPagingFetch>
 {
-    private static readonly string Route = Approach.Of(typeof(EFKeysetPagingFetch)).Route;
+    private static readonly string Route = ApproachInfo.RouteOf(typeof(EFKeysetPagingFetch));
 
     public async IAsyncEnumerable<TRow> ReadAsync<TRow>(SourceRun run, RowTable<TRow> table, [EnumeratorCancellation] CancellationToken ct)
         where TRow : class

@@ -8,7 +8,7 @@ namespace SomeService.Fetch;
 /// <summary>EFOffsetPaging: page after page by offset/limit until a short page.</summary>
 public sealed class EFOffsetPagingConsumer : IFetchConsumer<EFOffsetPagingFetch>
 {
-    private static readonly string Route = Approach.Of(typeof(EFOffsetPagingFetch)).Route;
+    private static readonly string Route = ApproachInfo.RouteOf(typeof(EFOffsetPagingFetch));
 
     public async IAsyncEnumerable<TRow> ReadAsync<TRow>(SourceRun run, RowTable<TRow> table, [EnumeratorCancellation] CancellationToken ct)
         where TRow : class

@@ -11,7 +11,7 @@ namespace SomeService.Fetch;
 /// </summary>
 public sealed class NpgsqlCopyChangesConsumer : IBinaryCopyConsumer, IFetchConsumer<NpgsqlCopyChangesFetch>
 {
-    private static readonly string Route = Approach.Of(typeof(NpgsqlCopyChangesFetch)).Route;
+    private static readonly string Route = ApproachInfo.RouteOf(typeof(NpgsqlCopyChangesFetch));
 
     public async IAsyncEnumerable<TRow> ReadAsync<TRow>(SourceRun run, RowTable<TRow> table, [EnumeratorCancellation] CancellationToken ct)
         where TRow : class

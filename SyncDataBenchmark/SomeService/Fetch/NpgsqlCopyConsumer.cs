@@ -8,7 +8,7 @@ namespace SomeService.Fetch;
 /// <summary>NpgsqlCopy: one request whose body is PostgreSQL binary COPY, parsed row by row as it arrives.</summary>
 public sealed class NpgsqlCopyConsumer : IBinaryCopyConsumer, IFetchConsumer<NpgsqlCopyFetch>
 {
-    private static readonly string Route = Approach.Of(typeof(NpgsqlCopyFetch)).Route;
+    private static readonly string Route = ApproachInfo.RouteOf(typeof(NpgsqlCopyFetch));
 
     public async IAsyncEnumerable<TRow> ReadAsync<TRow>(SourceRun run, RowTable<TRow> table, [EnumeratorCancellation] CancellationToken ct)
         where TRow : class

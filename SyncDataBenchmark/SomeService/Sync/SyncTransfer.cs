@@ -103,13 +103,11 @@ internal sealed class SyncTransfer(
         try
         {
             var scope = await ScopeAsync(source, ct);
-            var written = writer switch
-            {
-                IRowWriter or IMergeWriter => await IRowTable.Of(request.Table).Accept(new RowTransfer(source, consumer, writer, scope, writeTarget, handed, ct)),
-                ICopyBytesWriter or ICopyBytesMergeWriter when consumer is IBinaryCopyConsumer copyConsumer =>
-                    await CopyBytesAsync(copyConsumer, source, scope, writeTarget, handed, ct),
-                _ => throw new InvalidOperationException(ApproachRegistry.Catalog.Incompatibility(request.Fetch, request.Insert) ?? $"{request.Insert} cannot consume {request.Fetch}."),
-            };
+            // Which pairs may run is the catalogue's rule alone (SyncApi refused the rest): a writer of COPY bytes is
+            // here only with a fetch that delivers them, whose consumer is an IBinaryCopyConsumer (ApproachRegistryTests).
+            var written = ApproachRegistry.Catalog[request.Insert].CopyBytes
+                ? await CopyBytesAsync((IBinaryCopyConsumer)consumer, source, scope, writeTarget, handed, ct)
+                : await IRowTable.Of(request.Table).Accept(new RowTransfer(source, consumer, writer, scope, writeTarget, handed, ct));
             return new Moved(written, handed.Total, scope?.DeletedKeys?.Count);
         }
         catch (Exception ex) when (ex is not (SourceStreamException or OperationCanceledException) && !ct.IsCancellationRequested)

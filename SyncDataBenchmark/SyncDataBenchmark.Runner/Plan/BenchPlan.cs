@@ -41,7 +41,7 @@ public sealed class BenchPlan(BenchSettings settings, IReadOnlyList<PeerDefiniti
     public IReadOnlyList<PlanItem> ItemsAt(int sizeIndex, string link, BenchRecord record)
     {
         var skipped = record.Skipped.Where(s => s.Link == link)
-            .Select(s => s.Case + (s.Profile == settings.MainProfile.Name ? "" : "@" + s.Profile)).ToHashSet();
+            .Select(s => CaseIdentity.Profiled(s.Case, s.Profile == settings.MainProfile.Name ? null : s.Profile)).ToHashSet();
         return ItemsAt(sizeIndex).Where(i => !skipped.Contains(i.Key)).Select((item, index) => item with { Index = index }).ToList();
     }
 

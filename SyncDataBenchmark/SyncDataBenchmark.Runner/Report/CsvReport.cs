@@ -18,12 +18,12 @@ public static class CsvReport
     public static IReadOnlyList<ReportColumn<Run>> Columns(BenchParameters parameters) =>
     [
         Column("Kind", _ => SummaryRow.Kinds.Combination, _ => SummaryRow.Kinds.Peer),
-        Column("Case", r => r.Case, RunDimension.PeerCase),
+        Column("Case", r => r.Case, p => p.Identity.Key),
         new("Profile", run => run.Measured is CombinationRun c ? c.Profile : run.MainProfile),
         Column("Number", r => r.Number),
         Column("Fetch", r => r.Fetch, p => PeerDefinition.Find(p.Peer)!.FetchLabel),
         Column("Insert", r => r.Insert, p => PeerDefinition.Find(p.Peer)!.InsertLabel),
-        .. RunDimension.Shown(parameters).Select(d => Shared(d.Header, d.Of)),
+        .. RunDimension.Shown(parameters).Select(d => Shared(d.Header, r => d.Of(r.Identity))),
         .. ChangeCounts(parameters),
         Shared("Round", r => r.Round),
         Shared("Warmup", r => r.Warmup),

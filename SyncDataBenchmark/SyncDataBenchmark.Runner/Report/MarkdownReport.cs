@@ -52,7 +52,7 @@ public static class MarkdownReport
     private static void AppendFailures(StringBuilder md, BenchReport report, string? pictureProblem)
     {
         var failures = report.Runs.Where(r => !r.Ok).Select(r => $"{r.Case} {(r.Warmup ? "warm-up" : $"run {r.Round}")}: {r.Error}")
-            .Concat(report.Peers.Where(r => !r.Ok).Select(r => $"{RunDimension.PeerCase(r)} {(r.Warmup ? "warm-up" : $"run {r.Round}")}: {r.Error}"))
+            .Concat(report.Peers.Where(r => !r.Ok).Select(r => $"{r.Identity.Key} {(r.Warmup ? "warm-up" : $"run {r.Round}")}: {r.Error}"))
             .Concat(report.Problems)
             .Concat(pictureProblem is null ? [] : [$"The pictures: {pictureProblem}"])
             .ToList();

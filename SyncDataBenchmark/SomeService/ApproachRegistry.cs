@@ -23,7 +23,7 @@ public static class ApproachRegistry
     /// <summary>Every name and what each needs; served at GET /approaches.</summary>
     public static ApproachCatalog Catalog { get; } = new(ApproachCatalog.DeclaredFetches.Concat(FoundWriters.Select(x => x.Info)));
 
-    /// <summary>Neither consumers nor writers hold state: a run hands its consumer the run (SourceRun).</summary>
+    /// <summary>Neither consumers nor writers hold state: a run hands its consumer the run (ConsumerRun).</summary>
     public static IServiceCollection AddApproaches(this IServiceCollection services)
     {
         foreach (var (name, type) in Consumers)

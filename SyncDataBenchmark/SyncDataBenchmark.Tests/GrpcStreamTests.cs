@@ -27,7 +27,7 @@ public sealed class GrpcStreamLab : LabFixture
     {
         var options = Microsoft.Extensions.Options.Options.Create(new SomeService.Sync.SyncOptions { SourceIdleTimeout = idleTimeout });
         var request = new SomeService.Sync.SyncRequest(new FetchApproach("GrpcStream"), new InsertApproach("NpgsqlCopy"), 1000, 1000);
-        return new GrpcStreamConsumer().ReadAsync(new SourceRun(new SourceClient(SourceClient, options), request, id: null), global::SomeService.Tables.UsersRowTable.Instance, ct);
+        return new GrpcStreamConsumer().ReadAsync(new ConsumerRun(new SourceClient(SourceClient, options), request, id: null), global::SomeService.Tables.UsersRowTable.Instance, ct);
     }
 }
 

@@ -10,7 +10,7 @@ public sealed class EFKeysetPagingConsumer : IFetchConsumer<EFKeysetPagingFetch>
 {
     private static readonly string Route = ApproachInfo.RouteOf(typeof(EFKeysetPagingFetch));
 
-    public async IAsyncEnumerable<TRow> ReadAsync<TRow>(SourceRun run, RowTable<TRow> table, [EnumeratorCancellation] CancellationToken ct)
+    public async IAsyncEnumerable<TRow> ReadAsync<TRow>(ConsumerRun run, RowTable<TRow> table, [EnumeratorCancellation] CancellationToken ct)
         where TRow : class
     {
         var route = SourceRoutes.InTable(Route, table.Table.Name);

@@ -10,7 +10,7 @@ public sealed class NpgsqlCopyConsumer : IBinaryCopyConsumer, IFetchConsumer<Npg
 {
     private static readonly string Route = ApproachInfo.RouteOf(typeof(NpgsqlCopyFetch));
 
-    public async IAsyncEnumerable<TRow> ReadAsync<TRow>(SourceRun run, RowTable<TRow> table, [EnumeratorCancellation] CancellationToken ct)
+    public async IAsyncEnumerable<TRow> ReadAsync<TRow>(ConsumerRun run, RowTable<TRow> table, [EnumeratorCancellation] CancellationToken ct)
         where TRow : class
     {
         var route = SourceRoutes.InTable(Route, table.Table.Name);
@@ -21,5 +21,5 @@ public sealed class NpgsqlCopyConsumer : IBinaryCopyConsumer, IFetchConsumer<Npg
         }
     }
 
-    public Task<Stream> OpenCopyStreamAsync(SourceRun run, CancellationToken ct) => run.OpenStreamAsync(SourceRoutes.InTable(Route, run.Request.Table.Name), ct);
+    public Task<Stream> OpenCopyStreamAsync(ConsumerRun run, CancellationToken ct) => run.OpenStreamAsync(SourceRoutes.InTable(Route, run.Request.Table.Name), ct);
 }

@@ -283,7 +283,7 @@ public sealed class BenchOptions
             .. rules,
             (!changed && changePeers.Count > 0,
                 $"--peers {string.Join(',', changePeers)}: these bring a populated target up to date, so they run only with --changed (the share of rows changed before each run)."),
-            (!changed && r.GetValue(_cases) is { Length: > 0 } && !TestCases.Runnable.Any(c => !c.Merges && cases.Matches(c.Fetch, c.Insert)),
+            (!changed && r.GetValue(_cases) is { Length: > 0 } && !CaseNumbers.Runnable.Any(c => !c.Merges && cases.Matches(c.Fetch, c.Insert)),
                 $"--cases {string.Join(',', cases.Patterns)} selects only cases that merge into a populated target: they run only with --changed."),
         ];
         foreach (var (broken, why) in rules.Where(x => x.Broken))

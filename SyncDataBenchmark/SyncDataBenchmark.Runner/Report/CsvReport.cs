@@ -57,10 +57,10 @@ public static class CsvReport
         Shared("ChangedUpdated", r => r.Changes?.Updated), Shared("ChangedInserted", r => r.Changes?.Inserted), Shared("ChangedDeleted", r => r.Changes?.Deleted),
     ];
 
-    public static IEnumerable<Run> Rows(BenchReport report) =>
+    public static IEnumerable<Run> Rows(BenchResults report) =>
         report.AllRuns.Select(r => new Run(r, report.Parameters.MainProfile));
 
-    public static async Task WriteAsync(BenchReport report, string path)
+    public static async Task WriteAsync(BenchResults report, string path)
     {
         await using var csv = CsvWriter.ToFile(path, CsvWriterOptions.Default);
         var columns = Columns(report.Parameters);

@@ -8,7 +8,7 @@ namespace SyncDataBenchmark.Runner.Report;
 /// </summary>
 public static class SummaryTable
 {
-    public static List<SummaryRow> Build(BenchReport record, long rows, string link)
+    public static List<SummaryRow> Build(BenchResults record, long rows, string link)
     {
         var runs = record.AllRuns.Where(r => r.SourceRows == rows && r.Link == link).ToList();
         // Each value of a splitting dimension (the table) is a summary of its own, in the order measured (each round: as asked).

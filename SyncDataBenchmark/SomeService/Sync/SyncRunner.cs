@@ -3,6 +3,7 @@ using Npgsql;
 using SomeService.Fetch;
 using SomeService.Insert;
 using SomeService.Tables;
+using SyncData.Measurement;
 using SyncData.Postgres;
 using SyncData.ServiceDefaults;
 using SyncData.Shared;

@@ -1,4 +1,3 @@
-using System.Reflection;
 using SomeService.Fetch;
 using SomeService.Insert;
 using SyncData.Shared;
@@ -13,21 +12,18 @@ namespace SomeService;
 /// </summary>
 public static class ApproachRegistry
 {
-    /// <summary>What a writer consumes; each writer implements exactly one of them (declared before the writers are found).</summary>
-    public static readonly IReadOnlyList<Type> WriterKinds = [typeof(IRowWriter), typeof(ICopyBytesWriter), typeof(IMergeWriter), typeof(ICopyBytesMergeWriter)];
-
-    private static readonly List<(ApproachInfo Info, Type Type)> FoundWriters = FindWriters();
+    private static readonly List<(Type Type, ApproachInfo Info)> FoundWriters = FindWriters();
 
     /// <summary>The consumer of each fetch (SyncData.Shared/Fetches declares the fetches; each consumer names its own).</summary>
-    public static IReadOnlyDictionary<FetchApproach, Type> Consumers { get; } = Approach.FindHalves(typeof(ApproachRegistry).Assembly, typeof(IFetchConsumer<>));
+    public static IReadOnlyDictionary<FetchApproach, Type> Consumers { get; } = ApproachCatalog.FindHalves(typeof(ApproachRegistry).Assembly, typeof(IFetchConsumer<>));
 
     public static IReadOnlyDictionary<InsertApproach, Type> Writers { get; } =
         FoundWriters.ToDictionary(x => new InsertApproach(x.Info.Name), x => x.Type);
 
     /// <summary>Every name and what each needs; served at GET /approaches.</summary>
-    public static ApproachCatalog Catalog { get; } = new(Approach.Fetches.Concat(FoundWriters.Select(x => x.Info)));
+    public static ApproachCatalog Catalog { get; } = new(ApproachCatalog.DeclaredFetches.Concat(FoundWriters.Select(x => x.Info)));
 
-    /// <summary>Neither consumers nor writers hold state: a run hands its consumer the run (SourceRun).</summary>
+    /// <summary>Neither consumers nor writers hold state: a run hands its consumer the run (ConsumerRun).</summary>
     public static IServiceCollection AddApproaches(this IServiceCollection services)
     {
         foreach (var (name, type) in Consumers)
@@ -46,39 +42,18 @@ public static class ApproachRegistry
     /// <summary>GET /approaches: the catalogue as SomeService built it, for people and scripts.</summary>
     public static IEndpointRouteBuilder MapApproaches(this IEndpointRouteBuilder app)
     {
-        app.MapGet("/approaches", () => TypedResults.Ok(Catalog.All.Select(a => new ApproachDescription(
-            a.Kind.ToString(), a.Name, a.CopyBytes, a.Pages, a.Batches, a.Kind == ApproachKind.Fetch ? a.Route : null)).ToList()));
+        app.MapGet("/approaches", () => TypedResults.Ok(Catalog.All.ToList()));
         return app;
     }
 
-    /// <summary>The kinds that merge into a populated target, which their writers declare with Merges = true.</summary>
-    public static bool IsMergeKind(Type writerKind) => writerKind == typeof(IMergeWriter) || writerKind == typeof(ICopyBytesMergeWriter);
-
-    private static List<(ApproachInfo Info, Type Type)> FindWriters()
+    /// <summary>The writers as they declare themselves; a writer class that declares nothing would never run, so it is refused.</summary>
+    private static List<(Type Type, ApproachInfo Info)> FindWriters()
     {
-        var found = Approach.Find(typeof(ApproachRegistry).Assembly, typeof(ITableWriter), ApproachKind.Insert);
-        if (found.Select(f => WriterProblem(f.Type, f.Info)).FirstOrDefault(p => p is not null) is { } problem)
-        {
-            throw new InvalidOperationException(problem);
-        }
-
-        return found.Select(f => (f.Info, f.Type)).ToList();
-    }
-
-    /// <summary>Why a writer class cannot be registered as it declares itself, or null when it can.</summary>
-    internal static string? WriterProblem(Type type, ApproachInfo declared)
-    {
-        // A writer that consumes nothing could only pretend to write; one that consumes two ways would be ambiguous.
-        var kinds = WriterKinds.Where(k => k.IsAssignableFrom(type)).ToList();
-        if (kinds.Count != 1)
-        {
-            return $"{type.Name} must implement exactly one of {string.Join(", ", WriterKinds.Select(k => k.Name))}.";
-        }
-
-        // The catalogue (and the runner, which reads it from metadata) decides what may run by Merges: it must say what
-        // the writer does, or a change fetch would reach a writer that empties the target.
-        return declared.Merges != IsMergeKind(kinds[0])
-            ? $"{type.Name} implements {kinds[0].Name} but declares Merges = {declared.Merges}."
-            : null;
+        var found = ApproachCatalog.Declared(typeof(ApproachRegistry).Assembly, ApproachKind.Insert);
+        var undeclared = typeof(ApproachRegistry).Assembly.GetTypes()
+            .FirstOrDefault(t => t is { IsClass: true, IsAbstract: false } && typeof(ITableWriter).IsAssignableFrom(t) && found.All(f => f.Type != t));
+        return undeclared is null
+            ? found
+            : throw new InvalidOperationException($"{undeclared.Name} implements {nameof(ITableWriter)} but declares no [Approach(ApproachKind.Insert, …)].");
     }
 }

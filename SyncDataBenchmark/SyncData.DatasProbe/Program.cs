@@ -1,6 +1,6 @@
 using System.Diagnostics;
 using System.Text.Json;
-using SyncData.ServiceDefaults;
+using SyncData.Measurement;
 using SyncData.Shared;
 
 // Each window: the service's own measurement window around a known allocation pattern. Its workers count exactly

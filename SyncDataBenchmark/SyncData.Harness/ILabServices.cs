@@ -1,6 +1,6 @@
 namespace SyncData.Harness;
 
-/// <summary>SyncDataSource and SomeService as the runner uses them: started by the lab (<see cref="StartedServices"/>) or a user's (the runner's UserServices).</summary>
+/// <summary>SyncDataSource and SomeService as the runner uses them: started by the lab (<see cref="StartedServices"/>) or a user's (the runner's ExistingServices).</summary>
 public interface ILabServices : IAsyncDisposable
 {
     /// <summary>Where the runner reaches SomeService: a URL, or http://unix:/path on a shaped link.</summary>

@@ -5,7 +5,7 @@ namespace SyncData.Harness;
 /// <summary>
 /// Where the lab's two databases are, as the runner and the tests reach them (seeding, planting, verifying) and as
 /// each service and the peers reach them, and what the lab owns (clusters, network namespaces) to stop at the end.
-/// Made by <see cref="OneHost"/>, <see cref="TwoHosts"/> or the runner's UserServer.
+/// Made by <see cref="OneHost"/>, <see cref="TwoHosts"/> or the runner's ExistingServer.
 /// </summary>
 public sealed record LabDatabases(string SourceDb, string TargetDb, PeerPlacement PeerPlacement) : IAsyncDisposable
 {

@@ -1,5 +1,6 @@
 using Npgsql;
 using SyncData.Postgres;
+using SyncData.Shared;
 
 namespace SyncData.Harness;
 
@@ -48,11 +49,5 @@ public static class SqlScripts
     /// <summary>One of <paramref name="table"/>'s own scripts (Tables/&lt;table&gt;/): seed.sql, sentinel.sql.</summary>
     public static string ForTable(SyncTable table, string name) => Read($"Tables/{table.Name}/{name}");
 
-    internal static string Read(string name)
-    {
-        using var stream = typeof(SqlScripts).Assembly.GetManifestResourceStream(name)
-                           ?? throw new InvalidOperationException($"Embedded script {name} is missing.");
-        using var reader = new StreamReader(stream);
-        return reader.ReadToEnd();
-    }
+    internal static string Read(string name) => EmbeddedText.Read(typeof(SqlScripts).Assembly, name);
 }

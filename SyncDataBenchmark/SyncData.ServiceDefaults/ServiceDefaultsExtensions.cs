@@ -10,6 +10,7 @@ using OpenTelemetry;
 using OpenTelemetry.Metrics;
 using OpenTelemetry.Resources;
 using OpenTelemetry.Trace;
+using SyncData.Measurement;
 using SyncData.Shared;
 
 namespace SyncData.ServiceDefaults;

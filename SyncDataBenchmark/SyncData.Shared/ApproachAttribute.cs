@@ -1,11 +1,15 @@
+using System.Reflection;
+
 namespace SyncData.Shared;
 
 /// <summary>
 /// An approach's name and what it needs, declared once: on a fetch's class in SyncData.Shared/Fetches (<see cref="IFetch"/>,
-/// read by both services and the runner) and on each writer in SomeService. Each side finds the classes by enumeration
-/// (SomeService: ApproachRegistry; SyncDataSource: FetchEndpoints; the runner: ApproachMetadata, which reads the writers
-/// from SomeService.dll's metadata without loading it), so adding an approach is adding its class(es): nothing else names
-/// it. Only constant arguments, so the runner can decode them from metadata alone.
+/// read by both services and the runner) and on each writer in SomeService (whose kind, what it consumes and whether
+/// it merges, is its interface's <see cref="WriterKindAttribute"/>). Each side finds the classes by enumeration
+/// (<see cref="ApproachCatalog.Declared"/>: SomeService's ApproachRegistry, SyncDataSource's FetchEndpoints, and the
+/// runner's ApproachMetadata, which reads the writers from SomeService.dll's metadata without loading it), so adding an
+/// approach is adding its class(es): nothing else names it. Only constant arguments, so the runner can decode them from
+/// metadata alone; <see cref="ApproachInfo"/> holds what is read back.
 /// </summary>
 [AttributeUsage(AttributeTargets.Class, Inherited = false)]
 public sealed class ApproachAttribute(ApproachKind kind, string name) : Attribute
@@ -16,8 +20,7 @@ public sealed class ApproachAttribute(ApproachKind kind, string name) : Attribut
 
     /// <summary>
     /// Fetch: it can hand over PostgreSQL binary COPY bytes (its wire format, relayed unparsed; or, ArrowStream, its
-    /// columns encoded as COPY without row objects). Insert: it consumes those bytes instead of rows, so it runs only
-    /// with a fetch that delivers them.
+    /// columns encoded as COPY without row objects). A writer never sets it: its interface says what it consumes.
     /// </summary>
     public bool CopyBytes { get; set; }
 
@@ -35,15 +38,19 @@ public sealed class ApproachAttribute(ApproachKind kind, string name) : Attribut
 
     /// <summary>
     /// Fetch: it delivers only what changed since the consumer's watermark (the rows inserted or updated, and the keys
-    /// deleted), not the whole table, so only a writer that <see cref="Merges"/> can apply it.
+    /// deleted), not the whole table, so only a writer that merges (<see cref="WriterKindAttribute.Merges"/>) can apply it.
     /// </summary>
     public bool Changes { get; set; }
 
-    /// <summary>
-    /// Insert: it brings a populated target up to date (inserts, updates, deletes) instead of emptying it and loading
-    /// every row; fed a whole table it deletes the target's rows the source no longer has.
-    /// </summary>
-    public bool Merges { get; set; }
+    /// <summary>The attribute as declared: its constructor's arguments, then each property it sets, by name.</summary>
+    public static ApproachAttribute From(CustomAttributeData data)
+    {
+        var declared = new ApproachAttribute((ApproachKind)(int)data.ConstructorArguments[0].Value!, (string)data.ConstructorArguments[1].Value!);
+        foreach (var named in data.NamedArguments)
+        {
+            typeof(ApproachAttribute).GetProperty(named.MemberName)!.SetValue(declared, named.TypedValue.Value);
+        }
 
-    public ApproachInfo ToInfo() => new(Kind, Name, CopyBytes, Pages, Batches, Route ?? SourceRoutes.Of(Name), Changes, Merges);
+        return declared;
+    }
 }

@@ -1,4 +1,42 @@
 namespace SyncData.Shared;
 
-/// <summary>One approach as its class declares it (<see cref="ApproachAttribute"/>), route resolved.</summary>
-public sealed record ApproachInfo(ApproachKind Kind, string Name, bool CopyBytes, bool Pages, bool Batches, string Route, bool Changes = false, bool Merges = false);
+/// <summary>
+/// One approach's facts, read from its declaration (<see cref="ApproachAttribute"/> on its class; a writer's
+/// <see cref="CopyBytes"/> and <see cref="Merges"/> from the <see cref="WriterKindAttribute"/> of the interface it
+/// implements), and served as such at SomeService's GET /approaches. <see cref="Route"/> is a fetch's, null for an insert.
+/// </summary>
+public sealed record ApproachInfo(ApproachKind Kind, string Name, bool CopyBytes, bool Pages, bool Batches, string? Route, bool Changes = false, bool Merges = false)
+{
+    /// <summary>What <paramref name="type"/> (a fetch's or a writer's class) declares.</summary>
+    public static ApproachInfo Of(Type type) =>
+        Declared(type) ?? throw new InvalidOperationException($"{type.Name} declares no [Approach(…)].");
+
+    /// <summary>The route of the fetch <paramref name="fetch"/> (its class in SyncData.Shared/Fetches) declares.</summary>
+    public static string RouteOf(Type fetch) =>
+        Of(fetch).Route ?? throw new InvalidOperationException($"{fetch.Name} declares an insert, which has no route.");
+
+    /// <summary>
+    /// What <paramref name="type"/> declares, or null. Read through <see cref="System.Reflection.CustomAttributeData"/>
+    /// only, so the same reading serves a loaded type (SomeService) and one in a MetadataLoadContext (the runner).
+    /// </summary>
+    public static ApproachInfo? Declared(Type type)
+    {
+        if (type.GetCustomAttributesData().SingleOrDefault(a => a.AttributeType.FullName == typeof(ApproachAttribute).FullName) is not { } data)
+        {
+            return null;
+        }
+
+        var declared = ApproachAttribute.From(data);
+        if (declared.Kind == ApproachKind.Fetch)
+        {
+            return new(declared.Kind, declared.Name, declared.CopyBytes, declared.Pages, declared.Batches,
+                declared.Route ?? SourceRoutes.Of(declared.Name), declared.Changes);
+        }
+
+        // A writer's kind is its interface's, said once there: a class that says it again could say it differently.
+        var kind = declared.CopyBytes || declared.Changes || declared.Route is not null
+            ? throw new InvalidOperationException($"{type.Name} declares an insert with a fetch's fact (CopyBytes, Changes or Route): its interface says what it consumes.")
+            : WriterKindAttribute.Of(type);
+        return new(declared.Kind, declared.Name, kind.CopyBytes, declared.Pages, declared.Batches, null, Merges: kind.Merges);
+    }
+}

@@ -18,5 +18,5 @@ namespace SyncData.Shared;
 [JsonSerializable(typeof(RuntimeSettings))]
 [JsonSerializable(typeof(RunResult))]
 [JsonSerializable(typeof(List<RunResult>))]
-[JsonSerializable(typeof(List<ApproachDescription>))]
+[JsonSerializable(typeof(List<ApproachInfo>))]
 public sealed partial class SyncJsonContext : JsonSerializerContext;

@@ -6,8 +6,9 @@ using SyncData.Shared;
 namespace SyncDataBenchmark.Runner;
 
 /// <summary>
-/// The approach catalogue as SomeService builds it: the fetches as SyncData.Shared declares them (<see cref="Approach.Fetches"/>),
-/// the writers' [Approach] attributes read from SomeService.dll in a <see cref="MetadataLoadContext"/>: the runner
+/// The approach catalogue as SomeService builds it: the fetches as SyncData.Shared declares them
+/// (<see cref="ApproachCatalog.DeclaredFetches"/>), the writers read from SomeService.dll in a <see cref="MetadataLoadContext"/>
+/// by the same code SomeService reads itself with (<see cref="ApproachCatalog.Declared"/>): the runner
 /// validates --cases before any service starts, and it must neither load the service's assembly nor EF Core
 /// (LayerTests). The runner's project reference builds SomeService alongside it. A fast test holds this equal to
 /// SomeService's own (ApproachRegistry.Catalog).
@@ -30,23 +31,7 @@ public static class ApproachMetadata
         var assemblies = Directory.GetFiles(Path.GetDirectoryName(Path.GetFullPath(assemblyPath))!, "*.dll")
             .Concat(Directory.GetFiles(RuntimeEnvironment.GetRuntimeDirectory(), "*.dll"));
         using var context = new MetadataLoadContext(new PathAssemblyResolver(assemblies));
-        var writers = context.LoadFromAssemblyPath(assemblyPath).GetTypes()
-            .SelectMany(t => t.GetCustomAttributesData())
-            .Where(a => a.AttributeType.FullName == typeof(ApproachAttribute).FullName)
-            .Select(Decode)
-            .ToList();
-        return new ApproachCatalog(writers.Concat(Approach.Fetches));
-    }
-
-    /// <summary>The attribute as SomeService declared it: its constructor's arguments, then each property it sets, by name.</summary>
-    private static ApproachInfo Decode(CustomAttributeData attribute)
-    {
-        var declared = new ApproachAttribute((ApproachKind)(int)attribute.ConstructorArguments[0].Value!, (string)attribute.ConstructorArguments[1].Value!);
-        foreach (var named in attribute.NamedArguments)
-        {
-            typeof(ApproachAttribute).GetProperty(named.MemberName)!.SetValue(declared, named.TypedValue.Value);
-        }
-
-        return declared.ToInfo();
+        var writers = ApproachCatalog.Declared(context.LoadFromAssemblyPath(assemblyPath), ApproachKind.Insert).Select(w => w.Info);
+        return new ApproachCatalog(writers.Concat(ApproachCatalog.DeclaredFetches));
     }
 }

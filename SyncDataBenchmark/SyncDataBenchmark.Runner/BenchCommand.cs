@@ -43,7 +43,7 @@ public static class BenchCommand
         {
             var environment = await EnvironmentProbe.ReadAsync(lab.PostgresVersion, tools, startedAt);
             var (report, complete) = await MeasureAsync(settings, lab, display, environment, wall, ct);
-            var pictureProblem = await Reports.WriteAsync(report, settings.Out.FullName, settings.Charts, display.Say);
+            var pictureProblem = await DerivedOutputs.WriteAsync(report, settings.Out.FullName, settings.Charts, display.Say);
             ConsoleSummary.Show(report, settings.Out.FullName, pictureProblem);
             return !complete ? Interrupted : report.Passed && pictureProblem is null ? Passed : RunsFailed;
         }
@@ -52,20 +52,20 @@ public static class BenchCommand
     /// <summary>--report-from: the outputs made again from a record; the record itself is left as it was measured.</summary>
     private static async Task<int> ReportAgainAsync(string directory, bool charts)
     {
-        var report = await ResultsRecord.ReadAsync(Path.Combine(directory, ResultsRecord.FileName));
-        var pictureProblem = await Reports.WriteAsync(report, directory, charts, AnsiConsole.WriteLine);
+        var report = await ResultsFile.ReadAsync(Path.Combine(directory, ResultsFile.FileName));
+        var pictureProblem = await DerivedOutputs.WriteAsync(report, directory, charts, AnsiConsole.WriteLine);
         ConsoleSummary.Show(report, directory, pictureProblem);
         return pictureProblem is null ? Passed : RunsFailed;
     }
 
     /// <summary>The plan carried out, the record written after each item and once more, complete (or not), at the end.</summary>
-    private static async Task<(BenchReport Report, bool Complete)> MeasureAsync(
+    private static async Task<(BenchResults Report, bool Complete)> MeasureAsync(
         BenchSettings settings, BenchLab lab, IBenchDisplay display, BenchEnvironment environment, Stopwatch wall, CancellationToken ct)
     {
-        var jsonPath = Path.Combine(settings.Out.FullName, ResultsRecord.FileName);
-        var record = new BenchRecord();
+        var jsonPath = Path.Combine(settings.Out.FullName, ResultsFile.FileName);
+        var record = new SessionMeasurements();
         var session = new BenchSession(new BenchPlan(settings), record, display,
-            _ => ResultsRecord.WriteAsync(ResultsRecord.Build(record, lab, settings, environment, complete: false), jsonPath));
+            _ => ResultsFile.WriteAsync(ResultsFile.Build(record, lab, settings, environment, complete: false), jsonPath));
         var complete = true;
         try
         {
@@ -78,8 +78,8 @@ public static class BenchCommand
         }
 
         var finished = environment with { FinishedAt = DateTimeOffset.UtcNow, WallTimeMs = Math.Round(wall.Elapsed.TotalMilliseconds) };
-        var report = ResultsRecord.Build(record, lab, settings, finished, complete);
-        await ResultsRecord.WriteAsync(report, jsonPath);
+        var report = ResultsFile.Build(record, lab, settings, finished, complete);
+        await ResultsFile.WriteAsync(report, jsonPath);
         return (report, complete);
     }
 

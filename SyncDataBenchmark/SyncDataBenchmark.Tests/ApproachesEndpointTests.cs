@@ -5,7 +5,7 @@ using Xunit;
 
 namespace SyncDataBenchmark.Tests;
 
-/// <summary>GET /approaches serves SomeService's catalogue as it built it, routes included.</summary>
+/// <summary>GET /approaches serves SomeService's catalogue as it built it, routes included, and what each consumes, changes and merges.</summary>
 [Collection(InProcessCollection.Name)]
 [Trait("Tier", "Lab")]
 public sealed class ApproachesEndpointTests(InProcessLab lab)
@@ -17,12 +17,15 @@ public sealed class ApproachesEndpointTests(InProcessLab lab)
         await using var someService = lab.SomeService(source);
         using var client = someService.CreateClient();
 
-        var served = await client.GetFromJsonAsync("approaches", SyncJsonContext.Default.ListApproachDescription);
+        var served = await client.GetFromJsonAsync("approaches", SyncJsonContext.Default.ListApproachInfo);
 
-        var expected = ApproachRegistry.Catalog.All.Select(a => new ApproachDescription(a.Kind.ToString(), a.Name, a.CopyBytes, a.Pages, a.Batches,
-            a.Kind == ApproachKind.Fetch ? a.Route : null));
-        Assert.Equal(expected, served);
-        Assert.Contains(served!, a => a is { Name: "Linq2DB", Kind: "Insert" });
+        Assert.Equal(ApproachRegistry.Catalog.All, served);
+        Assert.Contains(served!, a => a is { Name: "Linq2DB", Kind: ApproachKind.Insert, Route: null, Merges: false });
         Assert.Contains(served!, a => a is { Name: "EFStream", Route: "users/stream" });
+        Assert.Contains(served!, a => a is { Name: "NpgsqlCopyChanges", Changes: true });
+        Assert.Contains(served!, a => a is { Name: "NpgsqlCopyRawMerge", CopyBytes: true, Merges: true });
+        // The names as they were served before Changes and Merges joined them, kind as a string.
+        var json = await client.GetStringAsync("approaches");
+        Assert.Contains("\"kind\":\"Insert\",\"name\":\"EFBulk\",\"copyBytes\":false,\"pages\":false,\"batches\":true,\"route\":null", json, StringComparison.Ordinal);
     }
 }

@@ -45,13 +45,13 @@ public sealed class BenchCommandTests
             Assert.Equal(PinnedProperty("EFCoreBulkExtensionsPostgreSqlVersion"), environment.GetProperty("nuGetPackages").GetProperty("EFCore.BulkExtensions.PostgreSql").GetString());
             Assert.True(environment.GetProperty("cores").GetInt32() > 0);
 
-            Assert.Equal(TestCases.Approaches.RunnableCombinations.Order(), TestCases.Runnable.Select(c => (c.Fetch, c.Insert)).Order());
+            Assert.Equal(CaseNumbers.Approaches.RunnableCombinations.Order(), CaseNumbers.Runnable.Select(c => (c.Fetch, c.Insert)).Order());
             // Without --changed every run fills an emptied target: the merge writers (and the change fetches) run only with it (ChangedBenchCommandTests).
-            var combinations = TestCases.Runnable.Where(c => !c.Merges).ToList();
+            var combinations = CaseNumbers.Runnable.Where(c => !c.Merges).ToList();
             var runs = report.GetProperty("runs").EnumerateArray().ToList();
             // The record holds the runs; the tables are derived from them (ReportTables), never stored beside them.
             Assert.False(report.TryGetProperty("summary", out _));
-            var tables = ReportTables.Of(await ResultsRecord.ReadAsync(Path.Combine(output.FullName, ResultsRecord.FileName)));
+            var tables = ReportTables.Of(await ResultsFile.ReadAsync(Path.Combine(output.FullName, ResultsFile.FileName)));
             var markdown = await File.ReadAllTextAsync(Path.Combine(output.FullName, "results.md"));
             Assert.Contains("| TestCase | Rank | FetchApproach | InsertApproach | Process Time (best of 1) |", markdown);
             Assert.Contains("per-run medians", markdown);
@@ -102,7 +102,7 @@ public sealed class BenchCommandTests
             Assert.Contains("## Runtime profiles", markdown);
             Assert.Contains("| tuned |", markdown);
             await AssertPngAsync(Path.Combine(output.FullName, "profiles.png"));
-            await AssertPngAsync(Path.Combine(output.FullName, $"{TestCases.Numbers[(new FetchApproach("NpgsqlCopy"), new InsertApproach("NpgsqlCopy"))]}-tuned.png"));
+            await AssertPngAsync(Path.Combine(output.FullName, $"{CaseNumbers.Numbers[(new FetchApproach("NpgsqlCopy"), new InsertApproach("NpgsqlCopy"))]}-tuned.png"));
 
             Assert.Equal(combinations.Count * 2 + tuned.Count, runs.Count);
 
@@ -200,7 +200,7 @@ public sealed class BenchCommandTests
             Assert.All(peers, p => Assert.NotEqual(p.GetProperty("targetBefore").ToString(), p.GetProperty("target").ToString()));
 
             // The case's growth and the one peer's.
-            var growths = ReportTables.Of(await ResultsRecord.ReadAsync(Path.Combine(output.FullName, ResultsRecord.FileName))).Growth;
+            var growths = ReportTables.Of(await ResultsFile.ReadAsync(Path.Combine(output.FullName, ResultsFile.FileName))).Growth;
             Assert.Equal(["NpgsqlCopy:NpgsqlCopy", PeerDefinition.PsqlBinaryKey], growths.Select(g => g.Case));
             var growth = growths[0];
             Assert.Equal([300L, 600L], growth.Points.Select(p => p.Rows));
@@ -251,8 +251,8 @@ public sealed class BenchCommandTests
         var directory = Directory.CreateTempSubdirectory("syncdata-report-from-");
         try
         {
-            var record = Path.Combine(directory.FullName, ResultsRecord.FileName);
-            File.Copy(Path.Combine(SyncData.Harness.Lab.RepositoryRoot, "artifacts", "floor-warm", ResultsRecord.FileName), record);
+            var record = Path.Combine(directory.FullName, ResultsFile.FileName);
+            File.Copy(Path.Combine(SyncData.Harness.Lab.RepositoryRoot, "artifacts", "floor-warm", ResultsFile.FileName), record);
             var before = await File.ReadAllBytesAsync(record);
 
             var (exitCode, console) = await RunAsync(["--report-from", directory.FullName, "--no-charts"]);

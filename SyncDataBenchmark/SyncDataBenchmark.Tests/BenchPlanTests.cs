@@ -33,7 +33,7 @@ public sealed class BenchPlanTests
     {
         var plan = new BenchPlan(Settings());
 
-        var items = plan.ItemsAt(0, NetworkLink.LoopbackName, new BenchRecord());
+        var items = plan.ItemsAt(0, NetworkLink.LoopbackName, new SessionMeasurements());
 
         string[] round = [Copy, Copy + "[gzip]", Stream, Stream + "[gzip]", PeerDefinition.PsqlBinaryKey];
         Assert.Equal([.. round, .. round, .. round], items.Select(i => i.Key));
@@ -43,7 +43,7 @@ public sealed class BenchPlanTests
         Assert.All(items, i => Assert.Equal(100, i.Rows));
         Assert.All(items, i => Assert.Equal(SyncTable.Users, i.Table));
         // One profile: the services stay up and warm across sizes, so only the first size warms up.
-        Assert.DoesNotContain(plan.ItemsAt(1, NetworkLink.LoopbackName, new BenchRecord()), i => i.Warmup);
+        Assert.DoesNotContain(plan.ItemsAt(1, NetworkLink.LoopbackName, new SessionMeasurements()), i => i.Warmup);
     }
 
     [Fact]
@@ -51,7 +51,7 @@ public sealed class BenchPlanTests
     {
         var plan = new BenchPlan(Settings(tables: [SyncTable.Users, SyncTable.Orders]));
 
-        var round = plan.ItemsAt(0, NetworkLink.LoopbackName, new BenchRecord()).Where(i => i.Round == 1).ToList();
+        var round = plan.ItemsAt(0, NetworkLink.LoopbackName, new SessionMeasurements()).Where(i => i.Round == 1).ToList();
 
         string[] users = [Copy, Copy + "[gzip]", Stream, Stream + "[gzip]", PeerDefinition.PsqlBinaryKey];
         Assert.Equal([.. users, .. users.Select(k => k + "[orders]")], round.Select(i => i.Key));
@@ -63,7 +63,7 @@ public sealed class BenchPlanTests
     public void A_tables_slow_case_is_skipped_for_that_table_only()
     {
         var plan = new BenchPlan(Settings(tables: [SyncTable.Users, SyncTable.Orders]));
-        var record = new BenchRecord();
+        var record = new SessionMeasurements();
         Add(record, plan, Copy, rows: 100, ms: 100);
         Add(record, plan, Copy, rows: 100, ms: 600, SyncTable.Orders); // ×10 rows: 6 s, past the 5 s cap
 
@@ -81,7 +81,7 @@ public sealed class BenchPlanTests
     {
         var plan = new BenchPlan(Settings([RuntimeProfiles.Default, RuntimeProfiles.Tuned]));
 
-        var tuned = plan.ItemsAt(1, NetworkLink.LoopbackName, new BenchRecord()).Where(i => !i.MainProfile).ToList();
+        var tuned = plan.ItemsAt(1, NetworkLink.LoopbackName, new SessionMeasurements()).Where(i => !i.MainProfile).ToList();
 
         // --profile-cases' default names NpgsqlCopy:NpgsqlCopy of the two selected; EFStream:NpgsqlCopy is not among them.
         Assert.Equal([Copy + "@tuned", Copy + "[gzip]@tuned"], tuned.Where(i => i.Round == 1).Select(i => i.Key));
@@ -95,7 +95,7 @@ public sealed class BenchPlanTests
     public void A_case_predicted_past_the_cap_is_skipped_at_that_size_and_every_larger_one_on_its_link_only()
     {
         var plan = new BenchPlan(Settings());
-        var record = new BenchRecord();
+        var record = new SessionMeasurements();
         Add(record, plan, Copy, rows: 100, ms: 600);   // ×10 rows: 6 s, past the 5 s cap
         Add(record, plan, Copy, rows: 100, ms: 900);   // not the best: the prediction uses the best run
         Add(record, plan, Stream, rows: 100, ms: 400); // ×10 rows: 4 s
@@ -117,7 +117,7 @@ public sealed class BenchPlanTests
     public void Without_a_cap_nothing_is_skipped_and_a_peer_can_be_left_out()
     {
         var plan = new BenchPlan(Settings(cap: null));
-        var record = new BenchRecord();
+        var record = new SessionMeasurements();
         Add(record, plan, Copy, rows: 100, ms: 1_000_000);
 
         Assert.Empty(plan.SkipsAt(NetworkLink.LoopbackName, 10_000, record));
@@ -134,9 +134,9 @@ public sealed class BenchPlanTests
     public void Changed_mode_runs_every_merge_writer_with_the_change_and_full_fetches_and_the_reloads_at_every_share_then_the_change_peers()
     {
         var plan = new BenchPlan(ChangedSettings([0.001, 0.01]));
-        var catalog = TestCases.Approaches;
+        var catalog = CaseNumbers.Approaches;
 
-        var round = plan.ItemsAt(0, NetworkLink.LoopbackName, new BenchRecord()).Where(i => i.Round == 1).ToList();
+        var round = plan.ItemsAt(0, NetworkLink.LoopbackName, new SessionMeasurements()).Where(i => i.Round == 1).ToList();
 
         var merges = catalog.Inserts.Where(i => catalog[i].Merges).ToList();
         var changeFetches = catalog.Fetches.Where(f => catalog[f].Changes).ToList();
@@ -144,7 +144,7 @@ public sealed class BenchPlanTests
         Assert.NotEmpty(changeFetches);
         // Every merge writer with every fetch that can feed it (the change fetches and the full ones), and every reload with every full fetch.
         // That is every runnable combination: a change fetch runs only with a merge writer (ApproachCatalog.Incompatibility).
-        Assert.Equal(TestCases.Runnable.Select(c => c.Key), plan.Combinations.Select(c => c.Key));
+        Assert.Equal(CaseNumbers.Runnable.Select(c => c.Key), plan.Combinations.Select(c => c.Key));
         // Each merge writer with each change fetch it can read (the COPY-bytes merge only with the COPY one).
         Assert.All(merges, m => Assert.All(changeFetches.Where(f => catalog.Incompatibility(f, m) is null), f => Assert.Contains(plan.Combinations, c => c.Fetch == f && c.Insert == m)));
         Assert.All(merges, m => Assert.Contains(plan.Combinations, c => c.Insert == m && catalog[c.Fetch].Changes));
@@ -164,10 +164,10 @@ public sealed class BenchPlanTests
     {
         var plan = new BenchPlan(ChangedSettings(null));
 
-        var items = plan.ItemsAt(0, NetworkLink.LoopbackName, new BenchRecord());
+        var items = plan.ItemsAt(0, NetworkLink.LoopbackName, new SessionMeasurements());
 
         Assert.DoesNotContain(items, i => i.Combination is { Merges: true } || i.Peer is { Changes: true } || i.Share is not null);
-        Assert.Equal(TestCases.Runnable.Count(c => !c.Merges), plan.Combinations.Count);
+        Assert.Equal(CaseNumbers.Runnable.Count(c => !c.Merges), plan.Combinations.Count);
         Assert.DoesNotContain(items, i => i.Key.Contains('%', StringComparison.Ordinal));
     }
 
@@ -176,15 +176,15 @@ public sealed class BenchPlanTests
     {
         var plan = new BenchPlan(ChangedSettings([0.01], "*:EFMerge", "NpgsqlCopy:NpgsqlCopy"));
 
-        Assert.Equal([.. TestCases.Runnable.Where(c => c.Insert.Name == "EFMerge" || c.Key == "NpgsqlCopy:NpgsqlCopy").Select(c => c.Key)], plan.Combinations.Select(c => c.Key));
+        Assert.Equal([.. CaseNumbers.Runnable.Where(c => c.Insert.Name == "EFMerge" || c.Key == "NpgsqlCopy:NpgsqlCopy").Select(c => c.Key)], plan.Combinations.Select(c => c.Key));
         Assert.Contains(plan.Combinations, c => c.Key == "NpgsqlCopy:NpgsqlCopy");
         Assert.Contains(plan.Combinations, c => c.Merges);
     }
 
-    private static void Add(BenchRecord record, BenchPlan plan, string key, long rows, double ms, SyncTable? table = null)
+    private static void Add(SessionMeasurements record, BenchPlan plan, string key, long rows, double ms, SyncTable? table = null)
     {
         var c = plan.Combinations.Single(x => x.Key == key);
-        var item = plan.ItemsAt(0, NetworkLink.LoopbackName, new BenchRecord()).First(i => i.Combination == c && i.Table == (table ?? SyncTable.Users));
+        var item = plan.ItemsAt(0, NetworkLink.LoopbackName, new SessionMeasurements()).First(i => i.Combination == c && i.Table == (table ?? SyncTable.Users));
         record.Add(new CombinationRun
         {
             Number = c.Number, Case = item.Case, Table = item.Table.Name, Fetch = $"{c.Fetch}", Insert = $"{c.Insert}", Round = 1, Warmup = false, WallMs = ms, RunnerVerified = true, SourceRows = rows,

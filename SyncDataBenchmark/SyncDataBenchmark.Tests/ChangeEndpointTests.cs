@@ -28,7 +28,7 @@ public sealed class ChangeEndpointTests(ChangesLab lab)
 
     /// <summary>Every change route of every table: the two change fetches' and the deleted keys'.</summary>
     private static IEnumerable<string> Routes =>
-        SyncTable.All.SelectMany(t => new[] { Approach.Of(typeof(EFStreamChangesFetch)).Route, Approach.Of(typeof(NpgsqlCopyChangesFetch)).Route, SourceRoutes.Deleted }
+        SyncTable.All.SelectMany(t => new[] { ApproachInfo.RouteOf(typeof(EFStreamChangesFetch)), ApproachInfo.RouteOf(typeof(NpgsqlCopyChangesFetch)), SourceRoutes.Deleted }
             .Select(route => SourceRoutes.InTable(route, t.Name)));
 
     [Theory]

@@ -20,7 +20,7 @@ namespace SyncDataBenchmark.Tests;
 public sealed class ChangeLogProblemTests(InProcessLab lab)
 {
     private static IEnumerable<string> ChangeRoutes(SyncTable table) =>
-        new[] { Approach.Of(typeof(EFStreamChangesFetch)).Route, Approach.Of(typeof(NpgsqlCopyChangesFetch)).Route, SourceRoutes.Deleted }
+        new[] { ApproachInfo.RouteOf(typeof(EFStreamChangesFetch)), ApproachInfo.RouteOf(typeof(NpgsqlCopyChangesFetch)), SourceRoutes.Deleted }
             .Select(route => SourceRoutes.InTable(route, table.Name));
 
     [Fact]

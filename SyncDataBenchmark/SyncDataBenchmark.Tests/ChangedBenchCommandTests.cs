@@ -35,9 +35,9 @@ public sealed class ChangedBenchCommandTests
             Assert.True(report.GetProperty("passed").GetBoolean());
             Assert.Equal(["1%"], report.GetProperty("parameters").GetProperty("changed").EnumerateArray().Select(s => s.GetString()));
             var runs = report.GetProperty("runs").EnumerateArray().ToList();
-            var selected = TestCases.Runnable.Where(c => Cases.Matches(c.Fetch, c.Insert)).ToList();
-            Assert.Contains(selected, c => c.Merges && TestCases.Approaches[c.Fetch].Changes);
-            Assert.Contains(selected, c => c.Merges && !TestCases.Approaches[c.Fetch].Changes);
+            var selected = CaseNumbers.Runnable.Where(c => Cases.Matches(c.Fetch, c.Insert)).ToList();
+            Assert.Contains(selected, c => c.Merges && CaseNumbers.Approaches[c.Fetch].Changes);
+            Assert.Contains(selected, c => c.Merges && !CaseNumbers.Approaches[c.Fetch].Changes);
             Assert.Contains(selected, c => !c.Merges);
             Assert.Equal(selected.Count * 2, runs.Count);
             foreach (var c in selected)

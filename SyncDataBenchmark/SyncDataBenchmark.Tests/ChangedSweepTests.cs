@@ -11,7 +11,7 @@ public sealed class ChangedSweepTests
 {
     private static readonly (string Label, double Share)[] Shares = [("0.1%", 0.001), ("1%", 0.01), ("10%", 0.1)];
 
-    private static Combination Case(string fetch, string insert) => TestCases.Runnable.Single(c => c.Key == $"{fetch}:{insert}");
+    private static Combination Case(string fetch, string insert) => CaseNumbers.Runnable.Single(c => c.Key == $"{fetch}:{insert}");
 
     private static CombinationRun Run(Combination c, (string Label, double Share) share, double ms) => new()
     {

@@ -59,12 +59,12 @@ public sealed class ChangesLab : LabFixture
     /// A run (or none, <paramref name="run"/> null) as SomeService hands it to a consumer, asking the lab's source for
     /// what changed in <paramref name="table"/> since <paramref name="since"/>.
     /// </summary>
-    public SourceRun ChangesRun(string fetch, SyncTable table, string? since, Guid? run = null) =>
+    public ConsumerRun ChangesRun(string fetch, SyncTable table, string? since, Guid? run = null) =>
         new(new SourceClient(SourceClient, Options.Create(new SyncOptions())),
             new SyncRequest(new FetchApproach(fetch), new InsertApproach("EFTypical"), 1000, 1000) { Table = table }, run) { Since = since };
 
     /// <summary>Every row <paramref name="fetch"/>'s own consumer reads for <paramref name="run"/>.</summary>
-    public static async Task<List<TRow>> ReadAllAsync<TRow>(string fetch, SourceRun run, RowTable<TRow> table)
+    public static async Task<List<TRow>> ReadAllAsync<TRow>(string fetch, ConsumerRun run, RowTable<TRow> table)
         where TRow : class
     {
         var consumer = (IFetchConsumer)Activator.CreateInstance(global::SomeService.ApproachRegistry.Consumers[new FetchApproach(fetch)])!;

@@ -247,8 +247,10 @@ public sealed class CompressionOptionTests
     {
         var plain = new SyncDataBenchmark.Runner.Combination(9, new FetchApproach("NpgsqlCopy"), new InsertApproach("NpgsqlCopy"));
         var gzip = plain with { Compression = BodyCompression.Gzip };
-        Assert.Equal(("NpgsqlCopy:NpgsqlCopy", "9.png", "NpgsqlCopy × NpgsqlCopy"), (plain.Key, plain.Picture, plain.Label));
-        Assert.Equal(("NpgsqlCopy:NpgsqlCopy[gzip]", "9-gzip.png", "NpgsqlCopy × NpgsqlCopy [gzip]"), (gzip.Key, gzip.Picture, gzip.Label));
+        var users = SyncData.Postgres.SyncTable.Users;
+        var (plainCase, gzipCase) = (SyncDataBenchmark.Runner.CaseIdentity.Of(plain, users, null), SyncDataBenchmark.Runner.CaseIdentity.Of(gzip, users, null));
+        Assert.Equal(("NpgsqlCopy:NpgsqlCopy", "9.png", "NpgsqlCopy × NpgsqlCopy"), (plain.Key, plainCase.Picture(null), plainCase.Label));
+        Assert.Equal(("NpgsqlCopy:NpgsqlCopy[gzip]", "9-gzip.png", "NpgsqlCopy × NpgsqlCopy [gzip]"), (gzip.Key, gzipCase.Picture(null), gzipCase.Label));
     }
 
     [Fact]

@@ -57,6 +57,6 @@ public static class Consumers
     {
         var consumer = (IFetchConsumer)Activator.CreateInstance(ApproachRegistry.Consumers[new FetchApproach(fetch)])!;
         var request = new SyncRequest(new FetchApproach(fetch), ApproachRegistry.Catalog.Inserts.First(), pageSize, 1000) { Table = table.Table };
-        return consumer.ReadAsync(new SourceRun(new SourceClient(source, Options.Create(new SyncOptions())), request, id: null), table, ct);
+        return consumer.ReadAsync(new ConsumerRun(new SourceClient(source, Options.Create(new SyncOptions())), request, id: null), table, ct);
     }
 }

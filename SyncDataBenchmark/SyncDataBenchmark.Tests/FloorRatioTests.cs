@@ -45,7 +45,7 @@ public sealed class FloorRatioTests
     public async Task A_sweeps_record_gives_every_case_against_each_pipe_at_every_size_from_its_timed_runs_only()
     {
         // The committed sweep: four COPY cases and both pipes at three sizes, 40 warm-up rounds at the first.
-        var report = await ResultsRecord.ReadAsync(Path.Combine(SyncData.Harness.Lab.RepositoryRoot, "artifacts", "floor-warm", ResultsRecord.FileName));
+        var report = await ResultsFile.ReadAsync(Path.Combine(SyncData.Harness.Lab.RepositoryRoot, "artifacts", "floor-warm", ResultsFile.FileName));
 
         var ratios = FloorRatios.Build(ReportTables.Of(report));
 

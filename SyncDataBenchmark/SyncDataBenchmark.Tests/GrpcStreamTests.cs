@@ -27,7 +27,7 @@ public sealed class GrpcStreamLab : LabFixture
     {
         var options = Microsoft.Extensions.Options.Options.Create(new SomeService.Sync.SyncOptions { SourceIdleTimeout = idleTimeout });
         var request = new SomeService.Sync.SyncRequest(new FetchApproach("GrpcStream"), new InsertApproach("NpgsqlCopy"), 1000, 1000);
-        return new GrpcStreamConsumer().ReadAsync(new SourceRun(new SourceClient(SourceClient, options), request, id: null), global::SomeService.Tables.UsersRowTable.Instance, ct);
+        return new GrpcStreamConsumer().ReadAsync(new ConsumerRun(new SourceClient(SourceClient, options), request, id: null), global::SomeService.Tables.UsersRowTable.Instance, ct);
     }
 }
 
@@ -66,7 +66,7 @@ public sealed class GrpcStreamTests(GrpcStreamLab lab)
         Assert.Equal(StatusCode.OK, call.GetStatus().StatusCode);
 
         // The same port answers HTTP/1.1: a GET at the fetch's route is told how to make the call.
-        using var get = await lab.SourceClient.GetAsync(Approach.Of(typeof(SyncData.Shared.Fetches.GrpcStreamFetch)).Route);
+        using var get = await lab.SourceClient.GetAsync(ApproachInfo.RouteOf(typeof(SyncData.Shared.Fetches.GrpcStreamFetch)));
         Assert.Equal(HttpStatusCode.BadRequest, get.StatusCode);
         Assert.Contains("server-streaming gRPC call: POST /syncdata.grpcstream.GrpcStreamSource/Users", await get.Content.ReadAsStringAsync());
     }

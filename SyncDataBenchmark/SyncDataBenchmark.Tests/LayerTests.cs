@@ -6,7 +6,8 @@ namespace SyncDataBenchmark.Tests;
 
 /// <summary>
 /// Fast tier: the layers the README draws. The contracts depend on the BCL alone; EF Core is reachable from the
-/// services only (the runner and the harness speak SQL); ServiceDefaults stays cross-cutting.
+/// services only (the runner and the harness speak SQL); ServiceDefaults stays cross-cutting, the measurement
+/// instrument (SyncData.Measurement) on the contracts alone.
 /// </summary>
 [Trait("Tier", "Fast")]
 public sealed class LayerTests
@@ -33,6 +34,17 @@ public sealed class LayerTests
         var deps = File.ReadAllText(Path.ChangeExtension(Lab.BuiltAssembly(project), ".deps.json"));
         Assert.DoesNotContain("Microsoft.EntityFrameworkCore", deps, StringComparison.Ordinal);
         Assert.DoesNotContain("SyncData.Model", deps, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void The_measurement_instrument_references_the_contracts_and_the_base_class_library_only()
+    {
+        var measurement = typeof(SyncData.Measurement.RuntimeWindow).Assembly;
+        var outside = measurement.GetReferencedAssemblies()
+            .Select(a => a.Name!)
+            .Where(n => !n.StartsWith("System", StringComparison.Ordinal) && n is not ("netstandard" or "mscorlib" or "SyncData.Shared"))
+            .ToList();
+        Assert.True(outside.Count == 0, $"SyncData.Measurement references {string.Join(", ", outside)}.");
     }
 
     [Fact]

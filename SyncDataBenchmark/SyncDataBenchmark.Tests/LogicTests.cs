@@ -97,7 +97,7 @@ public sealed class LogicTests
     public async Task Csv_has_each_services_columns_under_its_prefix_filled_from_the_record()
     {
         // The reports come from the record alone: the committed full run's results.json, written as CSV.
-        var report = await ResultsRecord.ReadAsync(Path.Combine(SyncData.Harness.Lab.RepositoryRoot, "artifacts", ResultsRecord.FileName));
+        var report = await ResultsFile.ReadAsync(Path.Combine(SyncData.Harness.Lab.RepositoryRoot, "artifacts", ResultsFile.FileName));
         var written = Path.Combine(Path.GetTempPath(), $"syncdata-csv-{Guid.NewGuid():N}.csv");
         try
         {

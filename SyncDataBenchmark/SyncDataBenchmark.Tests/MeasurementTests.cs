@@ -3,7 +3,7 @@ using System.Net;
 using System.Net.Http.Json;
 using Microsoft.Extensions.Logging.Abstractions;
 using SyncData.Harness;
-using SyncData.ServiceDefaults;
+using SyncData.Measurement;
 using SyncData.Shared;
 using SyncDataSource.Runs;
 using Xunit;

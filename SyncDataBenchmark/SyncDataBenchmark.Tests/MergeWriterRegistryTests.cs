@@ -7,9 +7,9 @@ using Xunit;
 namespace SyncDataBenchmark.Tests;
 
 /// <summary>
-/// Fast tier: the catalogue's Merges says what a writer does. A change fetch may reach only a writer declared Merges =
-/// true, so a merge writer must declare it and a reload (which empties the target) must not; ApproachRegistry refuses
-/// a writer that says otherwise, or that consumes no way or two.
+/// Fast tier: the catalogue's Merges says what a writer does. A change fetch may reach only a writer that merges, and a
+/// writer's CopyBytes and Merges are its interface's [WriterKind], never its own: the catalogue refuses a writer that
+/// implements no kind or two, or says a kind's fact itself.
 /// </summary>
 [Trait("Tier", "Fast")]
 public sealed class MergeWriterRegistryTests
@@ -28,42 +28,51 @@ public sealed class MergeWriterRegistryTests
         Assert.Contains(new InsertApproach("EFBulk"), ApproachRegistry.Catalog.Inserts.Where(i => !ApproachRegistry.Catalog[i].Merges));
     }
 
-    public static TheoryData<Type, bool, string?> Declarations() => new()
+    public static TheoryData<Type, bool, bool, string?> Declarations() => new()
     {
-        { typeof(AReload), false, null },
-        { typeof(AReload), true, "AReload implements IRowWriter but declares Merges = True." },
-        { typeof(AMerge), true, null },
-        { typeof(AMerge), false, "AMerge implements IMergeWriter but declares Merges = False." },
-        { typeof(ABytesMerge), false, "ABytesMerge implements ICopyBytesMergeWriter but declares Merges = False." },
-        { typeof(TwoWays), true, "TwoWays must implement exactly one of IRowWriter, ICopyBytesWriter, IMergeWriter, ICopyBytesMergeWriter." },
-        { typeof(NoWay), false, "NoWay must implement exactly one of IRowWriter, ICopyBytesWriter, IMergeWriter, ICopyBytesMergeWriter." },
+        { typeof(AReload), false, false, null },
+        { typeof(AMerge), false, true, null },
+        { typeof(ABytesMerge), true, true, null },
+        { typeof(TwoWays), false, false, "TwoWays must implement exactly one writer interface with [WriterKind]; it implements 2." },
+        { typeof(NoWay), false, false, "NoWay must implement exactly one writer interface with [WriterKind]; it implements 0." },
+        { typeof(SaysCopyBytes), false, false, "SaysCopyBytes declares an insert with a fetch's fact (CopyBytes, Changes or Route): its interface says what it consumes." },
     };
 
     [Theory]
     [MemberData(nameof(Declarations))]
-    public void The_registry_refuses_a_writer_whose_declaration_is_not_what_it_does(Type writer, bool declaresMerges, string? refusal)
+    public void A_writer_s_kind_is_its_interface_s_and_one_that_has_none_or_two_is_refused(Type writer, bool copyBytes, bool merges, string? refusal)
     {
-        var declared = new ApproachInfo(ApproachKind.Insert, writer.Name, CopyBytes: false, Pages: false, Batches: false, Route: "", Merges: declaresMerges);
-        Assert.Equal(refusal, ApproachRegistry.WriterProblem(writer, declared));
+        if (refusal is null)
+        {
+            Assert.Equal(new ApproachInfo(ApproachKind.Insert, writer.Name, copyBytes, Pages: false, Batches: false, Route: null, Merges: merges), ApproachInfo.Of(writer));
+        }
+        else
+        {
+            Assert.Equal(refusal, Assert.Throws<InvalidOperationException>(() => ApproachInfo.Of(writer)).Message);
+        }
     }
 
+    [Approach(ApproachKind.Insert, "AReload")]
     private sealed class AReload : IRowWriter
     {
         public Task<long?> WriteAsync<TRow>(IAsyncEnumerable<TRow> rows, RowTable<TRow> table, WriteTarget target, CancellationToken ct)
             where TRow : class => throw new NotSupportedException();
     }
 
+    [Approach(ApproachKind.Insert, "AMerge")]
     private sealed class AMerge : IMergeWriter
     {
         public Task<long?> MergeAsync<TRow>(IAsyncEnumerable<TRow> rows, MergeScope scope, RowTable<TRow> table, WriteTarget target, CancellationToken ct)
             where TRow : class => throw new NotSupportedException();
     }
 
+    [Approach(ApproachKind.Insert, "ABytesMerge")]
     private sealed class ABytesMerge : ICopyBytesMergeWriter
     {
         public Task<long?> MergeAsync(Stream binaryCopy, MergeScope scope, WriteTarget target, CancellationToken ct) => throw new NotSupportedException();
     }
 
+    [Approach(ApproachKind.Insert, "TwoWays")]
     private sealed class TwoWays : IMergeWriter, IRowWriter
     {
         public Task<long?> MergeAsync<TRow>(IAsyncEnumerable<TRow> rows, MergeScope scope, RowTable<TRow> table, WriteTarget target, CancellationToken ct)
@@ -73,5 +82,13 @@ public sealed class MergeWriterRegistryTests
             where TRow : class => throw new NotSupportedException();
     }
 
+    [Approach(ApproachKind.Insert, "NoWay")]
     private sealed class NoWay : ITableWriter;
+
+    [Approach(ApproachKind.Insert, "SaysCopyBytes", CopyBytes = true)]
+    private sealed class SaysCopyBytes : IRowWriter
+    {
+        public Task<long?> WriteAsync<TRow>(IAsyncEnumerable<TRow> rows, RowTable<TRow> table, WriteTarget target, CancellationToken ct)
+            where TRow : class => throw new NotSupportedException();
+    }
 }

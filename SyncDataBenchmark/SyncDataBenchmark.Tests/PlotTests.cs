@@ -14,7 +14,7 @@ namespace SyncDataBenchmark.Tests;
 [Trait("Tier", "Lab")]
 public sealed class PlotTests
 {
-    private static Combination Case(string key) => TestCases.Runnable.Single(c => c.Key == key);
+    private static Combination Case(string key) => CaseNumbers.Runnable.Single(c => c.Key == key);
 
     private static CombinationRun Run(Combination c, int round, double ms, string? share = null) => new()
     {
@@ -35,7 +35,7 @@ public sealed class PlotTests
     };
 
     /// <summary>What plot.py drew, by picture file name.</summary>
-    private static async Task<JsonElement> DrawAsync(BenchReport record)
+    private static async Task<JsonElement> DrawAsync(BenchResults record)
     {
         var directory = Directory.CreateTempSubdirectory("syncdata-plot-");
         try

@@ -149,7 +149,7 @@ public sealed class SnapshotTests(SnapshotLab lab)
         }
 
         Assert.Equal(1, await OpenSnapshotTransactionsAsync());
-        var paging = ApproachRegistry.Catalog[ApproachRegistry.Catalog.Fetches.First(f => ApproachRegistry.Catalog[f].Pages)].Route;
+        var paging = ApproachRegistry.Catalog[ApproachRegistry.Catalog.Fetches.First(f => ApproachRegistry.Catalog[f].Pages)].Route!;
         using (var refused = await SendOfRunAsync($"{paging}?limit=many", run))
         {
             Assert.Equal(HttpStatusCode.BadRequest, refused.StatusCode);
@@ -189,7 +189,7 @@ public sealed class SnapshotTests(SnapshotLab lab)
     }
 
     /// <summary>A fetch that needs no query parameters: one that does not page.</summary>
-    private static string OneRequestRoute => ApproachRegistry.Catalog[ApproachRegistry.Catalog.Fetches.First(f => !ApproachRegistry.Catalog[f].Pages)].Route;
+    private static string OneRequestRoute => ApproachRegistry.Catalog[ApproachRegistry.Catalog.Fetches.First(f => !ApproachRegistry.Catalog[f].Pages)].Route!;
 
     private async Task<Guid> BeginAsync()
     {

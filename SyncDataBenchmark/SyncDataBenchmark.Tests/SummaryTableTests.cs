@@ -16,13 +16,13 @@ public sealed class SummaryTableTests
     private static readonly string Artifacts = Path.Combine(SyncData.Harness.Lab.RepositoryRoot, "artifacts");
 
     /// <summary>Every artifacts folder with a record, the top one included.</summary>
-    public static TheoryData<string> RecordFolders() => new(Directory.EnumerateFiles(Artifacts, ResultsRecord.FileName, SearchOption.AllDirectories)
+    public static TheoryData<string> RecordFolders() => new(Directory.EnumerateFiles(Artifacts, ResultsFile.FileName, SearchOption.AllDirectories)
         .Select(f => Path.GetRelativePath(Artifacts, Path.GetDirectoryName(f)!)).Order());
 
     [Fact]
     public void Rows_rank_by_best_run_and_ratio_to_the_fastest_and_the_psql_pipe()
     {
-        var combinations = TestCases.Runnable.Take(3).ToList();
+        var combinations = CaseNumbers.Runnable.Take(3).ToList();
         var runs = new List<CombinationRun>();
         void Add(Combination c, int round, double ms, bool ok = true) => runs.Add(Run(c, round, ms, ok));
         Add(combinations[0], 0, 1.0); // a warm-up never counts, however fast
@@ -51,7 +51,7 @@ public sealed class SummaryTableTests
     [Fact]
     public async Task Markdown_and_console_print_the_declared_columns_in_their_order()
     {
-        var tables = ReportTables.Of(await ResultsRecord.ReadAsync(Path.Combine(Artifacts, ResultsRecord.FileName)));
+        var tables = ReportTables.Of(await ResultsFile.ReadAsync(Path.Combine(Artifacts, ResultsFile.FileName)));
         var repeat = tables.Parameters.Repeat;
 
         var markdown = MarkdownReport.Render(tables, charts: true).Split('\n');
@@ -110,7 +110,7 @@ public sealed class SummaryTableTests
         var tables = ReportTables.Of(record);
 
         var rows = tables.Summary.Where(r => r.Dimensions.GetValueOrDefault(Compression) != BodyCompression.Gzip).ToDictionary(r => r.Case);
-        var (copy, stream) = (TestCases.Runnable.First(), TestCases.Runnable.Skip(1).First());
+        var (copy, stream) = (CaseNumbers.Runnable.First(), CaseNumbers.Runnable.Skip(1).First());
         Assert.Equal((1, 1.0, 2.0), (rows[copy.Key].Rank!.Value, rows[copy.Key].RatioToFastest!.Value, rows[copy.Key].RatioToPsqlBinary!.Value));
         // Orders' own fastest (400 ms) and own pipe (200 ms); against users' pipe (50 ms) it would read 20×.
         Assert.Equal((4, 2.5, 5.0), (rows[copy.Key + "[orders]"].Rank!.Value, rows[copy.Key + "[orders]"].RatioToFastest!.Value, rows[copy.Key + "[orders]"].RatioToPsqlBinary!.Value));
@@ -131,7 +131,7 @@ public sealed class SummaryTableTests
     [MemberData(nameof(RecordFolders))]
     public async Task Markdown_and_csv_agree_on_every_headline_row(string folder)
     {
-        var record = await ResultsRecord.ReadAsync(Path.Combine(Artifacts, folder, ResultsRecord.FileName));
+        var record = await ResultsFile.ReadAsync(Path.Combine(Artifacts, folder, ResultsFile.FileName));
         var tables = ReportTables.Of(record);
         // The cells results.csv is written with, by header.
         var csv = CsvReport.Rows(record).Select(run => CsvReport.Columns(record.Parameters).ToDictionary(c => c.Header, c => c.Cell(run)))
@@ -161,7 +161,7 @@ public sealed class SummaryTableTests
     public async Task Committed_reports_are_what_their_records_render(string folder)
     {
         var directory = Path.Combine(Artifacts, folder);
-        var record = await ResultsRecord.ReadAsync(Path.Combine(directory, ResultsRecord.FileName));
+        var record = await ResultsFile.ReadAsync(Path.Combine(directory, ResultsFile.FileName));
         // Recorded before --table (no tables in its parameters): every run moved users, and reads so; recorded since,
         // every run names one of the tables asked for.
         var tables = record.Parameters.Tables ?? [SyncData.Postgres.SyncTable.Users.Name];
@@ -215,9 +215,9 @@ public sealed class SummaryTableTests
     };
 
     /// <summary>Two cases, each plain and gzip, on users and orders, and each table's psql pipe.</summary>
-    private static BenchReport TwoTables()
+    private static BenchResults TwoTables()
     {
-        var (copy, stream) = (TestCases.Runnable.First(), TestCases.Runnable.Skip(1).First());
+        var (copy, stream) = (CaseNumbers.Runnable.First(), CaseNumbers.Runnable.Skip(1).First());
         var record = Record(
         [
             Run(copy, 1, 100, true), Run(stream, 1, 200, true), Run(copy, 1, 150, true, compression: BodyCompression.Gzip), Run(stream, 1, 250, true, compression: BodyCompression.Gzip),
@@ -227,9 +227,9 @@ public sealed class SummaryTableTests
     }
 
     /// <summary>TwoTables, and the two cases and the pipe once more on users after 1% of the source changed (--changed).</summary>
-    private static BenchReport TwoTablesAndAShare()
+    private static BenchResults TwoTablesAndAShare()
     {
-        var (copy, stream) = (TestCases.Runnable.First(), TestCases.Runnable.Skip(1).First());
+        var (copy, stream) = (CaseNumbers.Runnable.First(), CaseNumbers.Runnable.Skip(1).First());
         var record = TwoTables();
         CombinationRun Changed(CombinationRun run) => run with { Case = run.Case + "[1%]", Changed = "1%", ChangedShare = 0.01 };
         return record with
@@ -240,7 +240,7 @@ public sealed class SummaryTableTests
         };
     }
 
-    internal static BenchReport Record(IReadOnlyList<CombinationRun> runs, IReadOnlyList<PeerRun> peers) => new()
+    internal static BenchResults Record(IReadOnlyList<CombinationRun> runs, IReadOnlyList<PeerRun> peers) => new()
     {
         Complete = true,
         Passed = false,

@@ -16,9 +16,9 @@ namespace SomeService.Fetch;
 /// </summary>
 public sealed class ArrowStreamConsumer : IBinaryCopyConsumer, IFetchConsumer<ArrowStreamFetch>
 {
-    private static readonly string Route = Approach.Of(typeof(ArrowStreamFetch)).Route;
+    private static readonly string Route = ApproachInfo.RouteOf(typeof(ArrowStreamFetch));
 
-    public async IAsyncEnumerable<TRow> ReadAsync<TRow>(SourceRun run, RowTable<TRow> table, [EnumeratorCancellation] CancellationToken ct)
+    public async IAsyncEnumerable<TRow> ReadAsync<TRow>(ConsumerRun run, RowTable<TRow> table, [EnumeratorCancellation] CancellationToken ct)
         where TRow : class
     {
         var route = SourceRoutes.InTable(Route, table.Table.Name);
@@ -40,7 +40,7 @@ public sealed class ArrowStreamConsumer : IBinaryCopyConsumer, IFetchConsumer<Ar
     /// The table's batches encoded as binary COPY from the columns (<see cref="ArrowCopyColumns"/>): numeric's text as
     /// numeric's binary, so the raw writers carry what decimal cannot (NaN, ±Infinity, beyond 28 digits) exactly.
     /// </summary>
-    public async Task<Stream> OpenCopyStreamAsync(SourceRun run, CancellationToken ct)
+    public async Task<Stream> OpenCopyStreamAsync(ConsumerRun run, CancellationToken ct)
     {
         Func<Apache.Arrow.Schema, string?> mismatch = run.Request.Table == SyncTable.Users ? UsersArrow.Mismatch : OrdersArrow.Mismatch;
         var encoding = run.Request.Table == SyncTable.Users ? ArrowCopyColumns.Users : OrdersArrowCopyColumns.Orders;

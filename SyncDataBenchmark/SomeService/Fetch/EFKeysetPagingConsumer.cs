@@ -8,9 +8,9 @@ namespace SomeService.Fetch;
 /// <summary>EFKeysetPaging: page after page by "rows after this key" until a short page.</summary>
 public sealed class EFKeysetPagingConsumer : IFetchConsumer<EFKeysetPagingFetch>
 {
-    private static readonly string Route = Approach.Of(typeof(EFKeysetPagingFetch)).Route;
+    private static readonly string Route = ApproachInfo.RouteOf(typeof(EFKeysetPagingFetch));
 
-    public async IAsyncEnumerable<TRow> ReadAsync<TRow>(SourceRun run, RowTable<TRow> table, [EnumeratorCancellation] CancellationToken ct)
+    public async IAsyncEnumerable<TRow> ReadAsync<TRow>(ConsumerRun run, RowTable<TRow> table, [EnumeratorCancellation] CancellationToken ct)
         where TRow : class
     {
         var route = SourceRoutes.InTable(Route, table.Table.Name);

@@ -8,9 +8,9 @@ namespace SomeService.Fetch;
 /// <summary>EFOffsetPaging: page after page by offset/limit until a short page.</summary>
 public sealed class EFOffsetPagingConsumer : IFetchConsumer<EFOffsetPagingFetch>
 {
-    private static readonly string Route = Approach.Of(typeof(EFOffsetPagingFetch)).Route;
+    private static readonly string Route = ApproachInfo.RouteOf(typeof(EFOffsetPagingFetch));
 
-    public async IAsyncEnumerable<TRow> ReadAsync<TRow>(SourceRun run, RowTable<TRow> table, [EnumeratorCancellation] CancellationToken ct)
+    public async IAsyncEnumerable<TRow> ReadAsync<TRow>(ConsumerRun run, RowTable<TRow> table, [EnumeratorCancellation] CancellationToken ct)
         where TRow : class
     {
         var route = SourceRoutes.InTable(Route, table.Table.Name);

@@ -8,9 +8,9 @@ namespace SomeService.Fetch;
 /// <summary>EFStreamChanges: one request for the rows changed since the run's watermark, one JSON array as EFStream reads it.</summary>
 public sealed class EFStreamChangesConsumer : IFetchConsumer<EFStreamChangesFetch>
 {
-    private static readonly string Route = Approach.Of(typeof(EFStreamChangesFetch)).Route;
+    private static readonly string Route = ApproachInfo.RouteOf(typeof(EFStreamChangesFetch));
 
-    public async IAsyncEnumerable<TRow> ReadAsync<TRow>(SourceRun run, RowTable<TRow> table, [EnumeratorCancellation] CancellationToken ct)
+    public async IAsyncEnumerable<TRow> ReadAsync<TRow>(ConsumerRun run, RowTable<TRow> table, [EnumeratorCancellation] CancellationToken ct)
         where TRow : class
     {
         var route = SourceRoutes.ChangedSince(SourceRoutes.InTable(Route, table.Table.Name), run.RequireSince());

@@ -8,9 +8,9 @@ namespace SomeService.Fetch;
 /// <summary>EFStream: one request, one JSON array streamed from EF's AsAsyncEnumerable.</summary>
 public sealed class EFStreamConsumer : IFetchConsumer<EFStreamFetch>
 {
-    private static readonly string Route = Approach.Of(typeof(EFStreamFetch)).Route;
+    private static readonly string Route = ApproachInfo.RouteOf(typeof(EFStreamFetch));
 
-    public async IAsyncEnumerable<TRow> ReadAsync<TRow>(SourceRun run, RowTable<TRow> table, [EnumeratorCancellation] CancellationToken ct)
+    public async IAsyncEnumerable<TRow> ReadAsync<TRow>(ConsumerRun run, RowTable<TRow> table, [EnumeratorCancellation] CancellationToken ct)
         where TRow : class
     {
         var route = SourceRoutes.InTable(Route, table.Table.Name);

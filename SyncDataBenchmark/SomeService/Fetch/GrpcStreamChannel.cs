@@ -14,14 +14,14 @@ internal sealed class GrpcStreamChannel : HttpMessageHandler
 {
     private static readonly Uri Placeholder = new("http://syncdatasource.invalid/");
 
-    private readonly SourceRun _run;
+    private readonly ConsumerRun _run;
 
-    private GrpcStreamChannel(SourceRun run) => _run = run;
+    private GrpcStreamChannel(ConsumerRun run) => _run = run;
 
     /// <summary>The grpc-encoding the source's response named (null: identity), once its headers arrived.</summary>
     public string? ResponseEncoding { get; private set; }
 
-    public static (GrpcChannel Channel, GrpcStreamChannel Handler) Open(SourceRun run)
+    public static (GrpcChannel Channel, GrpcStreamChannel Handler) Open(ConsumerRun run)
     {
         var handler = new GrpcStreamChannel(run);
         var channel = GrpcChannel.ForAddress(Placeholder, new GrpcChannelOptions
@@ -53,10 +53,10 @@ internal sealed class GrpcStreamChannel : HttpMessageHandler
     private sealed class CountedContent : HttpContent
     {
         private readonly HttpContent _inner;
-        private readonly SourceRun _run;
+        private readonly ConsumerRun _run;
         private readonly bool _countsDecoded;
 
-        public CountedContent(HttpContent inner, SourceRun run, bool countsDecoded)
+        public CountedContent(HttpContent inner, ConsumerRun run, bool countsDecoded)
         {
             (_inner, _run, _countsDecoded) = (inner, run, countsDecoded);
             foreach (var header in inner.Headers)
@@ -89,7 +89,7 @@ internal sealed class GrpcStreamChannel : HttpMessageHandler
         }
     }
 
-    private sealed class CountingStream(Stream inner, SourceRun run, bool countsDecoded) : ReadOnlyBodyStream(inner)
+    private sealed class CountingStream(Stream inner, ConsumerRun run, bool countsDecoded) : ReadOnlyBodyStream(inner)
     {
         public override async ValueTask<int> ReadAsync(Memory<byte> buffer, CancellationToken cancellationToken = default) =>
             Counted(await Inner.ReadAsync(buffer, cancellationToken));

@@ -18,7 +18,7 @@ public sealed class GrpcStreamConsumer : IFetchConsumer<GrpcStreamFetch>
     /// <summary>Each message's frame on the wire: a compressed flag and a 4-byte length.</summary>
     private const int FrameHeaderBytes = 5;
 
-    public async IAsyncEnumerable<TRow> ReadAsync<TRow>(SourceRun run, RowTable<TRow> table, [EnumeratorCancellation] CancellationToken ct)
+    public async IAsyncEnumerable<TRow> ReadAsync<TRow>(ConsumerRun run, RowTable<TRow> table, [EnumeratorCancellation] CancellationToken ct)
         where TRow : class
     {
         var (channel, handler) = GrpcStreamChannel.Open(run);
@@ -36,11 +36,11 @@ public sealed class GrpcStreamConsumer : IFetchConsumer<GrpcStreamFetch>
     }
 
     /// <summary>The call's metadata: the run's compression, asked for by compressing the request in it.</summary>
-    private static Metadata Asking(SourceRun run) =>
+    private static Metadata Asking(ConsumerRun run) =>
         GrpcCompression.Encoding(run.Request.Compression) is { } encoding ? new Metadata { { GrpcCompression.RequestHeader, encoding } } : [];
 
     /// <summary>One call's messages, each awaited under the idle timeout, every failure named as the source's.</summary>
-    private sealed class Reading(SourceRun run, GrpcStreamChannel handler, CancellationTokenSource idle, CancellationToken ct) : IGrpcMessageReader
+    private sealed class Reading(ConsumerRun run, GrpcStreamChannel handler, CancellationTokenSource idle, CancellationToken ct) : IGrpcMessageReader
     {
         private bool _encodingChecked;
 

@@ -10,7 +10,7 @@ namespace SomeService.Fetch;
 /// </summary>
 public interface IFetchConsumer
 {
-    IAsyncEnumerable<TRow> ReadAsync<TRow>(SourceRun run, RowTable<TRow> table, CancellationToken ct)
+    IAsyncEnumerable<TRow> ReadAsync<TRow>(ConsumerRun run, RowTable<TRow> table, CancellationToken ct)
         where TRow : class;
 }
 

@@ -11,9 +11,9 @@ namespace SomeService.Fetch;
 /// </summary>
 public sealed class NpgsqlCopyChangesConsumer : IBinaryCopyConsumer, IFetchConsumer<NpgsqlCopyChangesFetch>
 {
-    private static readonly string Route = Approach.Of(typeof(NpgsqlCopyChangesFetch)).Route;
+    private static readonly string Route = ApproachInfo.RouteOf(typeof(NpgsqlCopyChangesFetch));
 
-    public async IAsyncEnumerable<TRow> ReadAsync<TRow>(SourceRun run, RowTable<TRow> table, [EnumeratorCancellation] CancellationToken ct)
+    public async IAsyncEnumerable<TRow> ReadAsync<TRow>(ConsumerRun run, RowTable<TRow> table, [EnumeratorCancellation] CancellationToken ct)
         where TRow : class
     {
         await using var body = await run.OpenStreamAsync(SourceRoutes.ChangedSince(SourceRoutes.InTable(Route, table.Table.Name), run.RequireSince()), ct);
@@ -23,6 +23,6 @@ public sealed class NpgsqlCopyChangesConsumer : IBinaryCopyConsumer, IFetchConsu
         }
     }
 
-    public Task<Stream> OpenCopyStreamAsync(SourceRun run, CancellationToken ct) =>
+    public Task<Stream> OpenCopyStreamAsync(ConsumerRun run, CancellationToken ct) =>
         run.OpenStreamAsync(SourceRoutes.ChangedSince(SourceRoutes.InTable(Route, run.Request.Table.Name), run.RequireSince()), ct);
 }

@@ -8,9 +8,9 @@ namespace SomeService.Fetch;
 /// <summary>NpgsqlCopy: one request whose body is PostgreSQL binary COPY, parsed row by row as it arrives.</summary>
 public sealed class NpgsqlCopyConsumer : IBinaryCopyConsumer, IFetchConsumer<NpgsqlCopyFetch>
 {
-    private static readonly string Route = Approach.Of(typeof(NpgsqlCopyFetch)).Route;
+    private static readonly string Route = ApproachInfo.RouteOf(typeof(NpgsqlCopyFetch));
 
-    public async IAsyncEnumerable<TRow> ReadAsync<TRow>(SourceRun run, RowTable<TRow> table, [EnumeratorCancellation] CancellationToken ct)
+    public async IAsyncEnumerable<TRow> ReadAsync<TRow>(ConsumerRun run, RowTable<TRow> table, [EnumeratorCancellation] CancellationToken ct)
         where TRow : class
     {
         var route = SourceRoutes.InTable(Route, table.Table.Name);
@@ -21,5 +21,5 @@ public sealed class NpgsqlCopyConsumer : IBinaryCopyConsumer, IFetchConsumer<Npg
         }
     }
 
-    public Task<Stream> OpenCopyStreamAsync(SourceRun run, CancellationToken ct) => run.OpenStreamAsync(SourceRoutes.InTable(Route, run.Request.Table.Name), ct);
+    public Task<Stream> OpenCopyStreamAsync(ConsumerRun run, CancellationToken ct) => run.OpenStreamAsync(SourceRoutes.InTable(Route, run.Request.Table.Name), ct);
 }

@@ -21,7 +21,7 @@ public sealed class SourceClient(HttpClient http, IOptions<SyncOptions> options)
     /// The source's count and checksum, read in the run's snapshot (a full scan, so it gets the database timeout, not
     /// the idle one).
     /// </summary>
-    public Task<TableChecksum> ReadChecksumAsync(SourceRun run, CancellationToken ct) =>
+    public Task<TableChecksum> ReadChecksumAsync(ConsumerRun run, CancellationToken ct) =>
         SendForJsonAsync(Named(new HttpRequestMessage(HttpMethod.Get, SourceRoutes.InTable(SourceRoutes.Checksum, run.Request.Table.Name)), run), SyncJsonContext.Default.TableChecksum,
             TimeSpan.FromSeconds(options.Value.DatabaseCommandTimeoutSeconds), ct);
 
@@ -29,7 +29,7 @@ public sealed class SourceClient(HttpClient http, IOptions<SyncOptions> options)
     /// The keys of the run's table deleted since the run's watermark (<see cref="SourceRoutes.Deleted"/>), read in the
     /// run's snapshot (one index range of the source's change log, so the database timeout, not the idle one).
     /// </summary>
-    public Task<List<string>> ReadDeletedKeysAsync(SourceRun run, CancellationToken ct) =>
+    public Task<List<string>> ReadDeletedKeysAsync(ConsumerRun run, CancellationToken ct) =>
         SendForJsonAsync(Named(new HttpRequestMessage(HttpMethod.Get, SourceRoutes.ChangedSince(SourceRoutes.InTable(SourceRoutes.Deleted, run.Request.Table.Name), run.RequireSince())), run),
             SyncJsonContext.Default.ListString, TimeSpan.FromSeconds(options.Value.DatabaseCommandTimeoutSeconds), ct);
 
@@ -52,7 +52,7 @@ public sealed class SourceClient(HttpClient http, IOptions<SyncOptions> options)
     /// of silence. The request asks for the run's content coding, the body comes back decoded and its bytes are
     /// counted; an answer in another coding than asked is refused, so a compressed run really was one.
     /// </summary>
-    public async Task<Stream> OpenStreamAsync(string relativeUri, SourceRun run, CancellationToken ct)
+    public async Task<Stream> OpenStreamAsync(string relativeUri, ConsumerRun run, CancellationToken ct)
     {
         using var headersTimeout = CancellationTokenSource.CreateLinkedTokenSource(ct);
         headersTimeout.CancelAfter(IdleTimeout);
@@ -94,11 +94,11 @@ public sealed class SourceClient(HttpClient http, IOptions<SyncOptions> options)
     /// Sends <paramref name="request"/> (its URI relative to SyncDataSource's address) as a request of <paramref name="run"/>
     /// and returns at its headers: the body, its timeout and its errors are the caller's (GrpcStream's gRPC client).
     /// </summary>
-    public Task<HttpResponseMessage> SendAsync(HttpRequestMessage request, SourceRun run, CancellationToken ct) =>
+    public Task<HttpResponseMessage> SendAsync(HttpRequestMessage request, ConsumerRun run, CancellationToken ct) =>
         http.SendAsync(Named(request, run), HttpCompletionOption.ResponseHeadersRead, ct);
 
     /// <summary>Names the run the request belongs to, if any: set on each request, by the caller that holds the run.</summary>
-    private static HttpRequestMessage Named(HttpRequestMessage request, SourceRun run)
+    private static HttpRequestMessage Named(HttpRequestMessage request, ConsumerRun run)
     {
         if (run.Id is { } id)
         {
@@ -109,7 +109,7 @@ public sealed class SourceClient(HttpClient http, IOptions<SyncOptions> options)
     }
 
     /// <summary>The response's content coding (null: none), which must be the one the run asked for.</summary>
-    private static string? CodingOf(HttpResponseMessage response, string relativeUri, SourceRun run)
+    private static string? CodingOf(HttpResponseMessage response, string relativeUri, ConsumerRun run)
     {
         var codings = response.Content.Headers.ContentEncoding;
         var received = codings.Count == 0 ? null : string.Join(", ", codings);

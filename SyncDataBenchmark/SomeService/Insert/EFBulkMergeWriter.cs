@@ -16,7 +16,7 @@ namespace SomeService.Insert;
 /// (docs/approaches.md, "Merges"). A key equal to its CLR default (Guid.Empty, 0) is refused by name before its chunk
 /// is handed over: the library would leave the key column out of its INSERT (<see cref="RefuseDefaultKeys"/>).
 /// </summary>
-[Approach(ApproachKind.Insert, "EFBulkMerge", Batches = true, Merges = true)]
+[Approach(ApproachKind.Insert, "EFBulkMerge", Batches = true)]
 public sealed class EFBulkMergeWriter : IMergeWriter
 {
     public async Task<long?> MergeAsync<TRow>(IAsyncEnumerable<TRow> rows, MergeScope scope, RowTable<TRow> table, WriteTarget target, CancellationToken ct)

@@ -13,7 +13,7 @@ namespace SomeService.Insert;
 /// the target's keys are read and compared); loaded by key, Removed, SaveChanges. All on the run's connection, in its
 /// transaction.
 /// </summary>
-[Approach(ApproachKind.Insert, "EFMerge", Batches = true, Merges = true)]
+[Approach(ApproachKind.Insert, "EFMerge", Batches = true)]
 public sealed class EFMergeWriter : IMergeWriter
 {
     public async Task<long?> MergeAsync<TRow>(IAsyncEnumerable<TRow> rows, MergeScope scope, RowTable<TRow> table, WriteTarget target, CancellationToken ct)

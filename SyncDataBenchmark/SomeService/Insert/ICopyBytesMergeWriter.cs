@@ -1,6 +1,9 @@
+using SyncData.Shared;
+
 namespace SomeService.Insert;
 
-/// <summary>A merge (<see cref="IMergeWriter"/>) fed with the source's binary COPY body of the rows, byte for byte (CopyBytes = true, Merges = true).</summary>
+/// <summary>A merge (<see cref="IMergeWriter"/>) fed with the source's binary COPY body of the rows, byte for byte.</summary>
+[WriterKind(CopyBytes = true, Merges = true)]
 public interface ICopyBytesMergeWriter : ITableWriter
 {
     /// <returns>Rows inserted or updated, or null when the approach cannot count them.</returns>

@@ -1,12 +1,14 @@
 using SomeService.Tables;
+using SyncData.Shared;
 
 namespace SomeService.Insert;
 
 /// <summary>
-/// A writer that brings a populated target up to date inside the run's transaction (declared with Merges = true): it
+/// A writer that brings a populated target up to date inside the run's transaction: it
 /// inserts the rows the target lacks, updates the ones it holds and deletes what <paramref name="scope"/> says, and
 /// never empties the table. The runner verifies the whole table and stores the watermark in the same transaction.
 /// </summary>
+[WriterKind(Merges = true)]
 public interface IMergeWriter : ITableWriter
 {
     /// <returns>Rows inserted or updated, or null when the approach cannot count them.</returns>

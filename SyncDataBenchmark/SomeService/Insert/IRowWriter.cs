@@ -1,8 +1,10 @@
 using SomeService.Tables;
+using SyncData.Shared;
 
 namespace SomeService.Insert;
 
 /// <summary>A writer fed with rows as they arrive, whatever the fetch approach; written once over the table's row type.</summary>
+[WriterKind]
 public interface IRowWriter : ITableWriter
 {
     /// <param name="table">The rows' table: its binary COPY row, for the writers that write one.</param>

@@ -14,7 +14,7 @@ namespace SomeService.Insert;
 /// UpdateWhenMatched rewrites every matched row, changed or not. linq2db renders a by-source delete only as PostgreSQL
 /// 17's WHEN NOT MATCHED BY SOURCE, so the deletes are a statement of their own (<see cref="MergeSql"/>).
 /// </summary>
-[Approach(ApproachKind.Insert, "Linq2DBTempMerge", Merges = true)]
+[Approach(ApproachKind.Insert, "Linq2DBTempMerge")]
 public sealed class Linq2DBTempMergeWriter : IMergeWriter
 {
     public async Task<long?> MergeAsync<TRow>(IAsyncEnumerable<TRow> rows, MergeScope scope, RowTable<TRow> table, WriteTarget target, CancellationToken ct)

@@ -1,4 +1,5 @@
 using Npgsql;
+using SomeService.Sync;
 using SyncData.Postgres;
 
 namespace SomeService.Insert;
@@ -11,13 +12,13 @@ namespace SomeService.Insert;
 /// </summary>
 internal sealed class MergeSql
 {
-    private static readonly string ReadKeySql = Embedded("merge-read-key.sql");
-    private static readonly string CreateStagingSql = Embedded("merge-create-staging.sql");
-    private static readonly string MergeFromStagingSql = Embedded("merge-from-staging.sql");
-    private static readonly string DeleteMissingSql = Embedded("merge-delete-missing.sql");
-    private static readonly string DeleteMissingKeysSql = Embedded("merge-delete-missing-keys.sql");
-    private static readonly string DeleteKeysSql = Embedded("merge-delete-keys.sql");
-    private static readonly string DropStagingSql = Embedded("merge-drop-staging.sql");
+    private static readonly string ReadKeySql = EmbeddedSql.Read("merge-read-key.sql");
+    private static readonly string CreateStagingSql = EmbeddedSql.Read("merge-create-staging.sql");
+    private static readonly string MergeFromStagingSql = EmbeddedSql.Read("merge-from-staging.sql");
+    private static readonly string DeleteMissingSql = EmbeddedSql.Read("merge-delete-missing.sql");
+    private static readonly string DeleteMissingKeysSql = EmbeddedSql.Read("merge-delete-missing-keys.sql");
+    private static readonly string DeleteKeysSql = EmbeddedSql.Read("merge-delete-keys.sql");
+    private static readonly string DropStagingSql = EmbeddedSql.Read("merge-drop-staging.sql");
 
     private readonly WriteTarget _target;
     private readonly string _key;
@@ -108,11 +109,4 @@ internal sealed class MergeSql
             .Replace("{assignments}", string.Join(", ", columns.Where(c => c != _key).Select(c => $"{c} = s.{c}")), StringComparison.Ordinal);
     }
 
-    private static string Embedded(string name)
-    {
-        using var stream = typeof(MergeSql).Assembly.GetManifestResourceStream(name)
-                           ?? throw new InvalidOperationException($"Embedded script {name} is missing.");
-        using var reader = new StreamReader(stream);
-        return reader.ReadToEnd().Trim();
-    }
 }

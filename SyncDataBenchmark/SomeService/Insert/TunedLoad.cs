@@ -1,4 +1,5 @@
 using Npgsql;
+using SomeService.Sync;
 using SyncData.Postgres;
 
 namespace SomeService.Insert;
@@ -20,10 +21,10 @@ internal static class TunedLoad
     /// <summary>The table's CopyInBinary with FREEZE; built from the same name and columns, so the column order cannot drift.</summary>
     private static string CopyInBinaryFreeze(SyncTable table) => $"COPY {table.Name} ({table.Columns}) FROM STDIN (FORMAT binary, FREEZE)";
 
-    private static readonly string ReadPrimaryKeySql = Embedded("tuned-read-primary-key.sql");
-    private static readonly string DropPrimaryKeySql = Embedded("tuned-drop-primary-key.sql");
-    private static readonly string AddPrimaryKeySql = Embedded("tuned-add-primary-key.sql");
-    private static readonly string SettingsSql = Embedded("tuned-settings.sql");
+    private static readonly string ReadPrimaryKeySql = EmbeddedSql.Read("tuned-read-primary-key.sql");
+    private static readonly string DropPrimaryKeySql = EmbeddedSql.Read("tuned-drop-primary-key.sql");
+    private static readonly string AddPrimaryKeySql = EmbeddedSql.Read("tuned-add-primary-key.sql");
+    private static readonly string SettingsSql = EmbeddedSql.Read("tuned-settings.sql");
 
     /// <summary>Prepares the target, runs <paramref name="copy"/> with the COPY … FREEZE command it must use, then re-adds the key.</summary>
     /// <returns>What <paramref name="copy"/> returned: rows written, or null when it cannot count them.</returns>
@@ -69,11 +70,4 @@ internal static class TunedLoad
         await command.ExecuteNonQueryAsync(ct);
     }
 
-    private static string Embedded(string name)
-    {
-        using var stream = typeof(TunedLoad).Assembly.GetManifestResourceStream(name)
-                           ?? throw new InvalidOperationException($"Embedded script {name} is missing.");
-        using var reader = new StreamReader(stream);
-        return reader.ReadToEnd().Trim();
-    }
 }

@@ -3,6 +3,7 @@ using Npgsql;
 using SomeService.Fetch;
 using SomeService.Insert;
 using SomeService.Tables;
+using SyncData.Measurement;
 using SyncData.Postgres;
 using SyncData.ServiceDefaults;
 using SyncData.Shared;
@@ -168,7 +169,7 @@ public sealed class SyncRunner(
 
     /// <summary>The run as finished, with the source's figures (if the source ended it) and the bytes it received; stored.</summary>
     /// <param name="source">The run's reads of the source; null when the run failed before reading it (nothing received).</param>
-    private async Task<RunResult> RecordAsync(RunResult result, SourceRun? source, SourceRunEnd? ended)
+    private async Task<RunResult> RecordAsync(RunResult result, ConsumerRun? source, SourceRunEnd? ended)
     {
         result = result with
         {

@@ -24,7 +24,7 @@ internal sealed class SyncTransfer(
     ITableWriter writer)
 {
     /// <summary>The run's reads of the source, once the watermark they ask from is known; null until then.</summary>
-    public SourceRun? Source { get; private set; }
+    public ConsumerRun? Source { get; private set; }
 
     private bool Merges => ApproachRegistry.Catalog[request.Insert].Merges;
 
@@ -43,7 +43,7 @@ internal sealed class SyncTransfer(
         await using var connection = await target.OpenConnectionAsync(ct);
         await using var transaction = await connection.BeginTransactionAsync(ct);
         var table = request.Table;
-        var source = Source = new SourceRun(client, request, runId) { Since = await Watermarks.ReadAsync(connection, transaction, table, ct) };
+        var source = Source = new ConsumerRun(client, request, runId) { Since = await Watermarks.ReadAsync(connection, transaction, table, ct) };
         if (ApproachRegistry.Catalog[request.Fetch].Changes)
         {
             // Before anything is written or asked: a change fetch without a watermark fails naming why.
@@ -96,20 +96,18 @@ internal sealed class SyncTransfer(
     /// Feeds the writer what it consumes, and names the side that failed by where the failure happened: anything
     /// thrown while reading the source is the source's (<see cref="SourceStreamException"/>), the rest the target's.
     /// </summary>
-    private async Task<Moved> TransferAsync(SourceRun source, WriteTarget writeTarget, CancellationToken ct)
+    private async Task<Moved> TransferAsync(ConsumerRun source, WriteTarget writeTarget, CancellationToken ct)
     {
         var consumer = services.GetRequiredKeyedService<IFetchConsumer>(request.Fetch);
         var handed = metrics.NewRowCounter(request);
         try
         {
             var scope = await ScopeAsync(source, ct);
-            var written = writer switch
-            {
-                IRowWriter or IMergeWriter => await IRowTable.Of(request.Table).Accept(new RowTransfer(source, consumer, writer, scope, writeTarget, handed, ct)),
-                ICopyBytesWriter or ICopyBytesMergeWriter when consumer is IBinaryCopyConsumer copyConsumer =>
-                    await CopyBytesAsync(copyConsumer, source, scope, writeTarget, handed, ct),
-                _ => throw new InvalidOperationException(ApproachRegistry.Catalog.Incompatibility(request.Fetch, request.Insert) ?? $"{request.Insert} cannot consume {request.Fetch}."),
-            };
+            // Which pairs may run is the catalogue's rule alone (SyncApi refused the rest): a writer of COPY bytes is
+            // here only with a fetch that delivers them, whose consumer is an IBinaryCopyConsumer (ApproachRegistryTests).
+            var written = ApproachRegistry.Catalog[request.Insert].CopyBytes
+                ? await CopyBytesAsync((IBinaryCopyConsumer)consumer, source, scope, writeTarget, handed, ct)
+                : await IRowTable.Of(request.Table).Accept(new RowTransfer(source, consumer, writer, scope, writeTarget, handed, ct));
             return new Moved(written, handed.Total, scope?.DeletedKeys?.Count);
         }
         catch (Exception ex) when (ex is not (SourceStreamException or OperationCanceledException) && !ct.IsCancellationRequested)
@@ -119,12 +117,12 @@ internal sealed class SyncTransfer(
     }
 
     /// <summary>What a merge is fed (null for a reload): the keys a change fetch reports deleted, or the whole table.</summary>
-    private async Task<MergeScope?> ScopeAsync(SourceRun source, CancellationToken ct) =>
+    private async Task<MergeScope?> ScopeAsync(ConsumerRun source, CancellationToken ct) =>
         !Merges ? null
         : ApproachRegistry.Catalog[request.Fetch].Changes ? MergeScope.Changes(await source.ReadDeletedKeysAsync(ct))
         : MergeScope.WholeTable;
 
-    private async Task<long?> CopyBytesAsync(IBinaryCopyConsumer consumer, SourceRun source, MergeScope? scope, WriteTarget writeTarget, RowCounter handed, CancellationToken ct)
+    private async Task<long?> CopyBytesAsync(IBinaryCopyConsumer consumer, ConsumerRun source, MergeScope? scope, WriteTarget writeTarget, RowCounter handed, CancellationToken ct)
     {
         await using var body = SyncMetrics.CountWritten(await consumer.OpenCopyStreamAsync(source, ct), handed);
         return writer is ICopyBytesMergeWriter merge
@@ -133,7 +131,7 @@ internal sealed class SyncTransfer(
     }
 
     /// <summary>Rows from the consumer to the writer, counted and attributed, over the run's table's row type.</summary>
-    private sealed record RowTransfer(SourceRun Source, IFetchConsumer Consumer, ITableWriter Writer, MergeScope? Scope, WriteTarget Target, RowCounter Handed, CancellationToken Ct)
+    private sealed record RowTransfer(ConsumerRun Source, IFetchConsumer Consumer, ITableWriter Writer, MergeScope? Scope, WriteTarget Target, RowCounter Handed, CancellationToken Ct)
         : IRowTableVisitor<Task<long?>>
     {
         public Task<long?> Visit<TRow>(RowTable<TRow> table)

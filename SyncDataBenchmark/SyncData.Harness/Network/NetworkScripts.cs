@@ -1,4 +1,5 @@
 using System.Text.RegularExpressions;
+using SyncData.Shared;
 
 namespace SyncData.Harness.Network;
 
@@ -42,13 +43,7 @@ internal static partial class NetworkScripts
             .ToList();
     }
 
-    private static string Read(string name)
-    {
-        using var stream = typeof(NetworkScripts).Assembly.GetManifestResourceStream("Network/" + name)
-                           ?? throw new InvalidOperationException($"Embedded script Network/{name} is missing.");
-        using var reader = new StreamReader(stream);
-        return reader.ReadToEnd();
-    }
+    private static string Read(string name) => EmbeddedText.Read(typeof(NetworkScripts).Assembly, "Network/" + name);
 
     [GeneratedRegex(@"^syncdata-(\d+)-(\d+)-\d+-(src|tgt)$")]
     private static partial Regex NamespaceName();

@@ -49,7 +49,7 @@ public sealed class CaseSelection
         }
 
         var selection = new CaseSelection(patterns, text);
-        if (!TestCases.Runnable.Any(c => selection.Matches(c.Fetch, c.Insert)))
+        if (!CaseNumbers.Runnable.Any(c => selection.Matches(c.Fetch, c.Insert)))
         {
             error = $"--cases {string.Join(',', text)} selects no combination.";
         }
@@ -72,9 +72,9 @@ public sealed class CaseSelection
         InsertApproach? insert = null;
         if (parts[0] != "*")
         {
-            if (!TestCases.Approaches.TryParseFetch(parts[0], out var f))
+            if (!CaseNumbers.Approaches.TryParseFetch(parts[0], out var f))
             {
-                error = $"'{parts[0]}' in '{item}' is not a fetch approach. Valid values: {TestCases.Approaches.FetchNames}, *.";
+                error = $"'{parts[0]}' in '{item}' is not a fetch approach. Valid values: {CaseNumbers.Approaches.FetchNames}, *.";
                 return null;
             }
 
@@ -83,9 +83,9 @@ public sealed class CaseSelection
 
         if (parts[1] != "*")
         {
-            if (!TestCases.Approaches.TryParseInsert(parts[1], out var i))
+            if (!CaseNumbers.Approaches.TryParseInsert(parts[1], out var i))
             {
-                error = $"'{parts[1]}' in '{item}' is not an insert approach. Valid values: {TestCases.Approaches.InsertNames}, *.";
+                error = $"'{parts[1]}' in '{item}' is not an insert approach. Valid values: {CaseNumbers.Approaches.InsertNames}, *.";
                 return null;
             }
 
@@ -93,7 +93,7 @@ public sealed class CaseSelection
         }
 
         // Naming one exact pair that can never run is a mistake worth stopping for; a wildcard just skips it.
-        if (fetch is { } ef && insert is { } ei && TestCases.Approaches.Incompatibility(ef, ei) is { } why)
+        if (fetch is { } ef && insert is { } ei && CaseNumbers.Approaches.Incompatibility(ef, ei) is { } why)
         {
             error = $"{ef}:{ei} cannot run: {why}";
             return null;

@@ -4,7 +4,7 @@ namespace SyncDataBenchmark.Runner;
 
 /// <summary>
 /// A runnable fetch × insert combination; its number names its picture and never depends on --cases. Under a
-/// --compression other than none it is its own case: the compression joins its key, title and picture.
+/// --compression other than none it is its own case: the compression joins its key, title and picture (<see cref="CaseIdentity"/>).
 /// </summary>
 public sealed record Combination(int Number, FetchApproach Fetch, InsertApproach Insert)
 {
@@ -12,9 +12,6 @@ public sealed record Combination(int Number, FetchApproach Fetch, InsertApproach
     public string Compression { get; init; } = BodyCompression.None;
     /// <summary>Its writer merges into a populated target (ApproachInfo.Merges): it runs only with --changed.</summary>
     public bool Merges { get; init; }
-    private string? Suffix => Compression == BodyCompression.None ? null : Compression;
-    public string Key => $"{Fetch}:{Insert}" + (Suffix is { } s ? $"[{s}]" : "");
-    public string Picture => $"{Number}{(Suffix is { } s ? "-" + s : "")}.png";
-    /// <summary>"Fetch × Insert", with " [gzip]" when compressed.</summary>
-    public string Label => $"{Fetch} × {Insert}" + (Suffix is { } s ? $" [{s}]" : "");
+    /// <summary>Its key moving the users table into an emptied target (<see cref="CaseIdentity.Key"/>): Fetch:Insert[gzip].</summary>
+    public string Key => CaseIdentity.Of(this, SyncData.Postgres.SyncTable.Users, null).Key;
 }

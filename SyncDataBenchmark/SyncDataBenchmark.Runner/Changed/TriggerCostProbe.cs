@@ -2,6 +2,7 @@ using System.Diagnostics;
 using Npgsql;
 using SyncData.Harness;
 using SyncData.Postgres;
+using SyncData.Shared;
 using SyncDataBenchmark.Runner.Report;
 
 namespace SyncDataBenchmark.Runner;
@@ -67,11 +68,5 @@ public static class TriggerCostProbe
         return (ms, changed);
     }
 
-    private static string Read(string name)
-    {
-        using var stream = typeof(TriggerCostProbe).Assembly.GetManifestResourceStream($"Changed/{name}")
-                           ?? throw new InvalidOperationException($"Changed/{name} is not embedded.");
-        using var reader = new StreamReader(stream);
-        return reader.ReadToEnd();
-    }
+    private static string Read(string name) => EmbeddedText.Read(typeof(TriggerCostProbe).Assembly, $"Changed/{name}");
 }

@@ -49,14 +49,14 @@ public sealed class BenchLab : IAsyncDisposable
         // What a killed earlier run (or test run) left behind would compete for the same two cores.
         LabSweeper.Sweep();
         var databases = link.Shaped ? await TwoHosts.StartAsync(link.Name, link.RateBitsPerSecond!.Value, settings.Tmpfs, say, ct)
-            : settings.Connection is { } connection ? await UserServer.OpenAsync(connection, say, ct)
+            : settings.Connection is { } connection ? await ExistingServer.OpenAsync(connection, say, ct)
             : await OneHost.StartAsync(settings.Tmpfs, say, ct);
         var lab = new BenchLab(databases, link, settings.Tables);
         try
         {
             await lab.PrepareDataAsync(settings.Sizes[0], say, ct);
             lab.Services = settings.SomeServiceUrl is { } someService
-                ? await UserServices.CheckAsync(someService, settings.SourceUrl, say, ct)
+                ? await ExistingServices.CheckAsync(someService, settings.SourceUrl, say, ct)
                 : await new StartedServices(databases, settings.SourceUrl, settings.MainProfile).StartAsync(say, ct);
             return lab;
         }

@@ -26,11 +26,11 @@ public sealed class BenchOptions
         "In a sweep, skip a case at a size where its run is predicted (from the smaller sizes, time ∝ rows^k, k fitted, at least 1) to take longer than this; " +
         "it is listed as skipped", $"{BenchSettings.DefaultMaxRunSeconds:0}");
 
-    private readonly Option<int?> _repeat = Number("--repeat", 1000, "Timed runs per combination, after the untimed warm-ups", "3");
+    private readonly Option<int?> _repeat = Number("--repeat", 1000, "Timed runs per combination, after the untimed warm-ups", $"{BenchSettings.DefaultRepeat}");
 
     private readonly Option<int?> _warmup = Number("--warmup", 1000,
         "Untimed warm-up rounds before the timed ones (every selected case and peer, at the first size; at every size with more than one profile). " +
-        "The services' JIT keeps recompiling hot methods for tens of runs after a start (the runs' jitMethods); more rounds keep that out of small sizes' timed runs", "1");
+        "The services' JIT keeps recompiling hot methods for tens of runs after a start (the runs' jitMethods); more rounds keep that out of small sizes' timed runs", $"{BenchSettings.DefaultWarmups}");
 
     private readonly Option<string[]> _cases = new("--cases")
     {
@@ -81,7 +81,7 @@ public sealed class BenchOptions
 
     private readonly Option<string[]> _profile = Names("--profile", "runtime profile", RuntimeProfiles.Names, n => RuntimeProfiles.Find(n) is not null,
         "Runtime profiles to measure under; the first is the headline table's and runs every case and the peers, the others run the --profile-cases cases, each after restarting the services. " +
-        $"Default: {string.Join(',', DefaultProfiles)}; {RuntimeProfiles.DefaultName} alone for a sweep (every further profile would restart and warm up the services at every size) and with --someservice-url.");
+        $"Default: {string.Join(',', BenchSettings.DefaultProfileNames)}; {BenchSettings.DefaultProfileNames[0]} alone for a sweep (every further profile would restart and warm up the services at every size) and with --someservice-url.");
 
     private readonly Option<string[]> _profileCases = new("--profile-cases")
     {
@@ -90,16 +90,13 @@ public sealed class BenchOptions
 
     private readonly Option<string[]> _link = Names("--link", "link", NetworkLink.Names, n => NetworkLink.Find(n) is not null,
         "Links between the source's host and the target's, measured in turn; loopback is one host, the others two network namespaces, each with its own PostgreSQL, " +
-        "joined by one veth pair shaped with tc tbf at that rate (docs/running.md). Default: loopback.");
+        $"joined by one veth pair shaped with tc tbf at that rate (docs/running.md). Default: {string.Join(',', BenchSettings.DefaultLinks.Select(l => l.Name))}.");
 
     private readonly Option<string[]> _compression = Names("--compression", "compression", BodyCompression.NameList, n => BodyCompression.TryParse(n, out _),
-        "Content codings the selected cases run under; each case × coding is its own row (the trigger's c=; SyncDataSource compresses at CompressionLevel.Fastest). Peers run once. Default: none.");
+        $"Content codings the selected cases run under; each case × coding is its own row (the trigger's c=; SyncDataSource compresses at CompressionLevel.Fastest). Peers run once. Default: {string.Join(',', BenchSettings.DefaultCompressions)}.");
 
     private readonly Option<string[]> _table = Names("--table", "table", string.Join(", ", SyncTable.All.Select(t => t.Name)), n => SyncTable.Find(n) is not null,
-        "Tables every selected case and peer moves, each seeded with --rows rows; a table other than users is its own row, ranked and compared with its own psql pipe. Default: users.");
-
-    /// <summary>The profiles measured when --profile is not given (README, "Measuring honestly").</summary>
-    public static IReadOnlyList<string> DefaultProfiles { get; } = [RuntimeProfiles.DefaultName, RuntimeProfiles.WorkstationName, RuntimeProfiles.TunedName];
+        $"Tables every selected case and peer moves, each seeded with --rows rows; a table other than users is its own row, ranked and compared with its own psql pipe. Default: {string.Join(',', BenchSettings.DefaultTables.Select(t => t.Name))}.");
 
     /// <summary>The root command with every option and check; its action runs <paramref name="run"/> with the settings.</summary>
     public RootCommand Command(Func<BenchSettings, CancellationToken, Task<int>> run)
@@ -139,8 +136,8 @@ public sealed class BenchOptions
     {
         Sizes = parse.GetValue(_rows)!,
         MaxRunSeconds = parse.GetValue(_noMaxRun) ? null : parse.GetValue(_maxRunSeconds) ?? BenchSettings.DefaultMaxRunSeconds,
-        Repeat = parse.GetValue(_repeat) ?? 3,
-        Warmups = parse.GetValue(_warmup) ?? 1,
+        Repeat = parse.GetValue(_repeat) ?? BenchSettings.DefaultRepeat,
+        Warmups = parse.GetValue(_warmup) ?? BenchSettings.DefaultWarmups,
         Cases = CaseSelection.Parse(parse.GetValue(_cases) ?? [], out _),
         PageSize = parse.GetValue(_pageSize),
         BatchSize = parse.GetValue(_batchSize),
@@ -153,10 +150,10 @@ public sealed class BenchOptions
         PeerKeys = parse.GetValue(_peers) is { Length: > 0 } peers ? OptionParsing.List(peers).Select(k => PeerDefinition.Find(k)!.Key).ToList() : null,
         Charts = !parse.GetValue(_noCharts),
         Profiles = Profiles(parse).Select(n => RuntimeProfiles.Find(n)!).ToList(),
-        Links = OptionParsing.List(parse.GetValue(_link) ?? []).Select(n => NetworkLink.Find(n)!).DefaultIfEmpty(NetworkLink.Loopback).ToList(),
+        Links = OrDefault(OptionParsing.List(parse.GetValue(_link) ?? []).Select(n => NetworkLink.Find(n)!).ToList(), BenchSettings.DefaultLinks),
         ProfileCases = parse.GetValue(_profileCases) is { Length: > 0 } given ? CaseSelection.Parse(given, out _) : CaseSelection.DefaultProfileCases,
         Compressions = Compressions(parse.GetValue(_compression) ?? []),
-        Tables = OptionParsing.List(parse.GetValue(_table) ?? []).Select(SyncTable.Named).DefaultIfEmpty(SyncTable.Users).ToList(),
+        Tables = OrDefault(OptionParsing.List(parse.GetValue(_table) ?? []).Select(SyncTable.Named).ToList(), BenchSettings.DefaultTables),
         ReportFrom = parse.GetValue(_reportFrom),
         // Not given reads as an empty list: no shares.
         Changed = parse.GetValue(_changed) is { Length: > 0 } shares ? shares : null,
@@ -165,12 +162,15 @@ public sealed class BenchOptions
     /// <summary>--profile as given; else every default profile, or the default alone for a sweep or someone else's services.</summary>
     private List<string> Profiles(ParseResult parse) =>
         OptionParsing.List(parse.GetValue(_profile) ?? []) is { Count: > 0 } given ? given
-        : parse.GetValue(_rows)!.Length > 1 || parse.GetValue(_someServiceUrl) is not null ? [RuntimeProfiles.DefaultName]
-        : [.. DefaultProfiles];
+        : parse.GetValue(_rows)!.Length > 1 || parse.GetValue(_someServiceUrl) is not null ? [BenchSettings.DefaultProfileNames[0]]
+        : [.. BenchSettings.DefaultProfileNames];
 
     /// <summary>The --compression names as BodyCompression writes them, in the order given; none when none given.</summary>
     public static IReadOnlyList<string> Compressions(IEnumerable<string> values) =>
-        OptionParsing.List(values).Select(v => BodyCompression.TryParse(v, out var name) ? name : v).DefaultIfEmpty(BodyCompression.None).ToList();
+        OrDefault(OptionParsing.List(values).Select(v => BodyCompression.TryParse(v, out var name) ? name : v).ToList(), BenchSettings.DefaultCompressions);
+
+    /// <summary>The values given, or the option's one default (BenchSettings) when none were.</summary>
+    private static IReadOnlyList<T> OrDefault<T>(List<T> given, IReadOnlyList<T> defaults) => given.Count > 0 ? given : defaults;
 
     private static Option<int?> Number(string name, int max, string description, string defaultValue) => new(name)
     {
@@ -283,7 +283,7 @@ public sealed class BenchOptions
             .. rules,
             (!changed && changePeers.Count > 0,
                 $"--peers {string.Join(',', changePeers)}: these bring a populated target up to date, so they run only with --changed (the share of rows changed before each run)."),
-            (!changed && r.GetValue(_cases) is { Length: > 0 } && !TestCases.Runnable.Any(c => !c.Merges && cases.Matches(c.Fetch, c.Insert)),
+            (!changed && r.GetValue(_cases) is { Length: > 0 } && !CaseNumbers.Runnable.Any(c => !c.Merges && cases.Matches(c.Fetch, c.Insert)),
                 $"--cases {string.Join(',', cases.Patterns)} selects only cases that merge into a populated target: they run only with --changed."),
         ];
         foreach (var (broken, why) in rules.Where(x => x.Broken))

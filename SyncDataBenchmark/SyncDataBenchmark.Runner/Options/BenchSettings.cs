@@ -3,7 +3,11 @@ using SyncData.Postgres;
 
 namespace SyncDataBenchmark.Runner;
 
-/// <summary>What one invocation of the runner was asked to do, after parsing and validation (BenchOptions).</summary>
+/// <summary>
+/// What one invocation of the runner was asked to do, after parsing and validation (BenchOptions). Every option's
+/// default is declared here once (a Default* member or the property's initializer); BenchOptions reads it for both its
+/// help text and the value it fills in.
+/// </summary>
 public sealed record BenchSettings
 {
     /// <summary>The sizes to measure, ascending: one is the classic run, several a sweep (README, "How it scales").</summary>
@@ -12,8 +16,10 @@ public sealed record BenchSettings
     public double? MaxRunSeconds { get; init; } = DefaultMaxRunSeconds;
     public const double DefaultMaxRunSeconds = 900;
     public required int Repeat { get; init; }
+    public const int DefaultRepeat = 3;
     /// <summary>Untimed runs per combination (and peer) before the timed ones (--warmup).</summary>
-    public int Warmups { get; init; } = 1;
+    public int Warmups { get; init; } = DefaultWarmups;
+    public const int DefaultWarmups = 1;
     public required CaseSelection Cases { get; init; }
     /// <summary>Null: SomeService's own default.</summary>
     public int? PageSize { get; init; }
@@ -30,9 +36,11 @@ public sealed record BenchSettings
     public IReadOnlyList<string>? PeerKeys { get; init; }
     public bool Charts { get; init; } = true;
     /// <summary>The content codings every selected case runs under (--compression); each is its own row. Peers are not multiplied.</summary>
-    public IReadOnlyList<string> Compressions { get; init; } = [SyncData.Shared.BodyCompression.None];
+    public IReadOnlyList<string> Compressions { get; init; } = DefaultCompressions;
+    public static IReadOnlyList<string> DefaultCompressions { get; } = [SyncData.Shared.BodyCompression.None];
     /// <summary>The tables every case and peer moves (--table), in order; the source holds each at every size.</summary>
-    public IReadOnlyList<SyncTable> Tables { get; init; } = [SyncTable.Users];
+    public IReadOnlyList<SyncTable> Tables { get; init; } = DefaultTables;
+    public static IReadOnlyList<SyncTable> DefaultTables { get; } = [SyncTable.Users];
     /// <summary>--report-from: a directory whose results.json the reports are written again from; null: measure.</summary>
     public DirectoryInfo? ReportFrom { get; init; }
     /// <summary>
@@ -43,9 +51,15 @@ public sealed record BenchSettings
     /// <summary>The plan's shares: each changed share, or the one "no share" of the classic runs.</summary>
     public IReadOnlyList<double?> Shares => Changed is { } shares ? [.. shares.Select(s => (double?)s)] : [null];
     /// <summary>The links to measure across, in order (--link); the first is the headline table's.</summary>
-    public IReadOnlyList<NetworkLink> Links { get; init; } = [NetworkLink.Loopback];
-    /// <summary>Runtime profiles to measure under, in order; the first is the headline's (README, "Measuring honestly").</summary>
-    public IReadOnlyList<RuntimeProfile> Profiles { get; init; } = [RuntimeProfiles.Default];
+    public IReadOnlyList<NetworkLink> Links { get; init; } = DefaultLinks;
+    public static IReadOnlyList<NetworkLink> DefaultLinks { get; } = [NetworkLink.Loopback];
+    /// <summary>
+    /// Runtime profiles to measure under, in order; the first is the headline's (README, "Measuring honestly"). No
+    /// initializer: the default depends on the other options (<see cref="DefaultProfileNames"/>, BenchOptions).
+    /// </summary>
+    public required IReadOnlyList<RuntimeProfile> Profiles { get; init; }
+    /// <summary>The profiles measured when --profile is not given; a sweep or someone else's services measure the first alone.</summary>
+    public static IReadOnlyList<string> DefaultProfileNames { get; } = [RuntimeProfiles.DefaultName, RuntimeProfiles.WorkstationName, RuntimeProfiles.TunedName];
     /// <summary>The cases measured under the profiles after the first (the first profile runs every selected case).</summary>
     public CaseSelection ProfileCases { get; init; } = CaseSelection.DefaultProfileCases;
 

@@ -91,9 +91,9 @@ public static class OptionParsing
     public static DirectoryInfo? RecordDirectory(ArgumentResult result, string option)
     {
         var directory = WritableDirectory(result, option);
-        if (directory is not null && !File.Exists(Path.Combine(directory.FullName, Report.ResultsRecord.FileName)))
+        if (directory is not null && !File.Exists(Path.Combine(directory.FullName, Report.ResultsFile.FileName)))
         {
-            result.AddError($"{option}: '{Text(result)}' has no {Report.ResultsRecord.FileName}: give the --out directory of an earlier run.");
+            result.AddError($"{option}: '{Text(result)}' has no {Report.ResultsFile.FileName}: give the --out directory of an earlier run.");
             return null;
         }
 

@@ -43,7 +43,7 @@ public sealed record PeerDefinition(string Key, string Name, string FetchLabel, 
 
     /// <summary>
     /// SQL run on the source before the session: one value, null when the peer can run on this server, else why not
-    /// and what to change; such a peer is skipped with that reason (BenchRecord.SkippedPeers), not failed.
+    /// and what to change; such a peer is skipped with that reason (SessionMeasurements.SkippedPeers), not failed.
     /// </summary>
     public string? Precondition { get; init; }
 

@@ -1,4 +1,5 @@
 using SyncData.Postgres;
+using SyncData.Shared;
 
 namespace SyncDataBenchmark.Runner;
 
@@ -37,8 +38,7 @@ public static class PeerFolder
         var result = new Dictionary<string, string>();
         foreach (var resource in assembly.GetManifestResourceNames().Where(n => n.StartsWith($"{Prefix}{folder}/", StringComparison.Ordinal)))
         {
-            using var reader = new StreamReader(assembly.GetManifestResourceStream(resource)!);
-            var text = values.Aggregate(reader.ReadToEnd(), (t, v) => t.Replace("{{" + v.Key + "}}", v.Value, StringComparison.Ordinal));
+            var text = values.Aggregate(EmbeddedText.Read(assembly, resource), (t, v) => t.Replace("{{" + v.Key + "}}", v.Value, StringComparison.Ordinal));
             var filled = ForTable(text, SyncTable.Users);
             if (filled.IndexOf("{{", StringComparison.Ordinal) is >= 0 and var at && filled.IndexOf("}}", at, StringComparison.Ordinal) > at)
             {
@@ -63,13 +63,7 @@ public static class PeerFolder
         ["foreign_server"] = Shared("foreign-server.sql"),
     };
 
-    private static string Shared(string name)
-    {
-        using var stream = typeof(PeerFolder).Assembly.GetManifestResourceStream($"{Prefix}Shared/{name}")
-                           ?? throw new InvalidOperationException($"{Prefix}Shared/{name} is not embedded.");
-        using var reader = new StreamReader(stream);
-        return reader.ReadToEnd();
-    }
+    private static string Shared(string name) => EmbeddedText.Read(typeof(PeerFolder).Assembly, $"{Prefix}Shared/{name}");
 
     /// <summary>A peer's text for <paramref name="table"/>: {{table}} its name, {{columns}} its COPY column order.</summary>
     public static string ForTable(string text, SyncTable table) =>

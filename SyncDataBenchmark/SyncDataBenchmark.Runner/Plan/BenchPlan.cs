@@ -31,17 +31,17 @@ public sealed class BenchPlan(BenchSettings settings, IReadOnlyList<PeerDefiniti
 
     private static Combination[] Compressed(BenchSettings settings, Func<Combination, bool> also) =>
         // A merge writer (and so a change fetch) needs a populated target: only --changed prepares one.
-        TestCases.Runnable.Where(c => (settings.Changed is not null || !c.Merges) && settings.Cases.Matches(c.Fetch, c.Insert) && also(c))
+        CaseNumbers.Runnable.Where(c => (settings.Changed is not null || !c.Merges) && settings.Cases.Matches(c.Fetch, c.Insert) && also(c))
             .SelectMany(c => settings.Compressions.Select(compression => c with { Compression = compression })).ToArray();
 
     /// <summary>
     /// One size's items across one link: its warm-up rounds (BenchSettings.WarmupsAt), then the timed rounds, every
     /// case and peer in each, less the cases the record says were skipped across this link.
     /// </summary>
-    public IReadOnlyList<PlanItem> ItemsAt(int sizeIndex, string link, BenchRecord record)
+    public IReadOnlyList<PlanItem> ItemsAt(int sizeIndex, string link, SessionMeasurements record)
     {
         var skipped = record.Skipped.Where(s => s.Link == link)
-            .Select(s => s.Case + (s.Profile == settings.MainProfile.Name ? "" : "@" + s.Profile)).ToHashSet();
+            .Select(s => CaseIdentity.Profiled(s.Case, s.Profile == settings.MainProfile.Name ? null : s.Profile)).ToHashSet();
         return ItemsAt(sizeIndex).Where(i => !skipped.Contains(i.Key)).Select((item, index) => item with { Index = index }).ToList();
     }
 
@@ -74,7 +74,7 @@ public sealed class BenchPlan(BenchSettings settings, IReadOnlyList<PeerDefiniti
     /// Cases whose run at <paramref name="rows"/> across <paramref name="link"/> is predicted past the cap, from their
     /// best times so far; once skipped, skipped at every larger size too (its prediction only grows).
     /// </summary>
-    public List<SkippedCase> SkipsAt(string link, long rows, BenchRecord record)
+    public List<SkippedCase> SkipsAt(string link, long rows, SessionMeasurements record)
     {
         if (settings.MaxRunSeconds is not { } cap)
         {

@@ -43,7 +43,7 @@ public static class ChangedReport
     }
 
     /// <summary>Per table and share: the rows changed before the runs (the median of the timed runs' counts; they vary as the source drifts).</summary>
-    private static void AppendChanges(StringBuilder md, BenchReport record)
+    private static void AppendChanges(StringBuilder md, BenchResults record)
     {
         var rows = record.AllRuns.Where(r => r is { Warmup: false, Changes: not null })
             .GroupBy(r => (r.Table, r.Changed!)).OrderBy(g => g.Key.Table).ThenBy(g => g.First().ChangedShare)

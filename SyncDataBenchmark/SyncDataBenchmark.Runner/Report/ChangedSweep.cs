@@ -80,7 +80,7 @@ public sealed record ChangedSweep(IReadOnlyList<string> Shares, IReadOnlyList<Ch
 
     private static string KindOf(SummaryRow row) =>
         row.Kind == SummaryRow.Kinds.Peer ? ChangedSeries.Kinds.Peer
-        : TestCases.Approaches.TryParseInsert(row.Insert, out var insert) && TestCases.Approaches[insert].Merges ? ChangedSeries.Kinds.Merge
+        : CaseNumbers.Approaches.TryParseInsert(row.Insert, out var insert) && CaseNumbers.Approaches[insert].Merges ? ChangedSeries.Kinds.Merge
         : ChangedSeries.Kinds.Reload;
 
     private static double ShareOf(SummaryRow row) => ChangedShare.Parse(row.Dimensions["Changed"]) ?? 0;

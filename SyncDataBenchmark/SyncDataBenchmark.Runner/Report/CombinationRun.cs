@@ -30,7 +30,10 @@ public sealed record CombinationRun : MeasuredRun
     /// <summary>Both verdicts must hold: the service's (inside its transaction) and the runner's (after the commit).</summary>
     public override bool Ok => Result is { Status: RunStatus.Succeeded, Verified: true } && RunnerVerified == true;
 
-    /// <summary>"Fetch × Insert", with " [gzip]" when compressed (Combination.Label, from the names the record holds).</summary>
     [JsonIgnore]
-    public string Label => $"{Fetch} × {Insert}" + RunDimension.LabelSuffix(this);
+    public override CaseIdentity Identity => CaseIdentity.OfCombination(Number, Fetch, Insert, Compression, Table, Changed);
+
+    /// <summary>"Fetch × Insert", with " [gzip]" when compressed (<see cref="CaseIdentity.Label"/>).</summary>
+    [JsonIgnore]
+    public string Label => Identity.Label;
 }

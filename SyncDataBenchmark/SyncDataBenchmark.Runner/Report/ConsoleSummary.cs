@@ -13,7 +13,7 @@ public static class ConsoleSummary
         : [SummaryColumns.Case, SummaryColumns.Rank, SummaryColumns.Best(repeat), SummaryColumns.Median, SummaryColumns.RatioToFastest,
             SummaryColumns.RatioToPsqlBinary, SummaryColumns.Verified, SummaryColumns.Failures];
 
-    public static void Show(BenchReport report, string outDirectory, string? pictureProblem) =>
+    public static void Show(BenchResults report, string outDirectory, string? pictureProblem) =>
         Show(AnsiConsole.Console, ReportTables.Of(report), outDirectory, pictureProblem);
 
     public static void Show(IAnsiConsole console, ReportTables tables, string outDirectory, string? pictureProblem)

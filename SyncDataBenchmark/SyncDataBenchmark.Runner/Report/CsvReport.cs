@@ -18,12 +18,12 @@ public static class CsvReport
     public static IReadOnlyList<ReportColumn<Run>> Columns(BenchParameters parameters) =>
     [
         Column("Kind", _ => SummaryRow.Kinds.Combination, _ => SummaryRow.Kinds.Peer),
-        Column("Case", r => r.Case, RunDimension.PeerCase),
+        Column("Case", r => r.Case, p => p.Identity.Key),
         new("Profile", run => run.Measured is CombinationRun c ? c.Profile : run.MainProfile),
         Column("Number", r => r.Number),
         Column("Fetch", r => r.Fetch, p => PeerDefinition.Find(p.Peer)!.FetchLabel),
         Column("Insert", r => r.Insert, p => PeerDefinition.Find(p.Peer)!.InsertLabel),
-        .. RunDimension.Shown(parameters).Select(d => Shared(d.Header, d.Of)),
+        .. RunDimension.Shown(parameters).Select(d => Shared(d.Header, r => d.Of(r.Identity))),
         .. ChangeCounts(parameters),
         Shared("Round", r => r.Round),
         Shared("Warmup", r => r.Warmup),
@@ -57,10 +57,10 @@ public static class CsvReport
         Shared("ChangedUpdated", r => r.Changes?.Updated), Shared("ChangedInserted", r => r.Changes?.Inserted), Shared("ChangedDeleted", r => r.Changes?.Deleted),
     ];
 
-    public static IEnumerable<Run> Rows(BenchReport report) =>
+    public static IEnumerable<Run> Rows(BenchResults report) =>
         report.AllRuns.Select(r => new Run(r, report.Parameters.MainProfile));
 
-    public static async Task WriteAsync(BenchReport report, string path)
+    public static async Task WriteAsync(BenchResults report, string path)
     {
         await using var csv = CsvWriter.ToFile(path, CsvWriterOptions.Default);
         var columns = Columns(report.Parameters);

@@ -49,10 +49,10 @@ public static class MarkdownReport
         return md.ToString();
     }
 
-    private static void AppendFailures(StringBuilder md, BenchReport report, string? pictureProblem)
+    private static void AppendFailures(StringBuilder md, BenchResults report, string? pictureProblem)
     {
         var failures = report.Runs.Where(r => !r.Ok).Select(r => $"{r.Case} {(r.Warmup ? "warm-up" : $"run {r.Round}")}: {r.Error}")
-            .Concat(report.Peers.Where(r => !r.Ok).Select(r => $"{RunDimension.PeerCase(r)} {(r.Warmup ? "warm-up" : $"run {r.Round}")}: {r.Error}"))
+            .Concat(report.Peers.Where(r => !r.Ok).Select(r => $"{r.Identity.Key} {(r.Warmup ? "warm-up" : $"run {r.Round}")}: {r.Error}"))
             .Concat(report.Problems)
             .Concat(pictureProblem is null ? [] : [$"The pictures: {pictureProblem}"])
             .ToList();
@@ -78,7 +78,7 @@ public static class MarkdownReport
     /// The cross-check of the two allocation figures over every run that has both (heap count unchanged): they must
     /// agree within ServiceFigures.AllocationTickPrecisionBytes; a disagreement is listed, not hidden.
     /// </summary>
-    private static void AppendAllocationCrossCheck(StringBuilder md, BenchReport report)
+    private static void AppendAllocationCrossCheck(StringBuilder md, BenchResults report)
     {
         var pairs = report.Runs.Where(r => r is { Ok: true, Warmup: false })
             .SelectMany(r => new (string Service, CombinationRun Run, SyncData.Shared.ServiceFigures? Figures)[] { ("SomeService", r, r.Result!.SomeService), ("SyncDataSource", r, r.Result!.SyncDataSource) })

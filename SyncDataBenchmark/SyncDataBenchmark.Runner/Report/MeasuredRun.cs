@@ -43,6 +43,10 @@ public abstract record MeasuredRun
     /// <summary>Why there is no usable result (transport, HTTP status, the run's or the tool's own error, verification).</summary>
     public string? Error { get; init; }
 
+    /// <summary>The case the run belongs to, named from what the record holds (its key, label, picture and split).</summary>
+    [JsonIgnore]
+    public abstract CaseIdentity Identity { get; }
+
     /// <summary>The run succeeded and the target was verified against the source.</summary>
     public abstract bool Ok { get; }
 }

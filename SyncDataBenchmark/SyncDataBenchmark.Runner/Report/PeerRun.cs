@@ -1,3 +1,4 @@
+using System.Text.Json.Serialization;
 using SyncData.Shared;
 
 namespace SyncDataBenchmark.Runner.Report;
@@ -22,6 +23,10 @@ public sealed record PeerRun : MeasuredRun
     public bool Verified { get; init; }
     public TableChecksum? Target { get; init; }
     public int? ExitCode { get; init; }
+
+    /// <summary>A peer runs uncompressed; its name is its definition's (a record's unknown peer keeps its key).</summary>
+    [JsonIgnore]
+    public override CaseIdentity Identity => new(Peer, PeerDefinition.Find(Peer)?.Name ?? Peer, null, BodyCompression.None, Table, Changed);
 
     public override bool Ok => Status == RunStatus.Succeeded && Verified;
 }

@@ -8,10 +8,10 @@ namespace SyncDataBenchmark.Runner.Report;
 /// how each case grows with rows. The exporters (markdown, console, bench/plot.py through <see cref="Charts"/>) print
 /// these; nothing here is stored in results.json.
 /// </summary>
-public sealed class ReportTables(BenchReport record, IReadOnlyList<LinkRows> links, IReadOnlyList<(long Rows, IReadOnlyList<SummaryRow> Summary)> bySize)
+public sealed class ReportTables(BenchResults record, IReadOnlyList<LinkRows> links, IReadOnlyList<(long Rows, IReadOnlyList<SummaryRow> Summary)> bySize)
 {
     [JsonIgnore]
-    public BenchReport Record { get; } = record;
+    public BenchResults Record { get; } = record;
     /// <summary>The headline: the largest size, the first link.</summary>
     public IReadOnlyList<SummaryRow> Summary { get; } = bySize.FirstOrDefault(s => s.Rows == record.Parameters.Rows).Summary ?? [];
     /// <summary>Per link (only when one is shaped or there are several): its rows at the headline size.</summary>
@@ -31,7 +31,7 @@ public sealed class ReportTables(BenchReport record, IReadOnlyList<LinkRows> lin
     /// <summary>For the pictures: the runs whose samples they draw.</summary>
     public IReadOnlyList<CombinationRun> Runs => Record.Runs;
 
-    public static ReportTables Of(BenchReport record)
+    public static ReportTables Of(BenchResults record)
     {
         var parameters = record.Parameters;
         var firstLink = parameters.Links[0];

@@ -25,7 +25,7 @@ public sealed record SummaryRow
     public string? Peer { get; init; }
     /// <summary>Combinations: the row's value of each RunDimension, by header (Compression: gzip); peers: those that split (Table: orders).</summary>
     public required IReadOnlyDictionary<string, string> Dimensions { get; init; }
-    /// <summary>Which summary the row belongs to: "" the plain one's, "-orders" (RunDimension.SplitOf); ranks and ratios are within it.</summary>
+    /// <summary>Which summary the row belongs to: "" the plain one's, "-orders" (CaseIdentity.Split); ranks and ratios are within it.</summary>
     public string Split { get; init; } = "";
     /// <summary>1 = fastest best time among the combinations (peers are not ranked).</summary>
     public int? Rank { get; init; }

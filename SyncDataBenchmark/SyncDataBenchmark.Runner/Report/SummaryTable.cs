@@ -8,11 +8,11 @@ namespace SyncDataBenchmark.Runner.Report;
 /// </summary>
 public static class SummaryTable
 {
-    public static List<SummaryRow> Build(BenchReport record, long rows, string link)
+    public static List<SummaryRow> Build(BenchResults record, long rows, string link)
     {
         var runs = record.AllRuns.Where(r => r.SourceRows == rows && r.Link == link).ToList();
         // Each value of a splitting dimension (the table) is a summary of its own, in the order measured (each round: as asked).
-        return runs.GroupBy(RunDimension.SplitOf).SelectMany(split => Ranked(Build(record.Parameters, split.OfType<CombinationRun>().ToList(), split.OfType<PeerRun>().ToList()))).ToList();
+        return runs.GroupBy(r => r.Identity.Split).SelectMany(split => Ranked(Build(record.Parameters, split.OfType<CombinationRun>().ToList(), split.OfType<PeerRun>().ToList()))).ToList();
     }
 
     private static IEnumerable<SummaryRow> Build(BenchParameters parameters, List<CombinationRun> runs, List<PeerRun> peerRuns)
@@ -26,7 +26,7 @@ public static class SummaryTable
         foreach (var dimension in RunDimension.All)
         {
             var asked = (dimension.Asked(parameters) ?? []).ToList();
-            combinations = combinations.ThenBy(g => asked.IndexOf(dimension.Of(g.First())));
+            combinations = combinations.ThenBy(g => asked.IndexOf(dimension.Of(g.First().Identity)));
         }
 
         var peers = peerRuns.GroupBy(r => r.Peer)
@@ -53,14 +53,14 @@ public static class SummaryTable
             Title = first.Label,
             Fetch = first.Fetch,
             Insert = first.Insert,
-            Dimensions = RunDimension.All.ToDictionary(d => d.Header, d => d.Of(first)),
-            Split = RunDimension.SplitOf(first),
+            Dimensions = RunDimension.All.ToDictionary(d => d.Header, d => d.Of(first.Identity)),
+            Split = first.Identity.Split,
             WireBytesPerRow = PerRow(ok, r => r.WireBytes),
             BodyBytesPerRow = PerRow(ok, r => r.BodyBytes),
             // SomeService's durationMs: first target statement (truncate) to commit.
             Scope = PeerScopes.TargetStatements,
             PictureRunId = pictured?.Result?.Id,
-            Picture = $"{first.Number}{RunDimension.PictureSuffix(first)}{(main ? "" : "-" + first.Profile)}.png",
+            Picture = first.Identity.Picture(main ? null : first.Profile),
             SomeService = ServiceMedians.Of(ok.Select(r => r.Result!.SomeService)),
             SyncDataSource = ServiceMedians.Of(ok.Select(r => r.Result!.SyncDataSource)),
             Traffic = best?.Traffic,
@@ -78,15 +78,15 @@ public static class SummaryTable
         return Timed(all, ok.Select(r => r.DurationMs!.Value), new SummaryRow
         {
             Kind = SummaryRow.Kinds.Peer,
-            Case = RunDimension.PeerCase(first),
+            Case = first.Identity.Key,
             Peer = p.Key,
             Profile = mainProfile,
             MainProfile = true,
-            Title = p.Name + RunDimension.LabelSuffix(first),
+            Title = first.Identity.Label,
             Fetch = p.FetchLabel,
             Insert = p.InsertLabel,
             Dimensions = RunDimension.SplitValues(first),
-            Split = RunDimension.SplitOf(first),
+            Split = first.Identity.Split,
             Scope = first.Scope,
             BestWallMs = walls.Count > 0 ? walls.Min() : null,
             Traffic = ok.MinBy(r => r.DurationMs)?.Traffic,

@@ -13,7 +13,7 @@ namespace SyncDataBenchmark.Runner;
 /// profile and alive, the target made to differ from the source (untimed), the run, and the runner's own check of the
 /// target, whatever SomeService says.
 /// </summary>
-public sealed class BenchExecutor(BenchSettings settings, BenchLab lab, BenchRecord record, Action<string> say) : IDisposable
+public sealed class BenchExecutor(BenchSettings settings, BenchLab lab, SessionMeasurements record, Action<string> say) : IDisposable
 {
     // A million rows through EFOffsetPaging × EFTypical takes minutes; HttpClient's 100 s default would cut it.
     private readonly HttpClient _http = lab.Services.CreateSomeServiceClient(TimeSpan.FromHours(2));

@@ -8,7 +8,7 @@ namespace SyncDataBenchmark.Runner;
 /// services stay up: they hold no data), the cases the cap skips decided from the record, then that size's items,
 /// each run by a <see cref="BenchExecutor"/> and the record checkpointed after each.
 /// </summary>
-public sealed class BenchSession(BenchPlan plan, BenchRecord record, IBenchDisplay display, Func<BenchPlan, Task> checkpoint)
+public sealed class BenchSession(BenchPlan plan, SessionMeasurements record, IBenchDisplay display, Func<BenchPlan, Task> checkpoint)
 {
     private BenchSettings Settings => Plan.Settings;
 

@@ -1,4 +1,4 @@
-using SyncData.ServiceDefaults;
+using SyncData.Measurement;
 using SyncData.Shared;
 
 namespace SyncDataSource.Runs;

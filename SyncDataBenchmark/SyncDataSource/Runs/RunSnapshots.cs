@@ -253,13 +253,7 @@ public sealed partial class RunSnapshots : IAsyncDisposable
         }
     }
 
-    private static string Embedded(string name)
-    {
-        using var stream = typeof(RunSnapshots).Assembly.GetManifestResourceStream(name)
-                           ?? throw new InvalidOperationException($"Embedded script {name} is missing.");
-        using var reader = new StreamReader(stream);
-        return reader.ReadToEnd().Trim();
-    }
+    private static string Embedded(string name) => EmbeddedText.Read(typeof(RunSnapshots).Assembly, name).Trim();
 
     // PostgreSQL's format: "%08X-%08X-%d". Checked because SET TRANSACTION SNAPSHOT takes a literal, not a parameter.
     [GeneratedRegex("^[0-9A-F]+-[0-9A-F]+-[0-9]+$")]

@@ -71,11 +71,5 @@ public sealed class SendableDbContext(DbContextOptions<SendableDbContext> option
             ? pg.MessageText[(pg.MessageText.IndexOf("\"row ", StringComparison.Ordinal) + 1)..].TrimEnd('"')
             : null;
 
-    internal static string Embedded(string name)
-    {
-        using var stream = typeof(SendableDbContext).Assembly.GetManifestResourceStream(name)
-                           ?? throw new InvalidOperationException($"Embedded script {name} is missing.");
-        using var reader = new StreamReader(stream);
-        return reader.ReadToEnd().Trim();
-    }
+    internal static string Embedded(string name) => EmbeddedText.Read(typeof(SendableDbContext).Assembly, name).Trim();
 }

@@ -1,7 +1,7 @@
 using System.Diagnostics;
 using System.Diagnostics.Tracing;
 
-namespace SyncData.ServiceDefaults;
+namespace SyncData.Measurement;
 
 /// <summary>
 /// Sums the runtime's GCAllocationTick events (in-process EventListener, GC keyword, verbose): each heap fires one for

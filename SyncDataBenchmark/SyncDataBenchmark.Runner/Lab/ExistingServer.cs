@@ -4,7 +4,7 @@ using SyncData.Harness;
 namespace SyncDataBenchmark.Runner;
 
 /// <summary>A user's PostgreSQL server (--connection): its databases source and target, created if missing; the runner owns nothing there.</summary>
-public static class UserServer
+public static class ExistingServer
 {
     public static async Task<LabDatabases> OpenAsync(string connection, Action<string> say, CancellationToken ct)
     {

@@ -1,7 +1,7 @@
 using System.Diagnostics;
 using System.Diagnostics.Tracing;
 
-namespace SyncData.ServiceDefaults;
+namespace SyncData.Measurement;
 
 /// <summary>
 /// Follows the GC heap count under DATAS from the runtime's own GC events (in-process EventListener, GC keyword,

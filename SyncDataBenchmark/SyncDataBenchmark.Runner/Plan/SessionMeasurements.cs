@@ -4,9 +4,9 @@ namespace SyncDataBenchmark.Runner;
 
 /// <summary>
 /// What a session measured, in the order measured: appended to, never changed. results.json is built from it
-/// (ResultsRecord.Build), and every report from results.json.
+/// (ResultsFile.Build), and every report from results.json.
 /// </summary>
-public sealed class BenchRecord
+public sealed class SessionMeasurements
 {
     private readonly List<CombinationRun> _runs = [];
     private readonly List<PeerRun> _peerRuns = [];

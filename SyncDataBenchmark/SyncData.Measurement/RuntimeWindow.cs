@@ -1,7 +1,7 @@
 using System.Diagnostics;
 using SyncData.Shared;
 
-namespace SyncData.ServiceDefaults;
+namespace SyncData.Measurement;
 
 /// <summary>
 /// Measures this process over one run: counters at the start and end, and the working set sampled every

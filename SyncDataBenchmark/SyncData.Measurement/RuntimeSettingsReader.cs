@@ -2,7 +2,7 @@ using System.Reflection;
 using System.Runtime;
 using SyncData.Shared;
 
-namespace SyncData.ServiceDefaults;
+namespace SyncData.Measurement;
 
 /// <summary>Reads the runtime settings this process actually runs with (README, "Measuring honestly").</summary>
 public static class RuntimeSettingsReader

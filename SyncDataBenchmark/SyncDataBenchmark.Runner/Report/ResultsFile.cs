@@ -6,16 +6,16 @@ namespace SyncDataBenchmark.Runner.Report;
 /// results.json: the one record of a session, built from what the session measured and written once per job (so a
 /// long session stopped midway still leaves its data) and once at the end; every other output derives from it.
 /// </summary>
-public static class ResultsRecord
+public static class ResultsFile
 {
     public const string FileName = "results.json";
 
-    public static BenchReport Build(BenchRecord session, BenchLab system, BenchSettings settings, BenchEnvironment environment, bool complete)
+    public static BenchResults Build(SessionMeasurements session, BenchLab system, BenchSettings settings, BenchEnvironment environment, bool complete)
     {
         // The headline table and the per-case pictures describe one size: the largest one measured so far.
         var headline = settings.Sizes.LastOrDefault(s => session.Runs.Any(r => r.SourceRows == s) || session.PeerRuns.Any(r => r.SourceRows == s), settings.Sizes[0]);
         var anyRun = session.Runs.Count + session.PeerRuns.Count > 0;
-        var record = new BenchReport
+        var record = new BenchResults
         {
             Complete = complete,
             Passed = complete && anyRun && session.Runs.All(r => r.Ok) && session.PeerRuns.All(r => r.Ok) && session.Problems.Count == 0,
@@ -32,25 +32,25 @@ public static class ResultsRecord
     }
 
     /// <summary>Write then rename: a reader (or a crash) never sees half a file.</summary>
-    public static async Task WriteAsync(BenchReport report, string path)
+    public static async Task WriteAsync(BenchResults report, string path)
     {
         var temporary = path + ".tmp";
         await using (var stream = File.Create(temporary))
         {
-            await JsonSerializer.SerializeAsync(stream, report, BenchJsonContext.Default.BenchReport);
+            await JsonSerializer.SerializeAsync(stream, report, BenchJsonContext.Default.BenchResults);
         }
 
         File.Move(temporary, path, overwrite: true);
     }
 
     /// <summary>A record as written: every report can be made again from it.</summary>
-    public static async Task<BenchReport> ReadAsync(string path)
+    public static async Task<BenchResults> ReadAsync(string path)
     {
         await using var stream = File.OpenRead(path);
-        return await JsonSerializer.DeserializeAsync(stream, BenchJsonContext.Default.BenchReport) ?? throw new JsonException($"{path} is empty.");
+        return await JsonSerializer.DeserializeAsync(stream, BenchJsonContext.Default.BenchResults) ?? throw new JsonException($"{path} is empty.");
     }
 
-    private static BenchParameters Parameters(BenchRecord session, BenchLab system, BenchSettings settings, long headline) => new()
+    private static BenchParameters Parameters(SessionMeasurements session, BenchLab system, BenchSettings settings, long headline) => new()
     {
         Rows = headline,
         Sizes = settings.Sizes,

@@ -6,17 +6,17 @@ namespace SyncDataBenchmark.Runner;
 /// A user's running SomeService (--someservice-url): it reads from whatever source it was configured with
 /// (--source-url is only recorded) and runs whatever runtime settings it was started with.
 /// </summary>
-public sealed class UserServices(Uri someService, Uri? source) : ILabServices
+public sealed class ExistingServices(Uri someService, Uri? source) : ILabServices
 {
     public string SomeServiceAddress => someService.ToString();
     public Uri? SourceUrl => source;
     public bool StartedByRunner => false;
     public string? SomeServiceOutput => null;
 
-    public static async Task<UserServices> CheckAsync(Uri someService, Uri? source, Action<string> say, CancellationToken ct)
+    public static async Task<ExistingServices> CheckAsync(Uri someService, Uri? source, Action<string> say, CancellationToken ct)
     {
         say($"Using SomeService at {someService}.");
-        var services = new UserServices(someService, source);
+        var services = new ExistingServices(someService, source);
         using var http = services.CreateSomeServiceClient(TimeSpan.FromSeconds(10));
         using var health = await http.GetAsync("health", ct);
         health.EnsureSuccessStatusCode();

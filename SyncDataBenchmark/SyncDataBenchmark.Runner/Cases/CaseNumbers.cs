@@ -3,7 +3,7 @@ using SyncData.Shared;
 namespace SyncDataBenchmark.Runner;
 
 /// <summary>The TestCase numbers: which combination is which number, published ones first, and the runnable ones.</summary>
-public static class TestCases
+public static class CaseNumbers
 {
     /// <summary>The approaches of the SomeService built beside the runner, read from its metadata.</summary>
     public static ApproachCatalog Approaches => ApproachMetadata.Catalog;

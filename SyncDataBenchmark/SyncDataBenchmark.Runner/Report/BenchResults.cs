@@ -8,7 +8,7 @@ namespace SyncDataBenchmark.Runner.Report;
 /// pictures are derived from them at render time (<see cref="ReportTables"/>), so a report can always be made again
 /// from the record (--report-from).
 /// </summary>
-public sealed record BenchReport
+public sealed record BenchResults
 {
     /// <summary>False while the runner is still going (the file is rewritten after every run) or when it was stopped.</summary>
     public required bool Complete { get; init; }
@@ -34,6 +34,6 @@ public sealed record BenchReport
 // Not indented: results.json is committed after every full run, and indentation tripled its size.
 [JsonSourceGenerationOptions(JsonSerializerDefaults.Web, UseStringEnumConverter = true, WriteIndented = false,
     DefaultIgnoreCondition = JsonIgnoreCondition.Never)]
-[JsonSerializable(typeof(BenchReport))]
+[JsonSerializable(typeof(BenchResults))]
 [JsonSerializable(typeof(ReportTables))]
 internal sealed partial class BenchJsonContext : JsonSerializerContext;

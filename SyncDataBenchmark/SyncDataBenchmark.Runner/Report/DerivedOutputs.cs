@@ -5,10 +5,10 @@ namespace SyncDataBenchmark.Runner.Report;
 /// results.md. A picture that fails is reported in results.md and on the console and fails the exit code; the record
 /// is not rewritten for it (it holds what was measured, and the pictures can be redrawn from it).
 /// </summary>
-public static class Reports
+public static class DerivedOutputs
 {
     /// <summary>Writes every output; returns why the pictures failed, or null.</summary>
-    public static async Task<string?> WriteAsync(BenchReport report, string outDirectory, bool charts, Action<string> say)
+    public static async Task<string?> WriteAsync(BenchResults report, string outDirectory, bool charts, Action<string> say)
     {
         var tables = ReportTables.Of(report);
         string? pictureProblem = null;

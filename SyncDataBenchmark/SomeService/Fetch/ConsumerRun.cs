@@ -9,7 +9,7 @@ namespace SomeService.Fetch;
 /// fetch responses brought, as received on the wire and decoded. A read of no run (<see cref="Id"/> null: the tests,
 /// a warm-up) names none.
 /// </summary>
-public sealed class SourceRun(SourceClient source, SyncRequest request, Guid? id)
+public sealed class ConsumerRun(SourceClient source, SyncRequest request, Guid? id)
 {
     private long _wireBytes;
     private long _bodyBytes;

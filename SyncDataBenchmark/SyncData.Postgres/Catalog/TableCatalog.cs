@@ -128,11 +128,5 @@ public static class TableCatalog
         return items;
     }
 
-    private static string Read(string name)
-    {
-        using var stream = typeof(TableCatalog).Assembly.GetManifestResourceStream("Catalog/" + name)
-                           ?? throw new InvalidOperationException($"Embedded script Catalog/{name} is missing.");
-        using var reader = new StreamReader(stream);
-        return reader.ReadToEnd();
-    }
+    private static string Read(string name) => SyncData.Shared.EmbeddedText.Read(typeof(TableCatalog).Assembly, "Catalog/" + name);
 }

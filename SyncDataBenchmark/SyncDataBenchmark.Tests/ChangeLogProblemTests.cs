@@ -1,6 +1,5 @@
 using System.Net;
 using System.Text.Json;
-using Microsoft.AspNetCore.Mvc.Testing;
 using SyncData.Harness;
 using SyncData.Postgres;
 using SyncData.Shared;
@@ -93,44 +92,6 @@ public sealed class ChangeLogProblemTests(InProcessLab lab)
         }
     }
 
-    private InProcessPair Pair(string sourceDb, string targetDb)
-    {
-        var source = lab.Source(new Dictionary<string, string?> { ["ConnectionStrings:Source"] = sourceDb });
-        var someService = lab.SomeService(source, new Dictionary<string, string?> { ["ConnectionStrings:Target"] = targetDb });
-        return new InProcessPair(source, someService);
-    }
-
-    private sealed class InProcessPair(WebApplicationFactory<SyncDataSource.Users.UsersApiOptions> source,
-        WebApplicationFactory<SomeService.Sync.SyncOptions> someService) : IAsyncDisposable
-    {
-        private readonly HttpClient _source = source.CreateClient();
-        private readonly HttpClient _someService = someService.CreateClient();
-
-        /// <summary>A run triggered with wait=true, as it ended (succeeded or not).</summary>
-        public Task<RunResult> SyncAsync(string fetch, string insert) => InProcessLab.SyncAsync(_someService, fetch, insert);
-
-        /// <summary>The status and the problem's detail (or the whole body) of a GET to SyncDataSource.</summary>
-        public async Task<(HttpStatusCode Status, string Detail)> GetProblemAsync(string pathAndQuery)
-        {
-            using var response = await _source.GetAsync(pathAndQuery);
-            var body = await response.Content.ReadAsStringAsync();
-            try
-            {
-                using var problem = JsonDocument.Parse(body);
-                return (response.StatusCode, problem.RootElement.GetProperty("detail").GetString() ?? body);
-            }
-            catch (Exception ex) when (ex is JsonException or KeyNotFoundException or InvalidOperationException)
-            {
-                return (response.StatusCode, body);
-            }
-        }
-
-        public async ValueTask DisposeAsync()
-        {
-            _source.Dispose();
-            _someService.Dispose();
-            await someService.DisposeAsync();
-            await source.DisposeAsync();
-        }
-    }
+    private InProcessPair Pair(string sourceDb, string targetDb) =>
+        lab.Pair(new Dictionary<string, string?> { ["ConnectionStrings:Source"] = sourceDb }, new Dictionary<string, string?> { ["ConnectionStrings:Target"] = targetDb });
 }

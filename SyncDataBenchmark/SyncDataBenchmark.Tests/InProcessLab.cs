@@ -67,6 +67,13 @@ public sealed class InProcessLab : IAsyncLifetime
             });
         });
 
+    /// <summary>Both services in process, each with extra settings (a scratch database's connection string, say), and a client for each.</summary>
+    public InProcessPair Pair(IReadOnlyDictionary<string, string?>? sourceSettings = null, IReadOnlyDictionary<string, string?>? someServiceSettings = null)
+    {
+        var source = Source(sourceSettings);
+        return new InProcessPair(source, SomeService(source, someServiceSettings));
+    }
+
     public async Task DisposeAsync() => await LabDatabases.DisposeAllAsync(Databases);
 
     /// <summary>Triggers a run and waits for it; fails the test on anything but 200.</summary>

@@ -17,24 +17,17 @@ namespace SyncDataBenchmark.Tests;
 public sealed class TriggerTests(InProcessLab lab) : IAsyncLifetime
 {
     private static readonly TimeSpan Patience = TimeSpan.FromSeconds(60);
-    private Microsoft.AspNetCore.Mvc.Testing.WebApplicationFactory<SyncDataSource.Users.UsersApiOptions> _source = null!;
-    private Microsoft.AspNetCore.Mvc.Testing.WebApplicationFactory<SomeService.Sync.SyncOptions> _someService = null!;
-    private SomeServiceClient _client = null!;
+    private InProcessPair _pair = null!;
+
+    private SomeServiceClient Client => _pair.SomeService;
 
     public Task InitializeAsync()
     {
-        _source = lab.Source();
-        _someService = lab.SomeService(_source);
-        _client = new SomeServiceClient(_someService.CreateClient());
+        _pair = lab.Pair();
         return Task.CompletedTask;
     }
 
-    public async Task DisposeAsync()
-    {
-        _client.Http.Dispose();
-        await _someService.DisposeAsync();
-        await _source.DisposeAsync();
-    }
+    public async Task DisposeAsync() => await _pair.DisposeAsync();
 
     [Theory]
     [InlineData("ORDERS", "orders")]
@@ -43,7 +36,7 @@ public sealed class TriggerTests(InProcessLab lab) : IAsyncLifetime
     {
         var table = SyncData.Postgres.SyncTable.Named(moved);
         await Lab.MakeTargetDifferAsync(lab.TargetDb, table, await Lab.ReadChecksumAsync(lab.SourceDb, table));
-        using var response = await _client.Http.GetAsync($"sync?f=npgsqlcopy&i=NPGSQLCOPY&wait=true&table={asked}");
+        using var response = await Client.Http.GetAsync($"sync?f=npgsqlcopy&i=NPGSQLCOPY&wait=true&table={asked}");
         var body = await response.Content.ReadAsStringAsync();
         Assert.True(response.StatusCode == HttpStatusCode.OK, $"table={asked}: {(int)response.StatusCode} {body}");
         var run = JsonSerializer.Deserialize(body, SyncJsonContext.Default.RunResult)!;
@@ -67,11 +60,11 @@ public sealed class TriggerTests(InProcessLab lab) : IAsyncLifetime
             }
 
             using var goAway = new CancellationTokenSource();
-            var waiting = _client.TriggerAsync("NpgsqlCopy", "NpgsqlCopy", wait: true, ct: goAway.Token);
+            var waiting = Client.TriggerAsync("NpgsqlCopy", "NpgsqlCopy", wait: true, ct: goAway.Token);
             id = await RunningRunAsync();
             await goAway.CancelAsync();
             await Assert.ThrowsAnyAsync<OperationCanceledException>(() => waiting);
-            Assert.Equal(RunStatus.Running, (await _client.GetRunAsync(id))!.Status);
+            Assert.Equal(RunStatus.Running, (await Client.GetRunAsync(id))!.Status);
             await hold.RollbackAsync();
         }
 
@@ -85,7 +78,7 @@ public sealed class TriggerTests(InProcessLab lab) : IAsyncLifetime
         using var patience = new CancellationTokenSource(Patience);
         while (true)
         {
-            if ((await _client.ListRunsAsync(5, patience.Token)).FirstOrDefault(r => r.Status == RunStatus.Running) is { } running)
+            if ((await Client.ListRunsAsync(5, patience.Token)).FirstOrDefault(r => r.Status == RunStatus.Running) is { } running)
             {
                 return running.Id;
             }
@@ -99,7 +92,7 @@ public sealed class TriggerTests(InProcessLab lab) : IAsyncLifetime
         using var patience = new CancellationTokenSource(Patience);
         while (true)
         {
-            if (await _client.GetRunAsync(id, patience.Token) is { Status: not RunStatus.Running } run)
+            if (await Client.GetRunAsync(id, patience.Token) is { Status: not RunStatus.Running } run)
             {
                 return run;
             }

@@ -42,7 +42,7 @@ public static class RunsApi
 
             // A header that names no run must not be read as "no run": the request would get a full answer read
             // outside any run's snapshot, and the caller would never learn its header was ignored.
-            if (!Guid.TryParse(header.ToString(), out var run))
+            if (RunOf(http.Request) is not { } run)
             {
                 await MalformedRunHeader(header.ToString()).ExecuteAsync(http);
                 return;

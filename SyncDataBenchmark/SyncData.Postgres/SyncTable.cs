@@ -3,7 +3,8 @@ namespace SyncData.Postgres;
 /// <summary>
 /// A table the lab moves, as both services and the runner must agree on it byte for byte: its name, the column order of
 /// every COPY, and its count + checksum query. One instance per table (<see cref="All"/>); a run names its table by
-/// <see cref="Name"/>, and everything else about the table is looked up here.
+/// <see cref="Name"/>, and everything else about the table is looked up here. A table of a team's own database is one
+/// more instance, made from its catalog's description (<see cref="Of"/>) by each side from its own database.
 /// </summary>
 public sealed record SyncTable(string Name, string Columns, string RowChecksumExpression)
 {
@@ -33,12 +34,28 @@ public sealed record SyncTable(string Name, string Columns, string RowChecksumEx
 
     public static IReadOnlyList<SyncTable> All { get; } = [Users, Orders];
 
-    public string CopyOutBinary => $"COPY {Name} ({Columns}) TO STDOUT (FORMAT binary)";
+    /// <summary>The table as SQL names it: <see cref="Name"/> for a built-in table, the quoted schema and name for a described one.</summary>
+    public string SqlName { get => _sqlName ?? Name; private init => _sqlName = value; }
 
-    public string CopyInBinary => $"COPY {Name} ({Columns}) FROM STDIN (FORMAT binary)";
+    private readonly string? _sqlName;
+
+    /// <summary>What the catalog said of a table the lab did not make (<see cref="Of"/>); null for a built-in table.</summary>
+    public Catalog.TableDescription? Description { get; private init; }
+
+    /// <summary>
+    /// A table of a team's own database, as its catalog describes it: named by <paramref name="name"/> (as the trigger's
+    /// table= and the records give it), its COPY columns every column but the generated, its checksum the description's
+    /// over every column (<see cref="Catalog.TableDescription.ChecksumSql"/>).
+    /// </summary>
+    public static SyncTable Of(string name, Catalog.TableDescription description) =>
+        new(name, description.CopyColumnList, description.RowChecksumExpression) { SqlName = description.QualifiedName, Description = description };
+
+    public string CopyOutBinary => $"COPY {SqlName} ({Columns}) TO STDOUT (FORMAT binary)";
+
+    public string CopyInBinary => $"COPY {SqlName} ({Columns}) FROM STDIN (FORMAT binary)";
 
     /// <summary>Row count and an order-independent content checksum (see <see cref="Users"/>).</summary>
-    public string ChecksumSql => $"select count(*), coalesce(sum({RowChecksumExpression}), 0)::text from {Name}";
+    public string ChecksumSql => $"select count(*), coalesce(sum({RowChecksumExpression}), 0)::text from {SqlName}";
 
     /// <summary>The table named <paramref name="name"/>, in any letter case (as approach names are found), or null.</summary>
     public static SyncTable? Find(string? name) => All.FirstOrDefault(t => string.Equals(t.Name, name, StringComparison.OrdinalIgnoreCase));

@@ -30,9 +30,13 @@ public static class SourceRoutes
     /// <summary>
     /// A source route for <paramref name="table"/>: every declared route (a fetch's, <see cref="Checksum"/>) is the users
     /// table's, its first segment the table's name; another table's is the same path under its own name
-    /// ("users/keyset" → "orders/keyset").
+    /// ("users/keyset" → "orders/keyset"). A described table's name (a team's own, e.g. "Team Sales"."Order Lines")
+    /// is escaped into its one segment; SyncDataSource maps those at <see cref="AnyTable"/>.
     /// </summary>
-    public static string InTable(string route, string table) => table + route[route.IndexOf('/')..];
+    public static string InTable(string route, string table) => Uri.EscapeDataString(table) + route[route.IndexOf('/')..];
+
+    /// <summary>The route template of <paramref name="route"/> for any table the source's catalog describes: its table segment a route parameter, "table".</summary>
+    public static string AnyTable(string route) => "{table}" + route[route.IndexOf('/')..];
 
     /// <summary>
     /// A run at the source: POST begins it (waits for the previous run's baseline collection, opens the source's

@@ -10,6 +10,7 @@ builder.AddServiceDefaults();
 builder.AddPostgresDataSource("Source", mapTypes: SyncDbContext.MapTypes);
 builder.Services.AddDbContextPool<SendableDbContext>((sp, o) => o.UseNpgsql(sp.GetRequiredService<Npgsql.NpgsqlDataSource>(), SyncDbContext.MapTypes));
 builder.Services.AddSourceRuns();
+builder.Services.AddSingleton<SyncDataSource.Tables.DescribedTables>();
 builder.Services.AddBodyCompression();
 builder.AddGrpcStream();
 builder.Services.AddOptions<UsersApiOptions>().BindConfiguration(UsersApiOptions.Section).ValidateDataAnnotations().ValidateOnStart();

@@ -19,7 +19,7 @@ namespace SomeService.Insert;
 internal static class TunedLoad
 {
     /// <summary>The table's CopyInBinary with FREEZE; built from the same name and columns, so the column order cannot drift.</summary>
-    private static string CopyInBinaryFreeze(SyncTable table) => $"COPY {table.Name} ({table.Columns}) FROM STDIN (FORMAT binary, FREEZE)";
+    private static string CopyInBinaryFreeze(SyncTable table) => $"COPY {table.SqlName} ({table.Columns}) FROM STDIN (FORMAT binary, FREEZE)";
 
     private static readonly string ReadPrimaryKeySql = EmbeddedSql.Read("tuned-read-primary-key.sql");
     private static readonly string DropPrimaryKeySql = EmbeddedSql.Read("tuned-drop-primary-key.sql");
@@ -51,7 +51,7 @@ internal static class TunedLoad
     {
         // ALTER TABLE takes no parameters: the values come from the catalog, not from a request.
         public string Fill(string template, SyncTable table) => template
-            .Replace("{table}", table.Name, StringComparison.Ordinal)
+            .Replace("{table}", table.SqlName, StringComparison.Ordinal)
             .Replace("{name}", QuotedName, StringComparison.Ordinal)
             .Replace("{definition}", Definition, StringComparison.Ordinal);
     }
@@ -59,7 +59,7 @@ internal static class TunedLoad
     private static async Task<PrimaryKey?> ReadPrimaryKeyAsync(WriteTarget target, CancellationToken ct)
     {
         await using var command = new NpgsqlCommand(ReadPrimaryKeySql, target.Connection, target.Transaction);
-        command.Parameters.Add(new() { Value = target.Table.Name });
+        command.Parameters.Add(new() { Value = target.Table.SqlName });
         await using var reader = await command.ExecuteReaderAsync(ct);
         return await reader.ReadAsync(ct) ? new PrimaryKey(reader.GetString(0), reader.GetString(1)) : null;
     }

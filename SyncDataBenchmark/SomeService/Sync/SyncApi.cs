@@ -1,6 +1,8 @@
 using Microsoft.AspNetCore.Http.HttpResults;
 using Microsoft.Extensions.Options;
+using Npgsql;
 using SyncData.Postgres;
+using SyncData.Postgres.Catalog;
 using SyncData.Shared;
 
 namespace SomeService.Sync;
@@ -19,16 +21,16 @@ public static class SyncApi
     }
 
     /// <summary>
-    /// GET /sync?f=&amp;i=[&amp;pageSize=&amp;batchSize=&amp;wait=true&amp;c=none|gzip|brotli&amp;table=users|orders]: 202 with the run's
+    /// GET /sync?f=&amp;i=[&amp;pageSize=&amp;batchSize=&amp;wait=true&amp;c=none|gzip|brotli&amp;table=users|orders|schema.name]: 202 with the run's
     /// location, or 200 with the finished run when wait=true. 400 names the valid values; 409 while another run is in progress.
     /// </summary>
     private static async Task<Results<Accepted<RunResult>, Ok<RunResult>, ValidationProblem, ProblemHttpResult>> Trigger(
         string? f, string? i, string? pageSize, string? batchSize, string? wait, string? c, string? table,
-        SyncRunner runner, IOptions<SyncOptions> options, CancellationToken ct)
+        SyncRunner runner, IOptions<SyncOptions> options, NpgsqlDataSource target, CancellationToken ct)
     {
         var errors = new Dictionary<string, string[]>();
         var (request, waitForResult) = ParseTrigger(f, i, pageSize, batchSize, wait, c, options.Value, errors);
-        var moved = ParseTable(table, errors);
+        var moved = await ParseTableAsync(table, request, target, errors, ct);
         if (errors.Count > 0)
         {
             return TypedResults.ValidationProblem(errors, title: "Invalid sync request");
@@ -87,8 +89,12 @@ public static class SyncApi
         return (new SyncRequest(fetch, insert, pages, batches, compression), waitForResult);
     }
 
-    /// <summary>The table table= names, in any letter case (as f= and i=); none is the default table.</summary>
-    private static SyncTable ParseTable(string? table, Dictionary<string, string[]> errors)
+    /// <summary>
+    /// The table table= names: a built-in one in any letter case (as f= and i=), none the default; any other name is a
+    /// table of the target's own database, described from its catalog (docs/own-table.md), and refused unless the
+    /// approaches asked for can carry a table they have no classes for (<see cref="DescribedTableReach"/>).
+    /// </summary>
+    private static async Task<SyncTable> ParseTableAsync(string? table, SyncRequest request, NpgsqlDataSource target, Dictionary<string, string[]> errors, CancellationToken ct)
     {
         if (table is null)
         {
@@ -100,8 +106,22 @@ public static class SyncApi
             return named;
         }
 
-        errors["table"] = [$"{Quote(table)} is not a table. Valid values: {string.Join(", ", SyncTable.All.Select(t => t.Name))} (default {SyncRoutes.DefaultTable})."];
-        return SyncTable.Users;
+        try
+        {
+            await using var connection = await target.OpenConnectionAsync(ct);
+            var described = SyncTable.Of(table, await TableCatalog.ReadAsync(connection, table, ct));
+            if (errors.Count == 0 && DescribedTableReach.WhyNot(ApproachRegistry.Catalog[request.Fetch], ApproachRegistry.Catalog[request.Insert], described.Description!) is { } why)
+            {
+                errors["table"] = [$"{Quote(table)} is a table the lab has no classes for: {why}."];
+            }
+
+            return described;
+        }
+        catch (TableCatalogException ex)
+        {
+            errors["table"] = [$"{Quote(table)} is not a table of this lab ({string.Join(", ", SyncTable.All.Select(t => t.Name))}, default {SyncRoutes.DefaultTable}), nor of the target's database: {ex.Message}"];
+            return SyncTable.Users;
+        }
     }
 
     private static async Task<Results<Ok<List<RunResult>>, ValidationProblem>> List(string? limit, RunStore store, CancellationToken ct)

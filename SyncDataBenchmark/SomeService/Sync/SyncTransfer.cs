@@ -52,7 +52,7 @@ internal sealed class SyncTransfer(
 
         if (!Merges)
         {
-            await using var truncate = new NpgsqlCommand($"truncate {table.Name}", connection, transaction);
+            await using var truncate = new NpgsqlCommand($"truncate {table.SqlName}", connection, transaction);
             await truncate.ExecuteNonQueryAsync(ct);
         }
 

@@ -36,15 +36,25 @@ public sealed record TableDescription(
     /// and depends on no setting, so two servers configured differently agree on equal tables; NULL stays apart from
     /// every value, as the row's text form quotes every present one.
     /// </summary>
-    public string ChecksumSql =>
-        $"select count(*), coalesce(sum(('x' || left(md5(row({string.Join(", ", Columns.Select(ValueExpression))})::text), 16))::bit(64)::bigint::numeric), 0)::text from {QualifiedName}";
+    public string ChecksumSql => $"select count(*), coalesce(sum({RowChecksumExpression}), 0)::text from {QualifiedName}";
+
+    /// <summary>One row's part of <see cref="ChecksumSql"/>: the first 64 bits of the md5 of its values' binary forms, as a number.</summary>
+    public string RowChecksumExpression =>
+        $"('x' || left(md5(row({string.Join(", ", Columns.Select(ValueExpression))})::text), 16))::bit(64)::bigint::numeric";
 
     /// <summary>The script that creates the table's like in a target database: its schema, types, table, constraints and indexes.</summary>
-    public string CreateSql => string.Join(";\n",
-        new[] { $"create schema if not exists {Quote(Schema)}" }
-            .Concat(Types)
-            .Append($"create table {QualifiedName} (\n  {string.Join(",\n  ", Columns.Select(ColumnDefinition).Concat(Constraints))}\n)")
-            .Concat(Indexes)) + ";\n";
+    public string CreateSql => string.Join(";\n", new[] { SchemaSql }.Concat(Types).Concat(TableStatements)) + ";\n";
+
+    /// <summary>
+    /// <see cref="CreateSql"/> without the types: for a target that may hold them already from an earlier run (CREATE
+    /// TYPE has no IF NOT EXISTS), which creates each of <see cref="Types"/> on its own first.
+    /// </summary>
+    public string CreateTableSql => string.Join(";\n", new[] { SchemaSql }.Concat(TableStatements)) + ";\n";
+
+    private string SchemaSql => $"create schema if not exists {Quote(Schema)}";
+
+    private IEnumerable<string> TableStatements =>
+        new[] { $"create table {QualifiedName} (\n  {string.Join(",\n  ", Columns.Select(ColumnDefinition).Concat(Constraints))}\n)" }.Concat(Indexes);
 
     /// <summary>An identifier as SQL must write it to keep its case and characters: always quoted, quotes doubled.</summary>
     public static string Quote(string identifier) => "\"" + identifier.Replace("\"", "\"\"", StringComparison.Ordinal) + "\"";

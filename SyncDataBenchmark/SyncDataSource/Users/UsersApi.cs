@@ -23,6 +23,8 @@ public static class UsersApi
             DeletedKeysEndpoint.Map(app, table);
         }
 
+        DescribedTableEndpoints.Map(app);
+
         return app;
     }
 
@@ -31,7 +33,7 @@ public static class UsersApi
         TypedResults.Problem(why, statusCode: StatusCodes.Status422UnprocessableEntity, title: "A row cannot be sent by this fetch approach");
 
     /// <summary>The table's count and checksum; a request of a run reads it in the run's snapshot. Only a read.</summary>
-    private static async Task<Ok<TableChecksum>> Checksum(SyncTable table, HttpRequest request, NpgsqlDataSource dataSource, RunSnapshots snapshots, CancellationToken ct)
+    internal static async Task<Ok<TableChecksum>> Checksum(SyncTable table, HttpRequest request, NpgsqlDataSource dataSource, RunSnapshots snapshots, CancellationToken ct)
     {
         await using var lease = snapshots.Acquire(request);
         await using var connection = await dataSource.OpenConnectionAsync(ct);

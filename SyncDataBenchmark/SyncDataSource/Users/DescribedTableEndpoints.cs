@@ -1,0 +1,43 @@
+using Npgsql;
+using SyncData.Postgres.Catalog;
+using SyncData.Shared;
+using SyncData.Shared.Fetches;
+using SyncDataSource.Runs;
+using SyncDataSource.Tables;
+
+namespace SyncDataSource.Users;
+
+/// <summary>
+/// A table of the source's database the lab has no classes for (docs/own-table.md), served by what needs no row type:
+/// its binary COPY relayed as bytes (NpgsqlCopy) and its checksum over every column, both only reads, in the run's
+/// snapshot. Every other fetch builds typed rows and is mapped for the built-in tables alone.
+/// </summary>
+public static class DescribedTableEndpoints
+{
+    public static void Map(IEndpointRouteBuilder app)
+    {
+        app.MapGet("/" + SourceRoutes.AnyTable(ApproachInfo.RouteOf(typeof(NpgsqlCopyFetch))),
+            (string table, HttpContext http, NpgsqlDataSource dataSource, RunSnapshots snapshots, DescribedTables tables, CancellationToken ct) =>
+                ServeAsync(table, http, tables, ct, t => CopyRelay.RelayAsync(t.CopyOutBinary, http, dataSource, snapshots, ct)));
+        app.MapGet("/" + SourceRoutes.AnyTable(SourceRoutes.Checksum),
+            (string table, HttpContext http, NpgsqlDataSource dataSource, RunSnapshots snapshots, DescribedTables tables, CancellationToken ct) =>
+                ServeAsync(table, http, tables, ct, async t => await (await UsersApi.Checksum(t, http.Request, dataSource, snapshots, ct)).ExecuteAsync(http)));
+    }
+
+    /// <summary>404 naming why when the catalog describes no such table; otherwise <paramref name="serve"/> with it.</summary>
+    private static async Task ServeAsync(string table, HttpContext http, DescribedTables tables, CancellationToken ct, Func<SyncData.Postgres.SyncTable, Task> serve)
+    {
+        SyncData.Postgres.SyncTable described;
+        try
+        {
+            described = await tables.FindAsync(table, ct);
+        }
+        catch (TableCatalogException ex)
+        {
+            await TypedResults.Problem(ex.Message, statusCode: StatusCodes.Status404NotFound, title: "No such table").ExecuteAsync(http);
+            return;
+        }
+
+        await serve(described);
+    }
+}

@@ -41,6 +41,19 @@ public static class BenchCommand
 
         await using (lab)
         {
+            if (lab.OwnTable is { } own)
+            {
+                try
+                {
+                    settings = OwnTableMatrix.Narrow(settings, own, lab.SourceChecksum.Rows, lab.OwnTableBytes, display.Say);
+                }
+                catch (InvalidOperationException ex)
+                {
+                    Error(ex.Message);
+                    return SetupFailed;
+                }
+            }
+
             var environment = await EnvironmentProbe.ReadAsync(lab.PostgresVersion, tools, startedAt);
             var (report, complete) = await MeasureAsync(settings, lab, display, environment, wall, ct);
             var pictureProblem = await DerivedOutputs.WriteAsync(report, settings.Out.FullName, settings.Charts, display.Say);

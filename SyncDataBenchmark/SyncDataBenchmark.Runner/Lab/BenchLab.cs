@@ -18,7 +18,10 @@ public sealed class BenchLab : IAsyncDisposable
 
     private bool _disposed;
 
-    private readonly IReadOnlyList<SyncTable> _tables;
+    private IReadOnlyList<SyncTable> _tables;
+
+    /// <summary>--source-connection: the user's table as --table named it, described once the lab reaches it (<see cref="OwnTable"/>).</summary>
+    private string? _ownTableName;
 
     private Action<string> _say = _ => { };
 
@@ -38,6 +41,10 @@ public sealed class BenchLab : IAsyncDisposable
     public string PostgresVersion { get; private set; } = "";
     public bool SeedReused { get; private set; }
     public double? SeedMs { get; private set; }
+    /// <summary>The user's table (--source-connection), described from its catalog; null for the lab's own tables.</summary>
+    public SyncTable? OwnTable { get; private set; }
+    /// <summary>The user's table's bytes (heap and TOAST), for the estimate before the first run; 0 for the lab's own tables.</summary>
+    public long OwnTableBytes { get; private set; }
     /// <summary>Each table's count and checksum in the source at the current size, by name.</summary>
     public Dictionary<string, TableChecksum> SourceChecksums { get; } = [];
     /// <summary>The first table's.</summary>
@@ -51,7 +58,14 @@ public sealed class BenchLab : IAsyncDisposable
         var databases = link.Shaped ? await TwoHosts.StartAsync(link.Name, link.RateBitsPerSecond!.Value, settings.Tmpfs, say, ct)
             : settings.Connection is { } connection ? await ExistingServer.OpenAsync(connection, say, ct)
             : await OneHost.StartAsync(settings.Tmpfs, say, ct);
-        var lab = new BenchLab(databases, link, settings.Tables);
+        if (settings.SourceConnection is { } own)
+        {
+            // The user's database is the source, read only; the lab's own (the cluster's, or --connection's) the target.
+            var source = OwnTableSource.ReadOnly(own);
+            databases = databases with { SourceDb = source, SourceServiceDb = source };
+        }
+
+        var lab = new BenchLab(databases, link, settings.Tables) { _ownTableName = settings.OwnTable };
         try
         {
             await lab.PrepareDataAsync(settings.Sizes[0], say, ct);
@@ -70,6 +84,12 @@ public sealed class BenchLab : IAsyncDisposable
     /// <summary>Schema on both sides, and each table of the source seeded with <paramref name="rows"/> rows unless it holds exactly that many.</summary>
     public async Task PrepareDataAsync(long rows, Action<string> say, CancellationToken ct)
     {
+        if (_ownTableName is { } name)
+        {
+            await PrepareOwnTableAsync(name, say, ct);
+            return;
+        }
+
         await Lab.PrepareDatabasesAsync(SourceDb, TargetDb, seedRows: 0, ct);
         PostgresVersion = (string)(await Lab.ScalarAsync(SourceDb, "show server_version", ct))!;
         (SeedReused, SeedMs, _rows, _say) = (true, null, rows, say);
@@ -77,6 +97,25 @@ public sealed class BenchLab : IAsyncDisposable
         {
             await SeedAsync(table, rows, say, ct);
         }
+    }
+
+    /// <summary>
+    /// --source-connection: the lab's schema on the target alone, the user's table described (only read) and created
+    /// alike there, and its count and checksum read: nothing is seeded, nothing written to the user's database.
+    /// </summary>
+    private async Task PrepareOwnTableAsync(string name, Action<string> say, CancellationToken ct)
+    {
+        await SqlScripts.ApplySchemaAsync(TargetDb, withGenerator: false, ct);
+        PostgresVersion = (string)(await Lab.ScalarAsync(SourceDb, "show server_version", ct))!;
+        var table = OwnTable = await OwnTableSource.DescribeAsync(SourceDb, name, say, ct);
+        await OwnTableSource.CreateTargetAsync(TargetDb, table, say, ct);
+        _tables = [table];
+        (SeedReused, SeedMs, _say) = (true, null, say);
+        var (tuples, bytes) = await OwnTableSource.SizeAsync(SourceDb, table, ct);
+        OwnTableBytes = bytes;
+        say($"Reading your table's count and checksum (the catalog estimates {Math.Max(tuples, 0):N0} rows, {bytes / 1e6:N0} MB)…");
+        SourceChecksums[table.Name] = await Lab.ReadChecksumAsync(SourceDb, table, ct);
+        _rows = SourceChecksums[table.Name].Rows;
     }
 
     private async Task SeedAsync(SyncTable table, long rows, Action<string> say, CancellationToken ct)
@@ -109,7 +148,9 @@ public sealed class BenchLab : IAsyncDisposable
     /// How a run moving <paramref name="table"/> starts (TargetPreparation): from an emptied target, or with a
     /// <paramref name="share"/> (--changed) from one equal to the source before it changed, the change seeded by <paramref name="seed"/>.
     /// </summary>
-    public Func<CancellationToken, Task<TargetStart>> TargetStart(SyncTable table, double? share, int seed) => share is { } s
+    public Func<CancellationToken, Task<TargetStart>> TargetStart(SyncTable table, double? share, int seed) =>
+        table.Description is not null ? ct => OwnTableSource.EmptyTargetAsync(TargetDb, table, SourceChecksums[table.Name], ct)
+        : share is { } s
         ? async ct =>
         {
             await KeepSizeAsync(table, ct);

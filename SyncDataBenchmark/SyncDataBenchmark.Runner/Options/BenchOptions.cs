@@ -69,6 +69,14 @@ public sealed class BenchOptions
         CustomParser = OptionParsing.ConnectionString,
     };
 
+    private readonly Option<string?> _sourceConnection = new("--source-connection")
+    {
+        Description = "Npgsql connection string of YOUR database holding the table --table names (schema.name): the lab only reads it (describes the table from its catalog, " +
+                      "reads it by COPY in one exported snapshot), creates the table alike in its own target database (throwaway cluster, or --connection's) and runs every " +
+                      "approach that can carry it, naming the others and why before any run (docs/own-table.md). A role that may only SELECT the table is enough.",
+        CustomParser = OptionParsing.ConnectionString,
+    };
+
     private readonly Option<Uri?> _sourceUrl = Url("--source-url", "Use this running SyncDataSource instead of starting one (needs --connection: the databases it reads).");
     private readonly Option<Uri?> _someServiceUrl = Url("--someservice-url", "Use this running SomeService instead of starting the services (needs --connection).");
     private readonly Option<bool> _noMaxRun = Flag("--no-max-run", "Run every case at every size, whatever its predicted time.");
@@ -95,8 +103,15 @@ public sealed class BenchOptions
     private readonly Option<string[]> _compression = Names("--compression", "compression", BodyCompression.NameList, n => BodyCompression.TryParse(n, out _),
         $"Content codings the selected cases run under; each case × coding is its own row (the trigger's c=; SyncDataSource compresses at CompressionLevel.Fastest). Peers run once. Default: {string.Join(',', BenchSettings.DefaultCompressions)}.");
 
-    private readonly Option<string[]> _table = Names("--table", "table", string.Join(", ", SyncTable.All.Select(t => t.Name)), n => SyncTable.Find(n) is not null,
-        $"Tables every selected case and peer moves, each seeded with --rows rows; a table other than users is its own row, ranked and compared with its own psql pipe. Default: {string.Join(',', BenchSettings.DefaultTables.Select(t => t.Name))}.");
+    private readonly Option<string[]> _table = Names("--table", "table", string.Join(", ", SyncTable.All.Select(t => t.Name)), n => SyncTable.Find(n) is not null || IsOwnTable(n),
+        "Tables every selected case and peer moves, each seeded with --rows rows; a table other than users is its own row, ranked and compared with its own psql pipe. " +
+        $"With --source-connection: one table of that database, as schema.name (SQL's spelling: quote a mixed-case part, \"Team Sales\".\"Order Lines\"). Default: {string.Join(',', BenchSettings.DefaultTables.Select(t => t.Name))}.");
+
+    /// <summary>What the changed option would install on a user's database, said when it is refused there.</summary>
+    public const string ChangedOnOwnTable =
+        "--changed with --source-connection would install on YOUR database the lab's change log: a table of changed keys, triggers on your table that write to it on every " +
+        "insert, update and delete, and the functions a change fetch reads it by (sql/change-tracking.sql). The lab only reads a user's database, so it is refused; an explicit " +
+        "opt-in that installs them is not built yet (issue 49).";
 
     /// <summary>The root command with every option and check; its action runs <paramref name="run"/> with the settings.</summary>
     public RootCommand Command(Func<BenchSettings, CancellationToken, Task<int>> run)
@@ -105,7 +120,7 @@ public sealed class BenchOptions
             "Runs every runnable fetch × insert combination of SyncDataBenchmark (and the peers: psql pipes, pgcopydb, postgres_fdw, logical replication) against the same seeded table, " +
             "verifies every run, and writes results.json, results.csv, results.md and pictures. Exits 1 if any run failed or was not verified.")
         {
-            _rows, _maxRunSeconds, _noMaxRun, _repeat, _warmup, _cases, _pageSize, _batchSize, _out, _connection, _sourceUrl, _someServiceUrl, _tmpfs, _noPeers, _peers, _noCharts, _profile, _profileCases, _link, _compression, _table, _changed, _reportFrom,
+            _rows, _maxRunSeconds, _noMaxRun, _repeat, _warmup, _cases, _pageSize, _batchSize, _out, _connection, _sourceConnection, _sourceUrl, _someServiceUrl, _tmpfs, _noPeers, _peers, _noCharts, _profile, _profileCases, _link, _compression, _table, _changed, _reportFrom,
         };
         _cases.Validators.Add(r => ValidateCases(r, "--cases"));
         _profileCases.Validators.Add(r => ValidateCases(r, "--profile-cases"));
@@ -143,6 +158,9 @@ public sealed class BenchOptions
         BatchSize = parse.GetValue(_batchSize),
         Out = parse.GetValue(_out)!,
         Connection = parse.GetValue(_connection),
+        SourceConnection = parse.GetValue(_sourceConnection),
+        OwnTable = parse.GetValue(_sourceConnection) is null ? null : OptionParsing.List(parse.GetValue(_table) ?? []).Single(),
+        RowsGiven = parse.GetResult(_rows) is { Implicit: false },
         SourceUrl = parse.GetValue(_sourceUrl),
         SomeServiceUrl = parse.GetValue(_someServiceUrl),
         Tmpfs = parse.GetValue(_tmpfs),
@@ -153,7 +171,9 @@ public sealed class BenchOptions
         Links = OrDefault(OptionParsing.List(parse.GetValue(_link) ?? []).Select(n => NetworkLink.Find(n)!).ToList(), BenchSettings.DefaultLinks),
         ProfileCases = parse.GetValue(_profileCases) is { Length: > 0 } given ? CaseSelection.Parse(given, out _) : CaseSelection.DefaultProfileCases,
         Compressions = Compressions(parse.GetValue(_compression) ?? []),
-        Tables = OrDefault(OptionParsing.List(parse.GetValue(_table) ?? []).Select(SyncTable.Named).ToList(), BenchSettings.DefaultTables),
+        // A user's table is described once the lab reaches its database (BenchLab): until then the default stands in.
+        Tables = parse.GetValue(_sourceConnection) is not null ? BenchSettings.DefaultTables
+            : OrDefault(OptionParsing.List(parse.GetValue(_table) ?? []).Select(SyncTable.Named).ToList(), BenchSettings.DefaultTables),
         ReportFrom = parse.GetValue(_reportFrom),
         // Not given reads as an empty list: no shares.
         Changed = parse.GetValue(_changed) is { Length: > 0 } shares ? shares : null,
@@ -168,6 +188,26 @@ public sealed class BenchOptions
     /// <summary>The --compression names as BodyCompression writes them, in the order given; none when none given.</summary>
     public static IReadOnlyList<string> Compressions(IEnumerable<string> values) =>
         OrDefault(OptionParsing.List(values).Select(v => BodyCompression.TryParse(v, out var name) ? name : v).ToList(), BenchSettings.DefaultCompressions);
+
+    /// <summary>A name that can only be a table of a user's database: schema-qualified, and none of the lab's.</summary>
+    private static bool IsOwnTable(string name) => SyncTable.Find(name) is null && name.Contains('.', StringComparison.Ordinal);
+
+    /// <summary>--source-connection's rules: one table of the user's, only read, on one host, the services the runner's own.</summary>
+    private IEnumerable<(bool Broken, string Why)> OwnTableRules(CommandResult r)
+    {
+        var own = r.GetValue(_sourceConnection) is not null;
+        var tables = OptionParsing.List(r.GetValue(_table) ?? []);
+        return
+        [
+            (!own && tables.Any(IsOwnTable), $"--table {string.Join(',', tables.Where(IsOwnTable))}: a table of your own database needs --source-connection (the lab's own tables: users, orders)."),
+            (own && (tables.Count != 1 || !IsOwnTable(tables[0])), "--source-connection needs --table with exactly one table of that database, as schema.name (the lab's users and orders are its own)."),
+            (own && r.GetValue(_changed) is { Length: > 0 }, ChangedOnOwnTable),
+            (own && (r.GetValue(_sourceUrl) is not null || r.GetValue(_someServiceUrl) is not null),
+                "--source-connection starts both services itself (SyncDataSource on your database, read only): --source-url and --someservice-url do not apply."),
+            (own && OptionParsing.List(r.GetValue(_link) ?? []).Any(n => NetworkLink.Find(n) is { Shaped: true }),
+                "--source-connection runs on one host: a shaped --link builds its own two hosts, whose source cluster is not your database."),
+        ];
+    }
 
     /// <summary>The values given, or the option's one default (BenchSettings) when none were.</summary>
     private static IReadOnlyList<T> OrDefault<T>(List<T> given, IReadOnlyList<T> defaults) => given.Count > 0 ? given : defaults;
@@ -281,6 +321,7 @@ public sealed class BenchOptions
         rules =
         [
             .. rules,
+            .. OwnTableRules(r),
             (!changed && changePeers.Count > 0,
                 $"--peers {string.Join(',', changePeers)}: these bring a populated target up to date, so they run only with --changed (the share of rows changed before each run)."),
             (!changed && r.GetValue(_cases) is { Length: > 0 } && !CaseNumbers.Runnable.Any(c => !c.Merges && cases.Matches(c.Fetch, c.Insert)),

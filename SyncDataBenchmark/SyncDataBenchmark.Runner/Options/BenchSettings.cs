@@ -28,6 +28,12 @@ public sealed record BenchSettings
     public required DirectoryInfo Out { get; init; }
     /// <summary>Base connection string of a user's server; null starts a throwaway local cluster.</summary>
     public string? Connection { get; init; }
+    /// <summary>--source-connection: a user's database holding <see cref="OwnTable"/>, only read; null: the lab's own seeded tables.</summary>
+    public string? SourceConnection { get; init; }
+    /// <summary>The user's table as --table named it (schema.name, SQL's spelling); null without --source-connection.</summary>
+    public string? OwnTable { get; init; }
+    /// <summary>Whether --rows was given, which a user's table (moved whole) does not take: said at the start.</summary>
+    public bool RowsGiven { get; init; }
     public Uri? SourceUrl { get; init; }
     public Uri? SomeServiceUrl { get; init; }
     public bool Tmpfs { get; init; }

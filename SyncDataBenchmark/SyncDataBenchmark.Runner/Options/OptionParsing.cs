@@ -201,7 +201,7 @@ public static class OptionParsing
             // not a connection string: said below
         }
 
-        result.AddError(Invalid("--connection", text, "an Npgsql connection string, e.g. 'Host=127.0.0.1;Port=5432;Username=postgres;Password=postgres'"));
+        result.AddError(Invalid((result.Parent as OptionResult)?.Option.Name ?? "--connection", text, "an Npgsql connection string, e.g. 'Host=127.0.0.1;Port=5432;Username=postgres;Password=postgres'"));
         return null;
     }
 

@@ -1,0 +1,66 @@
+using SyncData.Postgres;
+using SyncData.Postgres.Catalog;
+
+namespace SyncDataBenchmark.Runner;
+
+/// <summary>
+/// The matrix on a user's table (docs/own-table.md), decided and said before any run: the cases that can carry it
+/// (<see cref="DescribedTableReach"/>, the rule SomeService refuses by), every other case named with why, no peers, one
+/// size (the table as it is), and a rough estimate of how long it will take.
+/// </summary>
+public static class OwnTableMatrix
+{
+    /// <summary>
+    /// Bytes of table (heap and TOAST) a run moves per second here, as the COPY-bytes paths moved users (~0.1 GB in ~1 s)
+    /// and orders (~1.2 GB in ~11 s) on this 2-core machine (README); each run also reads both sides once more to verify.
+    /// </summary>
+    private const double BytesPerSecond = 100e6;
+
+    /// <summary><paramref name="settings"/> narrowed to what can run on <paramref name="table"/>, holding <paramref name="rows"/> rows, with everything left out said.</summary>
+    public static BenchSettings Narrow(BenchSettings settings, SyncTable table, long rows, long bytes, Action<string> say)
+    {
+        if (settings.RowsGiven)
+        {
+            say($"--rows does not apply to your own table: the lab moves it whole, as it is ({rows:N0} rows).");
+        }
+
+        var selected = CaseNumbers.Runnable.Where(c => settings.Cases.Matches(c.Fetch, c.Insert))
+            .Select(c => (Case: c, Why: DescribedTableReach.WhyNot(CaseNumbers.Approaches[c.Fetch], CaseNumbers.Approaches[c.Insert], table.Description!)))
+            .ToList();
+        // One line per reason (each names its approach), with the cases it rules out.
+        foreach (var reason in selected.Where(s => s.Why is not null).GroupBy(s => s.Why!))
+        {
+            say($"Not run on your table: {reason.Key}: {string.Join(", ", reason.Select(s => $"{s.Case.Fetch} × {s.Case.Insert}"))}.");
+        }
+
+        var carried = selected.Where(s => s.Why is null).Select(s => s.Case).ToList();
+        say("Not run on your table: the peers (psql pipes, pgcopydb, postgres_fdw, logical replication): their scripts name the lab's tables, and logical replication " +
+            "and postgres_fdw's merge would install a publication, a slot or a trigger on your database.");
+        if (carried.Count == 0)
+        {
+            throw new InvalidOperationException($"No selected case can carry {table.SqlName} (--cases {string.Join(',', settings.Cases.Patterns)}).");
+        }
+
+        var cases = CaseSelection.Parse(carried.Select(c => $"{c.Fetch}:{c.Insert}"), out _);
+        var profiled = carried.Where(c => settings.ProfileCases.Matches(c.Fetch, c.Insert)).ToList();
+        var narrowed = settings with
+        {
+            Tables = [table], Sizes = [rows], Cases = cases, Peers = false,
+            ProfileCases = profiled.Count > 0 ? CaseSelection.Parse(profiled.Select(c => $"{c.Fetch}:{c.Insert}"), out _) : cases,
+            Profiles = profiled.Count > 0 ? settings.Profiles : [settings.MainProfile],
+        };
+        say(Estimate(narrowed, carried.Count, profiled.Count, bytes));
+        return narrowed;
+    }
+
+    /// <summary>How long the runs should take, from the table's bytes: rough, and labelled so.</summary>
+    private static string Estimate(BenchSettings settings, int cases, int profiled, long bytes)
+    {
+        var runs = (cases + profiled * (settings.Profiles.Count - 1)) * (settings.Warmups + settings.Repeat);
+        var perRun = Math.Max(0.5, 2 * bytes / BytesPerSecond);
+        return $"Rough estimate: {runs} runs ({cases} cases × {settings.Warmups} warm-up + {settings.Repeat} timed" +
+               (profiled > 0 && settings.Profiles.Count > 1 ? $", {profiled} again under each further profile" : "") +
+               $") of a {bytes / 1e6:N0} MB table (pg_table_size), at about {BytesPerSecond / 1e6:N0} MB/s moved and verified as the lab's tables move here: " +
+               $"~{TimeSpan.FromSeconds(runs * perRun):hh\\:mm\\:ss}, plus the services' start. A guess from size alone: types, TOAST and your machine change it.";
+    }
+}

@@ -1,0 +1,103 @@
+using System.Text.Json;
+using Npgsql;
+using SyncData.Harness;
+using Xunit;
+
+namespace SyncDataBenchmark.Tests;
+
+/// <summary>
+/// The lab on a team's own table (docs/own-table.md), the runner as its own process: a database the lab did not
+/// create, holding a table of a schema the code does not name (Fixtures/team-table.sql and 2,000 more rows), reached
+/// through a role that may only SELECT it. Every approach that can carry the table runs and is verified by the runner
+/// with the description's checksum over every column; the others are named before any run; and the team's database is
+/// byte for byte what it was (pg_dump), with no slot, publication, relation, trigger or function added.
+/// </summary>
+[Trait("Tier", "Engine")]
+public sealed class OwnTableBenchTests
+{
+    private const string Table = "\"Team Sales\".\"Order Lines\"";
+    private const string Database = "team_books";
+
+    private static string Fixture(string name) => File.ReadAllText(Path.Combine(AppContext.BaseDirectory, "Fixtures", name));
+
+    [Fact]
+    public async Task The_runner_verifies_every_approach_that_carries_a_teams_table_and_leaves_its_database_byte_identical()
+    {
+        await using var postgres = await LocalPostgres.StartAsync();
+        await postgres.CreateDatabaseAsync(Database);
+        var owner = postgres.ConnectionString(Database) + ";Pooling=false";
+        foreach (var script in new[] { "team-table.sql", "team-table-rows.sql", "team-reader.sql" })
+        {
+            await Lab.ScalarAsync(owner, Fixture(script));
+        }
+
+        var before = await StateAsync(postgres, owner);
+        var reader = new NpgsqlConnectionStringBuilder(postgres.ConnectionString(Database)) { Username = "team_reader" }.ConnectionString;
+        var output = Directory.CreateTempSubdirectory("syncdata-own-table-");
+        try
+        {
+            // The lab's own databases (source, target) on the same server through --connection: the team's database is another.
+            var (exitCode, console) = await BenchCommandTests.RunAsync(["--source-connection", reader, "--table", Table, "--connection", postgres.ConnectionString("postgres"),
+                "--rows", "10", "--repeat", "1", "--no-charts", "--out", output.FullName]);
+            Assert.True(exitCode == 0, $"exit code {exitCode}:\n{console}");
+            AssertSaidBeforeAnyRun(console);
+            await AssertRunsVerifiedAsync(output.FullName);
+        }
+        finally
+        {
+            output.Delete(recursive: true);
+        }
+
+        Assert.Equal(before, await StateAsync(postgres, owner));
+    }
+
+    private static void AssertSaidBeforeAnyRun(string console)
+    {
+        var firstRun = console.IndexOf("[1/4]", StringComparison.Ordinal);
+        foreach (var said in new[]
+                 {
+                     "--rows does not apply to your own table", "leaves out foreign key", "Not run on your table: EFStream builds each row as a typed object", "EFStream × EFBulk, ",
+                     "Not run on your table: NpgsqlCopy writes typed rows", "Not run on your table: ArrowStream builds", "ArrowStream × NpgsqlCopyRaw,",
+                     "Not run on your table: NpgsqlCopyRawMerge's merge is not built", "Not run on your table: the peers",
+                     "Rough estimate:",
+                 })
+        {
+            var at = console.IndexOf(said, StringComparison.Ordinal);
+            Assert.True(at >= 0 && at < firstRun, $"'{said}' is not said before the first run:\n{console}");
+        }
+    }
+
+    private static async Task AssertRunsVerifiedAsync(string output)
+    {
+        using var json = JsonDocument.Parse(await File.ReadAllTextAsync(Path.Combine(output, "results.json")));
+        var report = json.RootElement;
+        Assert.True(report.GetProperty("passed").GetBoolean());
+        var runs = report.GetProperty("runs").EnumerateArray().ToList();
+        // The case keys carry the table, as for orders: "NpgsqlCopy:NpgsqlCopyRaw[\"Team Sales\".\"Order Lines\"]".
+        Assert.Equal(new[] { "NpgsqlCopyRaw", "NpgsqlCopyRawTuned" }.Select(i => $"NpgsqlCopy:{i}[{Table}]").Order(StringComparer.Ordinal),
+            runs.Select(r => r.GetProperty("case").GetString()!).Distinct().Order(StringComparer.Ordinal));
+        Assert.Equal(4, runs.Count);
+        Assert.All(runs, run =>
+        {
+            Assert.Equal(Table, run.GetProperty("table").GetString());
+            Assert.True(run.GetProperty("runnerVerified").GetBoolean(), run.ToString());
+            Assert.True(run.GetProperty("result").GetProperty("verified").GetBoolean());
+            // The four awkward rows and the 2,000 more, every one of them, whatever --rows said.
+            Assert.Equal(2_004L, run.GetProperty("result").GetProperty("rows").GetInt64());
+            // The target was emptied before the run: it differed from the source.
+            Assert.Equal(0L, run.GetProperty("targetBefore").GetProperty("rows").GetInt64());
+        });
+        Assert.Empty(report.GetProperty("peers").EnumerateArray());
+    }
+
+    /// <summary>The database as pg_dump writes it (schema, rows, grants), and what pg_dump does not show.</summary>
+    private static async Task<string> StateAsync(LocalPostgres postgres, string owner)
+    {
+        var dump = await ChildProcess.RunAsync("pg_dump", ["--host=127.0.0.1", $"--port={postgres.Port}", "--username=postgres", "--no-password",
+                // A fixed \restrict key: pg_dump otherwise writes a random one into every dump.
+                "--restrict-key=OwnTableBenchTests", Database],
+            new ChildProcessOptions { KeepAllOutput = true }, TimeSpan.FromMinutes(1));
+        Assert.True(dump.ExitCode == 0, dump.StandardError);
+        return dump.StandardOutput + "\n" + await Lab.ScalarAsync(owner, Fixture("team-database-state.sql"));
+    }
+}

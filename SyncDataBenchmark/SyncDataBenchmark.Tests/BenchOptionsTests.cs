@@ -81,6 +81,15 @@ public sealed class BenchOptionsTests
     [InlineData(new[] { "--changed", "ten" }, "--changed: 'ten' is not valid")]
     [InlineData(new[] { "--peers", "psql-merge,psql-binary" }, "--peers psql-merge: these bring a populated target up to date, so they run only with --changed")]
     [InlineData(new[] { "--cases", "*:EFMerge" }, "--cases *:EFMerge selects only cases that merge into a populated target: they run only with --changed.")]
+    [InlineData(new[] { "--table", "sales.lines" }, "--table sales.lines: a table of your own database needs --source-connection")]
+    [InlineData(new[] { "--source-connection", "Host=h" }, "--source-connection needs --table with exactly one table of that database, as schema.name")]
+    [InlineData(new[] { "--source-connection", "Host=h", "--table", "orders" }, "--source-connection needs --table with exactly one table")]
+    [InlineData(new[] { "--source-connection", "Host=h", "--table", "a.b,c.d" }, "--source-connection needs --table with exactly one table")]
+    [InlineData(new[] { "--source-connection", "Host=h", "--table", "a.b", "--changed", "1%" },
+        "--changed with --source-connection would install on YOUR database the lab's change log: a table of changed keys, triggers on your table")]
+    [InlineData(new[] { "--source-connection", "Host=h", "--table", "a.b", "--connection", "Host=h", "--someservice-url", "http://h:1" }, "--source-url and --someservice-url do not apply")]
+    [InlineData(new[] { "--source-connection", "Host=h", "--table", "a.b", "--link", "1gbit" }, "--source-connection runs on one host")]
+    [InlineData(new[] { "--source-connection", "not a connection string", "--table", "a.b" }, "--source-connection: 'not a connection string' is not valid: an Npgsql connection string")]
     public void Options_that_cannot_go_together_are_refused(string[] args, string message)
     {
         var record = Path.Combine(SyncData.Harness.Lab.RepositoryRoot, "artifacts", "floor-warm");
@@ -103,6 +112,17 @@ public sealed class BenchOptionsTests
         Assert.Equal(["loopback", "100mbit"], settings.Links.Select(l => l.Name));
         Assert.Equal(["gzip"], settings.Compressions);
         Assert.Equal([SyncData.Postgres.SyncTable.Orders, SyncData.Postgres.SyncTable.Users], settings.Tables);
+    }
+
+    [Fact]
+    public void A_table_of_your_own_is_named_for_the_lab_to_describe_and_rows_given_is_remembered_to_be_said()
+    {
+        var (options, parse) = Parse("--source-connection", "Host=h;Username=reader", "--table", "\"Team Sales\".\"Order Lines\"", "--rows", "10");
+
+        Assert.Empty(BenchOptions.Errors(parse));
+        var settings = options.Settings(parse);
+        Assert.Equal(("Host=h;Username=reader", "\"Team Sales\".\"Order Lines\"", true), (settings.SourceConnection, settings.OwnTable, settings.RowsGiven));
+        Assert.False(options.Settings(Parse("--source-connection", "Host=h", "--table", "s.t").Parse).RowsGiven);
     }
 
     [Theory]

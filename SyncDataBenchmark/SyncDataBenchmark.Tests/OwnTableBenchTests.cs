@@ -20,8 +20,11 @@ public sealed class OwnTableBenchTests
 
     private static string Fixture(string name) => File.ReadAllText(Path.Combine(AppContext.BaseDirectory, "Fixtures", name));
 
-    [Fact]
-    public async Task The_runner_verifies_every_approach_that_carries_a_teams_table_and_leaves_its_database_byte_identical()
+    /// <param name="labConnection">The lab's own databases (source, target) on the team's server through --connection; else the runner's throwaway cluster.</param>
+    [Theory]
+    [InlineData(true)]
+    [InlineData(false)]
+    public async Task The_runner_verifies_every_approach_that_carries_a_teams_table_and_leaves_its_database_byte_identical(bool labConnection)
     {
         await using var postgres = await LocalPostgres.StartAsync();
         await postgres.CreateDatabaseAsync(Database);
@@ -36,8 +39,8 @@ public sealed class OwnTableBenchTests
         var output = Directory.CreateTempSubdirectory("syncdata-own-table-");
         try
         {
-            // The lab's own databases (source, target) on the same server through --connection: the team's database is another.
-            var (exitCode, console) = await BenchCommandTests.RunAsync(["--source-connection", reader, "--table", Table, "--connection", postgres.ConnectionString("postgres"),
+            string[] target = labConnection ? ["--connection", postgres.ConnectionString("postgres")] : [];
+            var (exitCode, console) = await BenchCommandTests.RunAsync(["--source-connection", reader, "--table", Table, .. target,
                 "--rows", "10", "--repeat", "1", "--no-charts", "--out", output.FullName]);
             Assert.True(exitCode == 0, $"exit code {exitCode}:\n{console}");
             AssertSaidBeforeAnyRun(console);

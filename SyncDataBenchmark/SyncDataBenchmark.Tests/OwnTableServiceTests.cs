@@ -1,0 +1,90 @@
+using System.Net;
+using System.Text.Json;
+using Npgsql;
+using SyncData.Harness;
+using SyncData.Postgres;
+using SyncData.Postgres.Catalog;
+using SyncData.Shared;
+using SyncDataBenchmark.Runner;
+using Xunit;
+
+namespace SyncDataBenchmark.Tests;
+
+/// <summary>
+/// Both services on a team's own table (Fixtures/team-table.sql), each describing it from its own database's catalog
+/// (docs/own-table.md): SyncDataSource serves its COPY and checksum under the table's escaped name, SomeService moves it
+/// by the approaches that carry it and refuses the others naming why; the runner's read-only connection refuses writes.
+/// </summary>
+[Collection(InProcessCollection.Name)]
+[Trait("Tier", "Lab")]
+public sealed class OwnTableServiceTests(InProcessLab lab) : IAsyncLifetime
+{
+    private const string Table = "\"Team Sales\".\"Order Lines\"";
+    private string _source = null!;
+    private string _target = null!;
+
+    public async Task InitializeAsync()
+    {
+        var admin = lab.Postgres.ConnectionString("postgres") + ";Pooling=false";
+        await Lab.ScalarAsync(admin, "drop database if exists own_source with (force)");
+        await Lab.ScalarAsync(admin, "create database own_source");
+        _source = lab.Postgres.ConnectionString("own_source") + ";Pooling=false";
+        await Lab.ScalarAsync(_source, await File.ReadAllTextAsync(Path.Combine(AppContext.BaseDirectory, "Fixtures", "team-table.sql")));
+        _target = await ScratchDatabase.RecreateAsync(lab.Postgres, "own_target");
+        await using var connection = new NpgsqlConnection(_source);
+        await connection.OpenAsync();
+        await Lab.ScalarAsync(_target, (await TableCatalog.ReadAsync(connection, Table)).CreateSql);
+    }
+
+    public Task DisposeAsync() => Task.CompletedTask;
+
+    private InProcessPair Pair() => lab.Pair(new Dictionary<string, string?> { ["ConnectionStrings:Source"] = OwnTableSource.ReadOnly(_source) },
+        new Dictionary<string, string?> { ["ConnectionStrings:Target"] = _target });
+
+    [Theory]
+    [InlineData("NpgsqlCopyRaw")]
+    [InlineData("NpgsqlCopyRawTuned")]
+    public async Task A_carrying_approach_moves_the_table_and_verifies_it_over_every_column(string insert)
+    {
+        await using var pair = Pair();
+        using var response = await pair.SomeService.TriggerAsync("NpgsqlCopy", insert, wait: true, table: Table);
+        var body = await response.Content.ReadAsStringAsync();
+        Assert.True(response.StatusCode == HttpStatusCode.OK, body);
+        var run = JsonSerializer.Deserialize(body, SyncJsonContext.Default.RunResult)!;
+        Assert.True(run.Verified, body);
+        Assert.Equal(4L, run.Rows);
+        await using var connection = new NpgsqlConnection(_source);
+        await connection.OpenAsync();
+        var table = SyncTable.Of(Table, await TableCatalog.ReadAsync(connection, Table));
+        Assert.Equal(await Lab.ReadChecksumAsync(_source, table), await Lab.ReadChecksumAsync(_target, table));
+    }
+
+    [Theory]
+    [InlineData("EFStream", "NpgsqlCopy", Table, "is a table the lab has no classes for: EFStream builds each row as a typed object")]
+    [InlineData("NpgsqlCopy", "NpgsqlCopy", Table, "is a table the lab has no classes for: NpgsqlCopy writes typed rows")]
+    [InlineData("NpgsqlCopy", "NpgsqlCopyRaw", "\"Team Sales\".nothing", "is not a table of this lab (users, orders, default users), nor of the target's database: There is no table")]
+    public async Task SomeService_refuses_what_cannot_carry_the_table_naming_why(string fetch, string insert, string table, string why)
+    {
+        await using var pair = Pair();
+        using var response = await pair.SomeService.TriggerAsync(fetch, insert, wait: true, table: table);
+        var body = await response.Content.ReadAsStringAsync();
+        Assert.Equal(HttpStatusCode.BadRequest, response.StatusCode);
+        Assert.Contains(why, body, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task SyncDataSource_answers_a_table_its_catalog_does_not_describe_with_404_naming_it()
+    {
+        await using var pair = Pair();
+        var (status, detail) = await pair.GetProblemAsync("/" + SourceRoutes.InTable(SourceRoutes.Checksum, "\"Team Sales\".nothing"));
+        Assert.Equal(HttpStatusCode.NotFound, status);
+        Assert.Contains("There is no table \"Team Sales\".nothing in database own_source", detail, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task The_read_only_connection_refuses_a_write_even_from_the_tables_owner()
+    {
+        var failed = await Assert.ThrowsAsync<PostgresException>(() => Lab.ScalarAsync(OwnTableSource.ReadOnly(_source), $"delete from {Table}"));
+        Assert.Equal(PostgresErrorCodes.ReadOnlySqlTransaction, failed.SqlState);
+    }
+}

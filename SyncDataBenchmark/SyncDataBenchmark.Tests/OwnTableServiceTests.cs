@@ -62,7 +62,7 @@ public sealed class OwnTableServiceTests(InProcessLab lab) : IAsyncLifetime
     [Theory]
     [InlineData("EFStream", "NpgsqlCopy", Table, "is a table the lab has no classes for: EFStream builds each row as a typed object")]
     [InlineData("NpgsqlCopy", "NpgsqlCopy", Table, "is a table the lab has no classes for: NpgsqlCopy writes typed rows")]
-    [InlineData("NpgsqlCopy", "NpgsqlCopyRaw", "\"Team Sales\".nothing", "is not a table of this lab (users, orders, default users), nor of the target's database: There is no table")]
+    [InlineData("NpgsqlCopy", "NpgsqlCopyRaw", "\"Team Sales\".nothing", "is not a table. Valid values: users, orders (default users), or a table of the target's own database as schema.name: There is no table")]
     public async Task SomeService_refuses_what_cannot_carry_the_table_naming_why(string fetch, string insert, string table, string why)
     {
         await using var pair = Pair();

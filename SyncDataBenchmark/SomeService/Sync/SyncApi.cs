@@ -106,6 +106,14 @@ public static class SyncApi
             return named;
         }
 
+        var notATable = $"{Quote(table)} is not a table. Valid values: {string.Join(", ", SyncTable.All.Select(t => t.Name))} (default {SyncRoutes.DefaultTable}), " +
+                        "or a table of the target's own database as schema.name";
+        if (string.IsNullOrWhiteSpace(table))
+        {
+            errors["table"] = [notATable + "."];
+            return SyncTable.Users;
+        }
+
         try
         {
             await using var connection = await target.OpenConnectionAsync(ct);
@@ -117,9 +125,10 @@ public static class SyncApi
 
             return described;
         }
-        catch (TableCatalogException ex)
+        catch (Exception ex) when (ex is TableCatalogException || ex is PostgresException { SqlState: PostgresErrorCodes.InvalidName or PostgresErrorCodes.SyntaxError })
         {
-            errors["table"] = [$"{Quote(table)} is not a table of this lab ({string.Join(", ", SyncTable.All.Select(t => t.Name))}, default {SyncRoutes.DefaultTable}), nor of the target's database: {ex.Message}"];
+            // A name SQL cannot read (to_regclass refuses its syntax) is as much not a table as a missing one.
+            errors["table"] = [$"{notATable}: {(ex is PostgresException p ? p.MessageText : ex.Message)}"];
             return SyncTable.Users;
         }
     }

@@ -21,10 +21,12 @@ public sealed class OwnTableBenchTests
     private static string Fixture(string name) => File.ReadAllText(Path.Combine(AppContext.BaseDirectory, "Fixtures", name));
 
     /// <param name="labConnection">The lab's own databases (source, target) on the team's server through --connection; else the runner's throwaway cluster.</param>
+    /// <param name="role">The role the lab reads as: one that may only SELECT the table, or its owner (a superuser), whose writes only the lab's read-only connection stops.</param>
     [Theory]
-    [InlineData(true)]
-    [InlineData(false)]
-    public async Task The_runner_verifies_every_approach_that_carries_a_teams_table_and_leaves_its_database_byte_identical(bool labConnection)
+    [InlineData(true, "team_reader")]
+    [InlineData(false, "team_reader")]
+    [InlineData(true, "postgres")]
+    public async Task The_runner_verifies_every_approach_that_carries_a_teams_table_and_leaves_its_database_byte_identical(bool labConnection, string role)
     {
         await using var postgres = await LocalPostgres.StartAsync();
         await postgres.CreateDatabaseAsync(Database);
@@ -35,7 +37,7 @@ public sealed class OwnTableBenchTests
         }
 
         var before = await StateAsync(postgres, owner);
-        var reader = new NpgsqlConnectionStringBuilder(postgres.ConnectionString(Database)) { Username = "team_reader" }.ConnectionString;
+        var reader = new NpgsqlConnectionStringBuilder(postgres.ConnectionString(Database)) { Username = role }.ConnectionString;
         var output = Directory.CreateTempSubdirectory("syncdata-own-table-");
         try
         {

@@ -31,6 +31,11 @@ public sealed class BenchExecutor(BenchSettings settings, BenchLab lab, SessionM
         {
             var run = await RunCombinationAsync(combination, item, ct) with { SourceRows = item.Rows, Link = lab.Link.Name, Table = item.Table.Name };
             run = run with { Changed = ChangedOf(item), ChangedShare = item.Share };
+            if (!item.Warmup && run.Result?.SomeService?.JitTimeMs > settings.JitThresholdMs)
+            {
+                run = run with { Unsettled = true };
+            }
+
             record.Add(run);
             return run.Ok ? new(true, $"{run.Result!.DurationMs:N0} ms, {run.Result.Rows:N0} rows, verified") : new(false, run.Error ?? "failed");
         }

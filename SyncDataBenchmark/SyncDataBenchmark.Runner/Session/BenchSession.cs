@@ -115,15 +115,80 @@ public sealed class BenchSession(BenchPlan plan, SessionMeasurements record, IBe
             }
 
             await MeasureTriggerCostsAsync(lab, rows, ct);
-            var items = Plan.ItemsAt(i, lab.Link.Name, record);
-            // The time left at a new size: each case's run predicted from the smaller ones until it has run here.
-            var predicted = items.GroupBy(j => j.Key).ToDictionary(g => g.Key, g => Growth.PredictMs(record.BestTimesBySize(g.First(), lab.Link.Name), rows));
+            await RunRoundsAsync(lab, executor, i, ct);
+        }
+    }
+
+    /// <summary>
+    /// One size's rounds, each in its random order (BenchPlan.Round), until no case wants another run (AdaptiveStop);
+    /// before a case's first timed run in a service process, its warm-ups (<see cref="WarmUpAsync"/>).
+    /// </summary>
+    private async Task RunRoundsAsync(BenchLab lab, BenchExecutor executor, int sizeIndex, CancellationToken ct)
+    {
+        var rows = Settings.Sizes[sizeIndex];
+        var stop = new AdaptiveStop(Settings, record, lab.Link.Name);
+        var all = Plan.ItemsAt(sizeIndex, lab.Link.Name, record);
+        // The time left at a new size: each case's run predicted from the smaller ones until it has run here.
+        var predicted = all.GroupBy(j => j.Key).ToDictionary(g => g.Key, g => Growth.PredictMs(record.BestTimesBySize(g.First(), lab.Link.Name), rows));
+        for (var round = 1; ; round++)
+        {
+            var items = Plan.Round(sizeIndex, lab.Link.Name, record, round, item => stop.Wants(item, all));
+            if (items.Count == 0)
+            {
+                return;
+            }
+
+            display.Say($"Round {round} ({rows:N0} rows, seed {Settings.Seed}): {items.Count} run(s), {items.Select(j => j.Key).Distinct().Count()} case(s) still short of ±{Settings.TargetWidth:P0}.");
             await display.RunAsync(items, async (item, token) =>
             {
+                var warmups = await WarmUpAsync(executor, item, token);
                 var outcome = await executor.RunAsync(item, token);
                 await checkpoint(Plan);
-                return outcome;
+                return warmups == 0 ? outcome : outcome with { Text = $"{outcome.Text} (after {warmups} warm-up(s))" };
             }, ct, key => predicted.GetValueOrDefault(key) is { } ms ? TimeSpan.FromMilliseconds(ms) : null);
         }
+    }
+
+    private readonly HashSet<string> _warm = [];
+    private string? _warmProfile;
+
+    /// <summary>
+    /// The item's warm-ups, when its case has not run in this service process (a profile switch restarts the
+    /// services): at least --warmup, then until a run compiled less than --jit-threshold-ms in SomeService, at most
+    /// --max-warmup; a case whose one run outlasts --case-budget warms up only --warmup times. Returns how many ran.
+    /// </summary>
+    private async Task<int> WarmUpAsync(BenchExecutor executor, PlanItem item, CancellationToken ct)
+    {
+        if (_warmProfile != item.Profile.Name)
+        {
+            _warm.Clear();
+            _warmProfile = item.Profile.Name;
+        }
+
+        if (!_warm.Add(item.Key))
+        {
+            return 0;
+        }
+
+        var count = 0;
+        while (count < Settings.MaxWarmups)
+        {
+            var outcome = await executor.RunAsync(item.AsWarmup(), ct);
+            count++;
+            display.Say($"    warm-up {count} of {item.Title}: {outcome.Text}");
+            if (count < Settings.Warmups)
+            {
+                continue;
+            }
+
+            var last = item.Combination is null ? null : record.Runs[^1];
+            if (last?.Result is not { } result || result.SomeService?.JitTimeMs is not { } jit || jit < Settings.JitThresholdMs
+                || result.DurationMs >= Settings.CaseBudgetSeconds * 1000)
+            {
+                break;
+            }
+        }
+
+        return count;
     }
 }

@@ -1,3 +1,5 @@
+using System.Text.Json.Serialization;
+
 namespace SyncDataBenchmark.Runner.Report;
 
 /// <summary>
@@ -10,8 +12,10 @@ namespace SyncDataBenchmark.Runner.Report;
 public sealed record MedianRatio(double Ratio, double Lower, double Upper)
 {
     /// <summary>The interval's width as a share of the ratio: what --ci-width is compared with.</summary>
+    [JsonIgnore]
     public double Width => Ratio > 0 ? (Upper - Lower) / Ratio : double.PositiveInfinity;
 
     /// <summary>The interval lies wholly on one side of 1: the two are told apart.</summary>
+    [JsonIgnore]
     public bool ExcludesOne => Upper < 1 || Lower > 1;
 }

@@ -53,9 +53,8 @@ public static class RunStatistics
             return null;
         }
 
-        // A median's lower bound can reach below zero from few spread runs; the ratio's upper end is then unbounded.
-        var upper = b.Lower > 0 ? a.Upper / b.Lower : double.PositiveInfinity;
-        return new MedianRatio(mx / my, Math.Max(0, a.Lower) / b.Upper, upper);
+        // A median's lower bound can reach zero or below from few, spread runs: the ratio is then unbounded, no interval.
+        return b.Lower > 0 ? new MedianRatio(mx / my, Math.Max(0, a.Lower) / b.Upper, a.Upper / b.Lower) : null;
     }
 
     /// <summary>

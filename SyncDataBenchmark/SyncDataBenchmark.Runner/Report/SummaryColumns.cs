@@ -96,7 +96,7 @@ public static class SummaryColumns
     public static ReportColumn<SummaryRow> RatioToFastest { get; } = new("Ratio to fastest (median/median)", r => r.RatioToFastest is { } x ? Times(x) : None, RankLegend, Numeric: true);
 
     public static ReportColumn<SummaryRow> RatioToPsqlBinary { get; } = new("Ratio to psql binary (median/median)",
-        r => r.RatioToPsqlBinary is not { } x ? None : Times(x) + (r.RatioInterval is { } i ? $" [{Number(i.Lower, "0.00")}–{(double.IsInfinity(i.Upper) ? "∞" : Number(i.Upper, "0.00"))}]" : ""),
+        r => r.RatioToPsqlBinary is not { } x ? None : Times(x) + (r.RatioInterval is { } i ? $" [{Number(i.Lower, "0.00")}–{Number(i.Upper, "0.00")}]" : ""),
         RankLegend, Numeric: true);
 
     public static ReportColumn<SummaryRow> TimeScope { get; } = new("Time scope", r => r.Scope switch

@@ -39,6 +39,9 @@ public sealed record SummaryRow
     public double? BestMs => Durations.Count > 0 ? Durations.Min() : null;
     public double? MedianMs => Statistics.Median(Durations);
     public double? StdDevMs => Statistics.StdDev(Durations);
+    /// <summary>The median's 97.5% interval (RunStatistics.MedianInterval), for the pictures' whiskers; null with fewer than three runs.</summary>
+    public double? MedianLowerMs => RunStatistics.MedianInterval(Durations)?.Lower;
+    public double? MedianUpperMs => RunStatistics.MedianInterval(Durations)?.Upper;
     /// <summary>Median time over the fastest combination's median (median/median).</summary>
     public double? RatioToFastest { get; init; }
     /// <summary>Median time over the psql binary pipe's median at the same <see cref="Scope"/> (median/median).</summary>

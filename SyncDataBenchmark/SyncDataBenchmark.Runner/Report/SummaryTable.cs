@@ -122,7 +122,7 @@ public static class SummaryTable
             // The combinations are all timed at the target's statements; a whole-command time is not comparable with them.
             RatioToFastest = fastest > 0 && r.Scope != PeerScopes.WholeCommand ? median / fastest : null,
             RatioToPsqlBinary = PipeAt(r.Scope) is > 0 and var pipeMedian ? median / pipeMedian : null,
-            RatioInterval = pipe is not null && r.Scope != PeerScopes.WholeCommand ? RunStatistics.Ratio(r.Durations, pipe.Durations) : null,
+            RatioInterval = pipe is not null && r != pipe && r.Scope != PeerScopes.WholeCommand ? RunStatistics.Ratio(r.Durations, pipe.Durations) : null,
             TiedWith = r.Kind == SummaryRow.Kinds.Combination
                 ? [.. rows.Where(o => o != r && o is { Kind: SummaryRow.Kinds.Combination } && o.MainProfile == r.MainProfile && o.Profile == r.Profile
                     && RunStatistics.Compare(o.Durations, r.Durations) == Perfolizer.Mathematics.Common.ComparisonResult.Indistinguishable).Select(o => o.Case)]

@@ -138,7 +138,7 @@ public sealed class BenchSession(BenchPlan plan, SessionMeasurements record, IBe
                 return;
             }
 
-            display.Say($"Round {round} ({rows:N0} rows, seed {Settings.Seed}): {items.Count} run(s), {items.Select(j => j.Key).Distinct().Count()} case(s) still short of ±{Settings.TargetWidth:P0}.");
+            display.Say($"Round {round} ({rows:N0} rows, seed {Settings.Seed}): {items.Count} run(s), {items.Select(j => j.Key).Distinct().Count()} case(s) whose interval is not yet within {Settings.TargetWidth:P0} of the ratio.");
             await display.RunAsync(items, async (item, token) =>
             {
                 var warmups = await WarmUpAsync(executor, item, token);
@@ -155,7 +155,7 @@ public sealed class BenchSession(BenchPlan plan, SessionMeasurements record, IBe
     /// <summary>
     /// The item's warm-ups, when its case has not run in this service process (a profile switch restarts the
     /// services): at least --warmup, then until a run compiled less than --jit-threshold-ms in SomeService, at most
-    /// --max-warmup; a case whose one run outlasts --case-budget warms up only --warmup times. Returns how many ran.
+    /// --max-warmup and, past --warmup, no longer than a third of --case-budget. Returns how many ran.
     /// </summary>
     private async Task<int> WarmUpAsync(BenchExecutor executor, PlanItem item, CancellationToken ct)
     {
@@ -171,6 +171,7 @@ public sealed class BenchSession(BenchPlan plan, SessionMeasurements record, IBe
         }
 
         var count = 0;
+        var spent = System.Diagnostics.Stopwatch.StartNew();
         while (count < Settings.MaxWarmups)
         {
             var outcome = await executor.RunAsync(item.AsWarmup(), ct);
@@ -181,9 +182,10 @@ public sealed class BenchSession(BenchPlan plan, SessionMeasurements record, IBe
                 continue;
             }
 
+            // A peer runs no .NET process; a failed run says nothing of the JIT; a long case cannot afford more.
             var last = item.Combination is null ? null : record.Runs[^1];
             if (last?.Result is not { } result || result.SomeService?.JitTimeMs is not { } jit || jit < Settings.JitThresholdMs
-                || result.DurationMs >= Settings.CaseBudgetSeconds * 1000)
+                || spent.Elapsed.TotalSeconds >= Settings.CaseBudgetSeconds / 3)
             {
                 break;
             }

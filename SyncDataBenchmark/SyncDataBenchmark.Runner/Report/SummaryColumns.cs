@@ -78,7 +78,7 @@ public static class SummaryColumns
         _ => Count(r.Succeeded),
     }, RunsLegend);
 
-    public static ReportColumn<SummaryRow> Unsettled { get; } = new("JIT-unsettled", r => r.Kind == SummaryRow.Kinds.Peer ? None : Count(r.UnsettledRuns), RunsLegend, Numeric: true);
+    public static ReportColumn<SummaryRow> Unsettled { get; } = new("JIT-unsettled", r => r.UnsettledRuns is { } n ? Count(n) : None, RunsLegend, Numeric: true);
 
     public static ReportColumn<SummaryRow> Ties { get; } = new("Not told apart from", r => r.TiedWith.Count == 0 ? None : string.Join(", ", r.TiedWith.Select(CaseNumber)), RunsLegend);
 

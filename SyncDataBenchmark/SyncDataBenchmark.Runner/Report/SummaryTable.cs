@@ -32,7 +32,7 @@ public static class SummaryTable
         var peers = peerRuns.GroupBy(r => r.Peer)
             .OrderBy(g => peerOrder.IndexOf(g.Key))
             .Select(g => OfPeer(PeerDefinition.Find(g.Key)!, g.ToList(), parameters.MainProfile));
-        return combinations.Select(g => OfCombination(g.ToList(), parameters.MainProfile)).Concat(peers);
+        return combinations.Select(g => OfCombination(g.ToList(), parameters.MainProfile) with { UnsettledRuns = parameters.JitThresholdMs is null ? null : g.Count(r => r is { Warmup: false, Ok: true, Unsettled: true }) }).Concat(peers);
     }
 
     private static SummaryRow OfCombination(List<CombinationRun> all, string mainProfile)
@@ -64,7 +64,6 @@ public static class SummaryTable
             SomeService = ServiceMedians.Of(ok.Select(r => r.Result!.SomeService)),
             SyncDataSource = ServiceMedians.Of(ok.Select(r => r.Result!.SyncDataSource)),
             Traffic = best?.Traffic,
-            UnsettledRuns = ok.Count(r => r.Unsettled == true),
         });
     }
 

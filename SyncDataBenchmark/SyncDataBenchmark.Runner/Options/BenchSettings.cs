@@ -24,7 +24,7 @@ public sealed record BenchSettings
     public const int DefaultRepeat = 3;
     /// <summary>The most timed runs per case (--max-repeat).</summary>
     public int MaxRepeat { get; init; } = DefaultMaxRepeat;
-    public const int DefaultMaxRepeat = 30;
+    public const int DefaultMaxRepeat = 20;
     /// <summary>
     /// A case stops once the 95% interval of its median/median ratio to the psql binary pipe is narrower than this share
     /// of the ratio (--ci-width), e.g. 0.10: 1.00× [0.95–1.05].
@@ -33,10 +33,10 @@ public sealed record BenchSettings
     public const double DefaultTargetWidth = 0.10;
     /// <summary>
     /// Seconds of timed runs (their own clock) a case may spend before it stops short of the width (--case-budget). The
-    /// default keeps a full ./bench.sh here (2 cores, 1M rows, 40 cases, 7 peers, 3 profiles) near two hours: docs/running.md.
+    /// default keeps a full ./bench.sh here (2 cores, 1M rows, 40 combinations, 6 peers, 3 profiles) within about two hours: docs/running.md.
     /// </summary>
     public double CaseBudgetSeconds { get; init; } = DefaultCaseBudgetSeconds;
-    public const double DefaultCaseBudgetSeconds = 45;
+    public const double DefaultCaseBudgetSeconds = 30;
     /// <summary>The least untimed runs per case (and peer) after the services start, before the timed ones (--warmup).</summary>
     public int Warmups { get; init; } = DefaultWarmups;
     public const int DefaultWarmups = 1;

@@ -34,6 +34,9 @@ public sealed record CombinationRun : MeasuredRun
     [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
     public bool? Unsettled { get; init; }
 
+    /// <summary>This run flagged <see cref="Unsettled"/> when it is timed and SomeService compiled longer than <paramref name="thresholdMs"/> in it.</summary>
+    public CombinationRun Flagged(double thresholdMs) => !Warmup && Result?.SomeService?.JitTimeMs > thresholdMs ? this with { Unsettled = true } : this;
+
     /// <summary>Both verdicts must hold: the service's (inside its transaction) and the runner's (after the commit).</summary>
     public override bool Ok => Result is { Status: RunStatus.Succeeded, Verified: true } && RunnerVerified == true;
 

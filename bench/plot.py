@@ -313,7 +313,7 @@ def draw_summary(report, split, path):
     if psql:
         # The physical limit: one stream, no parsing; everything right of this line is overhead.
         ax_time.axvline(psql["medianMs"] / 1000, color="black", linestyle="--", alpha=0.5)
-    ax_time.set_xlabel("process time, median of the timed runs (s, log scale), whiskers its 97.5% interval; sorted by median; "
+    ax_time.set_xlabel("process time, median of the timed runs (s, log scale), whiskers its 97.5% interval; sorted by median;\n"
                       "shaded and ≈ = not told apart from the row above (a tie); outlined = peers, dashed = psql binary pipe", fontsize=8)
     ax_time.grid(True, axis="x", alpha=0.3)
 
@@ -390,7 +390,7 @@ def draw_grid(report, split, path):
         grid[fetches.index(f), inserts.index(i)] = r["ratioToPsqlBinary"]
     present = grid[~np.isnan(grid)]
     spread = max(float(np.max(present)), 1 / float(np.min(present)), 1.5)
-    fig, ax = plt.subplots(figsize=(1.3 * len(inserts) + 3, 0.7 * len(fetches) + 2.2))
+    fig, ax = plt.subplots(figsize=(max(9, 1.3 * len(inserts) + 4), max(4, 0.7 * len(fetches) + 2.4)))
     image = ax.imshow(np.ma.masked_invalid(grid), cmap="RdYlGn_r", norm=LogNorm(vmin=1 / spread, vmax=spread), aspect="auto")
     for (f, i), r in cells.items():
         interval = r.get("ratioInterval")
@@ -400,10 +400,10 @@ def draw_grid(report, split, path):
     ax.set_yticks(range(len(fetches)), fetches, fontsize=8)
     ax.set_xlabel("insert (SomeService's writer)")
     ax.set_ylabel("fetch")
-    fig.colorbar(image, ax=ax, label="median / psql binary pipe's median (log; < 1 faster than the pipe)")
+    fig.colorbar(image, ax=ax, label="median / the pipe's median (log; < 1: faster)")
     p = report["parameters"]
-    fig.suptitle(f"Ratio to the psql binary pipe, median/median with its 95% interval — {p['rows']:,} rows" + (f" of {split[1:]}" if split else ""), fontsize=11)
-    fig.tight_layout(rect=(0, 0, 1, 0.95))
+    fig.suptitle(f"Ratio to the psql binary pipe, median/median [95% interval]\n{p['rows']:,} rows" + (f" of {split[1:]}" if split else ""), fontsize=11)
+    fig.tight_layout(rect=(0, 0, 1, 0.92))
     save(fig, path, dpi=DPI)
 
 

@@ -101,6 +101,21 @@ public sealed class AdaptiveStopTests
     }
 
     [Fact]
+    public void Runs_of_services_someone_else_started_count_for_the_main_profile()
+    {
+        var record = new SessionMeasurements();
+        var c = CaseNumbers.Runnable.Single(x => x.Key == Copy);
+        foreach (var _ in Enumerable.Range(0, 2))
+        {
+            // --someservice-url: the runner records the profile as "external", and the runs failed.
+            record.Add(SummaryTableTests.Run(c, 1, 100, false) with { Profile = BenchLab.ExternalProfile });
+        }
+
+        var (stop, item, _, _) = Judge(record);
+        Assert.False(stop.Wants(item));
+    }
+
+    [Fact]
     public void A_timed_run_that_compiled_past_the_threshold_is_flagged_and_a_warm_up_never_is()
     {
         var c = CaseNumbers.Runnable.Single(x => x.Key == Copy);

@@ -110,10 +110,4 @@ public sealed record BenchSettings
 
     /// <summary>--profile-cases when not given: the COPY path, EF Core's typical write and the bulk library.</summary>
     public const string DefaultProfileCasesText = "NpgsqlCopy:NpgsqlCopy,EFStream:EFTypical,NpgsqlCopy:EFBulk";
-
-    /// <summary>
-    /// Warm-ups at the size with this index: the first size only, since the processes stay up and warm across sizes;
-    /// with more than one profile the services restart for each profile at every size, so each size warms up again.
-    /// </summary>
-    public int WarmupsAt(int sizeIndex) => sizeIndex == 0 || Profiles.Count > 1 ? Warmups : 0;
 }

@@ -59,6 +59,10 @@ public sealed class AdaptiveStop(BenchSettings settings, SessionMeasurements rec
         return RunStatistics.MedianInterval(durations) is { } i && RunStatistics.Median(durations) is > 0 and var m ? (i.Upper - i.Lower) / m : null;
     }
 
+    /// <summary>The run is under the item's profile; services someone else started (--someservice-url) record theirs as "external".</summary>
+    private static bool ProfileOf(CombinationRun run, PlanItem item) =>
+        run.Profile == item.Profile.Name || (item.MainProfile && run.Profile == BenchLab.ExternalProfile);
+
     private List<double> PipeOf(PlanItem item) =>
         [.. Peers(item.Rows).Where(r => r.Peer == PeerDefinition.PsqlBinaryKey && r.Table == item.Table.Name && r.ChangedShare == item.Share && r is { Ok: true, Warmup: false })
             .Select(r => r.DurationMs!.Value)];
@@ -68,7 +72,7 @@ public sealed class AdaptiveStop(BenchSettings settings, SessionMeasurements rec
     private (IReadOnlyList<double> Durations, int Attempts, int Failures, double SpentMs) Of(PlanItem item)
     {
         List<(bool Ok, double? Ms, double? WallMs)> runs = item.Combination is not null
-            ? [.. record.Runs.Where(r => r.Case == item.Case && r.Profile == item.Profile.Name && r.Link == link && r.SourceRows == item.Rows && !r.Warmup)
+            ? [.. record.Runs.Where(r => r.Case == item.Case && ProfileOf(r, item) && r.Link == link && r.SourceRows == item.Rows && !r.Warmup)
                 .Select(r => (r.Ok, r.Result?.DurationMs, (double?)r.WallMs))]
             : [.. Peers(item.Rows).Where(r => r.Peer == item.Peer!.Key && r.Table == item.Table.Name && r.ChangedShare == item.Share && !r.Warmup)
                 .Select(r => (r.Ok, r.DurationMs, r.WallMs))];

@@ -6,7 +6,7 @@ namespace SyncDataBenchmark.Runner.Report;
 
 /// <summary>
 /// "What to pick", computed from the records by one rule, written into results.md: for each situation (a filter on the
-/// combinations), among its main-profile combinations of the headline split whose every timed run verified, the one
+/// combinations, a table or share of its own, a shaped link), among its main-profile combinations whose every timed run verified, the one
 /// with the lowest median; every one a Mann-Whitney test with a threshold (RunStatistics.Compare) cannot tell from it,
 /// as ties; then the runner-up, the fastest the test says is slower.
 /// </summary>
@@ -22,8 +22,26 @@ public static class Verdict
         ("An ORM's own writer, no paid licence", r => WriterLibrary.Of(r.Insert) is "EF Core" or "linq2db"),
     ];
 
+    /// <summary>The headline split's situations, then one "any way" row per further split (a table, a changed share) and per shaped link.</summary>
+    public static IReadOnlyList<VerdictRow> Build(ReportTables tables)
+    {
+        var splits = tables.Summary.Select(r => r.Split).Distinct().Where(s => s != "");
+        var links = tables.Links.Where(l => l.RateBitsPerSecond is not null);
+        return
+        [
+            .. Build(tables.Summary),
+            .. splits.Select(split => Of($"A full copy, any way [{split[1..]}]", Candidates(tables.Summary, split))),
+            .. links.Select(link => Of($"A full copy across the {link.Link} link, any way", Candidates(link.Cases, ""))),
+        ];
+    }
+
+    /// <summary>The headline split's situations.</summary>
     public static IReadOnlyList<VerdictRow> Build(IReadOnlyList<SummaryRow> summary) =>
-        [.. Situations.Select(s => Of(s.Situation, summary.Where(r => r is { Kind: SummaryRow.Kinds.Combination, MainProfile: true, Split: "", Failures: 0, MedianMs: not null } && s.Allowed(r))))];
+        [.. Situations.Select(s => Of(s.Situation, Candidates(summary, "").Where(s.Allowed)))];
+
+    /// <summary>The main profile's combinations of one split whose every timed run verified.</summary>
+    private static IEnumerable<SummaryRow> Candidates(IEnumerable<SummaryRow> rows, string split) =>
+        rows.Where(r => r is { Kind: SummaryRow.Kinds.Combination, MainProfile: true, Failures: 0, MedianMs: not null } && r.Split == split);
 
     private static VerdictRow Of(string situation, IEnumerable<SummaryRow> candidates)
     {
@@ -41,9 +59,9 @@ public static class Verdict
     }
 
     /// <summary>The "What to pick" section of results.md.</summary>
-    public static void Append(StringBuilder md, IReadOnlyList<SummaryRow> summary)
+    public static void Append(StringBuilder md, ReportTables tables)
     {
-        var rows = Build(summary);
+        var rows = Build(tables);
         if (rows.All(r => r.Use is null))
         {
             return;

@@ -94,6 +94,8 @@ public sealed class BenchSession(BenchPlan plan, SessionMeasurements record, IBe
         }
 
         using var executor = new BenchExecutor(Settings, lab, record, display.Say);
+        // Each link's lab starts services of its own: nothing in them has run yet.
+        _warmProfile = null;
         for (var i = 0; i < Settings.Sizes.Count; i++)
         {
             var rows = Settings.Sizes[i];
@@ -135,6 +137,15 @@ public sealed class BenchSession(BenchPlan plan, SessionMeasurements record, IBe
             var items = Plan.Round(sizeIndex, lab.Link.Name, record, round, item => stop.Wants(item, all));
             if (items.Count == 0)
             {
+                return;
+            }
+
+            // Every round adds a run to each case it holds, and AdaptiveStop ends a case at --max-repeat: past twice that
+            // (the profiles' blocks, then the default's), something does not count its runs, and the session says so.
+            if (round > 2 * Settings.MaxRepeat + 1)
+            {
+                record.AddProblem($"At {rows:N0} rows the rounds did not end after {round - 1}: {string.Join(", ", items.Select(j => j.Key).Distinct())} still wanted runs.");
+                display.Say(record.Problems[^1]);
                 return;
             }
 

@@ -120,10 +120,15 @@ public sealed class BenchOptionsTests
             (defaults.Repeat, defaults.MaxRepeat, defaults.TargetWidth, defaults.CaseBudgetSeconds, defaults.JitThresholdMs));
         // No --seed: a seed of its own, which the record keeps (ResultsFile) so the order can be repeated.
         Assert.InRange(defaults.Seed, 0, int.MaxValue);
+
+        // A --repeat or --warmup past the other's default raises it: "--repeat 40" still runs 40 times.
+        var (raised, many) = Parse("--repeat", "40", "--warmup", "40");
+        Assert.Empty(BenchOptions.Errors(many));
+        Assert.Equal((40, 40), (raised.Settings(many).MaxRepeat, raised.Settings(many).MaxWarmups));
     }
 
     [Theory]
-    [InlineData("--repeat 40", "--repeat is more than --max-repeat")]
+    [InlineData("--repeat 40 --max-repeat 30", "--repeat is more than --max-repeat")]
     [InlineData("--warmup 3 --max-warmup 2", "--warmup is more than --max-warmup")]
     [InlineData("--ci-width 0", "--ci-width: '0' is not valid: a share above 0 and at most 100%")]
     [InlineData("--seed -1", "--seed: '-1' is not valid: a whole number from 0 to 2,147,483,647")]

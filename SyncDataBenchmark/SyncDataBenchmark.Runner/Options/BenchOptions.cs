@@ -29,7 +29,7 @@ public sealed class BenchOptions
     private readonly Option<int?> _repeat = Number("--repeat", 1000,
         "The least timed runs per case and peer; a case runs more (rounds in random order) until its --ci-width, --case-budget or --max-repeat is reached", $"{BenchSettings.DefaultRepeat}");
 
-    private readonly Option<int?> _maxRepeat = Number("--max-repeat", 1000, "The most timed runs per case and peer", $"{BenchSettings.DefaultMaxRepeat}");
+    private readonly Option<int?> _maxRepeat = Number("--max-repeat", 1000, "The most timed runs per case and peer", $"{BenchSettings.DefaultMaxRepeat}, or --repeat if more");
 
     private readonly Option<double?> _ciWidth = new("--ci-width")
     {
@@ -46,7 +46,7 @@ public sealed class BenchOptions
         "The least untimed warm-up runs per case and peer after each start of the services (at the first size; at every size with more than one profile)", $"{BenchSettings.DefaultWarmups}");
 
     private readonly Option<int?> _maxWarmup = Number("--max-warmup", 1000,
-        "The most warm-up runs per case and service start: a case warms up until one compiled less than --jit-threshold-ms in SomeService", $"{BenchSettings.DefaultMaxWarmups}");
+        "The most warm-up runs per case and service start: a case warms up until one compiled less than --jit-threshold-ms in SomeService", $"{BenchSettings.DefaultMaxWarmups}, or --warmup if more");
 
     private readonly Option<int?> _jitThreshold = Number("--jit-threshold-ms", 100_000,
         "A warm-up that compiled less than this many milliseconds in SomeService (its JIT time over the run) ends the warm-ups; a timed run that compiled more is flagged unsettled",
@@ -165,10 +165,11 @@ public sealed class BenchOptions
         MaxRunSeconds = parse.GetValue(_noMaxRun) ? null : parse.GetValue(_maxRunSeconds) ?? BenchSettings.DefaultMaxRunSeconds,
         Repeat = parse.GetValue(_repeat) ?? BenchSettings.DefaultRepeat,
         Warmups = parse.GetValue(_warmup) ?? BenchSettings.DefaultWarmups,
-        MaxRepeat = parse.GetValue(_maxRepeat) ?? BenchSettings.DefaultMaxRepeat,
+        // Without --max-repeat (--max-warmup), a --repeat (--warmup) above its default raises it: "--repeat 40" still means 40 runs.
+        MaxRepeat = parse.GetValue(_maxRepeat) ?? Math.Max(BenchSettings.DefaultMaxRepeat, parse.GetValue(_repeat) ?? BenchSettings.DefaultRepeat),
         TargetWidth = parse.GetValue(_ciWidth) ?? BenchSettings.DefaultTargetWidth,
         CaseBudgetSeconds = parse.GetValue(_caseBudget) ?? BenchSettings.DefaultCaseBudgetSeconds,
-        MaxWarmups = parse.GetValue(_maxWarmup) ?? BenchSettings.DefaultMaxWarmups,
+        MaxWarmups = parse.GetValue(_maxWarmup) ?? Math.Max(BenchSettings.DefaultMaxWarmups, parse.GetValue(_warmup) ?? BenchSettings.DefaultWarmups),
         JitThresholdMs = parse.GetValue(_jitThreshold) ?? BenchSettings.DefaultJitThresholdMs,
         Seed = parse.GetValue(_seed) ?? Random.Shared.Next(),
         Cases = CaseSelection.Parse(parse.GetValue(_cases) ?? [], out _),
@@ -304,9 +305,9 @@ public sealed class BenchOptions
             (r.GetValue(_someServiceUrl) is not null && OptionParsing.List(r.GetValue(_profile) ?? []).Any(p => !string.Equals(p, RuntimeProfiles.DefaultName, StringComparison.OrdinalIgnoreCase)),
                 "--profile applies to services the runner starts; with --someservice-url the services run whatever they were started with (recorded as reported)."),
             (r.GetValue(_noMaxRun) && r.GetValue(_maxRunSeconds) is not null, "--max-run-seconds and --no-max-run contradict each other: give one."),
-            ((r.GetValue(_repeat) ?? BenchSettings.DefaultRepeat) > (r.GetValue(_maxRepeat) ?? BenchSettings.DefaultMaxRepeat),
+            (r.GetValue(_maxRepeat) is { } maxRepeat && (r.GetValue(_repeat) ?? BenchSettings.DefaultRepeat) > maxRepeat,
                 "--repeat is more than --max-repeat: the least runs per case cannot exceed the most."),
-            ((r.GetValue(_warmup) ?? BenchSettings.DefaultWarmups) > (r.GetValue(_maxWarmup) ?? BenchSettings.DefaultMaxWarmups),
+            (r.GetValue(_maxWarmup) is { } maxWarmup && (r.GetValue(_warmup) ?? BenchSettings.DefaultWarmups) > maxWarmup,
                 "--warmup is more than --max-warmup: the least warm-ups per case cannot exceed the most."),
             (OptionParsing.List(r.GetValue(_link) ?? []).Any(n => NetworkLink.Find(n) is { Shaped: true }) && (hasConnection || hasUrl),
                 "--link with a shaped link builds its own two hosts (each with its own cluster and service): it cannot use --connection, --source-url or --someservice-url."),

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Draws the benchmark's pictures with matplotlib (Debian: python3-matplotlib) from the report's tables.
 
-    plot.py TABLES_JSON [OUT_DIR | --out DIR]    writes N.png per combination, summary.png, for a sweep growth.png,
+    plot.py TABLES_JSON [OUT_DIR | --out DIR]    writes N.png per combination, summary.png (medians with their intervals,
+                                                sorted, ties shaded together), grid.png (fetch × insert: the ratio to the
+                                                psql binary pipe, median/median, with its interval), for a sweep growth.png,
                                                 and with a shaped --link links.png (time against link rate per case);
                                                 for a table other than users the same with its name: summary-orders.png;
                                                 with --changed summary-1pct.png per share and changed.png (time against
@@ -68,6 +70,7 @@ def main():
     # summary-orders.png, summary-1pct.png (a % in a file name is an escape in a link).
     for split, part in splits(report):
         draw_summary(part, split, os.path.join(out, f"summary{file_part(split)}.png"))
+        draw_grid(part, split, os.path.join(out, f"grid{file_part(split)}.png"))
         if any(len(g["points"]) > 1 for g in part["growth"]):
             draw_growth(part, os.path.join(out, f"growth{file_part(split)}.png"))
         if any(r["kind"] == "combination" and not r["mainProfile"] for r in part["summary"]):
@@ -273,31 +276,45 @@ def draw_summary(report, split, path):
         gridspec_kw={"height_ratios": [len(timed) + 1, len(combos) + 1, len(combos) + 1]})
     p = report["parameters"]
     sizes = p["sizes"]
-    fig.suptitle(f"{p['rows']:,} rows" + (f" of {split[1:]}" if split else "") + f" — {runs_of(timed)}" + (" — tmpfs" if p["tmpfs"] else "")
+    fig.suptitle(f"{p['rows']:,} rows" + (f" of {split[1:]}" if split else "") + f" — {runs_of(timed, 'median')}" + (" — tmpfs" if p["tmpfs"] else "")
                  + (f" — the largest of {len(sizes)} sizes (growth.png has the others)" if len(sizes) > 1 else ""), fontsize=13)
 
-    values = [(r.get("bestMs") or 0) / 1000 for r in timed]
+    # Sorted by median (the one figure every table ranks by), rows never timed last; whiskers: each median's 97.5% interval.
+    timed.sort(key=lambda r: (r.get("medianMs") is None, r.get("medianMs") or 0))
+    values = [(r.get("medianMs") or 0) / 1000 for r in timed]
     y = range(len(timed))
     ax_time.barh(y, values, color=[colors.get(r["case"], "grey") for r in timed],
                  edgecolor=["black" if r["kind"] == "peer" else "none" for r in timed], hatch=None)
+    for i, r in enumerate(timed):
+        if r.get("medianLowerMs") is not None and r.get("medianUpperMs") is not None:
+            ax_time.plot([max(r["medianLowerMs"], 1e-3) / 1000, r["medianUpperMs"] / 1000], [i, i], color="black", linewidth=1, label="_interval")
+    # Ties (no test tells them apart) grouped: each run of neighbours tied with the one above shares a shaded band.
+    for start, end in tie_groups(timed):
+        ax_time.axhspan(start - 0.45, end + 0.45, color="gold", alpha=0.18, linewidth=0)
     positive = [v for v in values if v > 0]
     smallest = min(positive) if positive else 1
-    ranks = {r["case"]: r.get("rank") for r in timed}
     for i, r in enumerate(timed):
-        text = f"{r['bestMs']:,.0f} ms" if r.get("bestMs") is not None else no_best(r, report["complete"])
+        text = f"{r['medianMs']:,.0f} ms" if r.get("medianMs") is not None else no_best(r, report["complete"])
+        ratio = r.get("ratioToPsqlBinary")
+        interval = r.get("ratioInterval")
+        if ratio is not None and r.get("peer") != "psql-binary":
+            text += f"  {ratio:.2f}× pipe" + (f" [{interval['lower']:.2f}–{interval['upper']:.2f}]" if interval else "")
+        if r.get("medianMs") is not None:
+            text += f"  n={len_ok(r)}"
         if r.get("rank"):
             text += f"  (rank {r['rank']})"
         ax_time.text(max(values[i], smallest), i, " " + text, va="center", fontsize=8)
-    ax_time.set_yticks(list(y), [r["label"] for r in timed], fontsize=8)
+    ax_time.set_yticks(list(y), [("≈ " if tied_with_above(timed, i) else "") + r["label"] for i, r in enumerate(timed)], fontsize=8)
     ax_time.invert_yaxis()
     if positive:
         ax_time.set_xscale("log")
         ax_time.set_xlim(left=smallest / 2, right=max(positive) * 6)
-    psql = next((r for r in timed if r.get("peer") == "psql-binary" and r.get("bestMs")), None)
+    psql = next((r for r in timed if r.get("peer") == "psql-binary" and r.get("medianMs")), None)
     if psql:
         # The physical limit: one stream, no parsing; everything right of this line is overhead.
-        ax_time.axvline(psql["bestMs"] / 1000, color="black", linestyle="--", alpha=0.5)
-    ax_time.set_xlabel("process time, best run (s, log scale); outlined = peers, dashed = psql binary pipe; cases in TestCase order")
+        ax_time.axvline(psql["medianMs"] / 1000, color="black", linestyle="--", alpha=0.5)
+    ax_time.set_xlabel("process time, median of the timed runs (s, log scale), whiskers its 97.5% interval; sorted by median;\n"
+                      "shaded and ≈ = not told apart from the row above (a tie); outlined = peers, dashed = psql binary pipe", fontsize=8)
     ax_time.grid(True, axis="x", alpha=0.3)
 
     names = [r["label"] for r in combos]
@@ -329,6 +346,64 @@ def draw_summary(report, split, path):
         ax.legend(fontsize=8, loc="lower right", bbox_to_anchor=(1.0, 1.0), ncol=2, frameon=False)
         ax.grid(True, axis="x", alpha=0.3)
     fig.tight_layout(rect=(0, 0, 1, 0.98))
+    save(fig, path, dpi=DPI)
+
+
+def len_ok(row):
+    """The successful timed runs a row's median is of."""
+    return row["timedRuns"] - row.get("failures", 0)
+
+
+def tied_with_above(rows, i):
+    """Whether row i and the row above are combinations no test tells apart (the summary's tiedWith)."""
+    return i > 0 and rows[i - 1]["case"] in (rows[i].get("tiedWith") or [])
+
+
+def tie_groups(rows):
+    """(first, last) index of each run of two or more neighbours, each tied with the one above."""
+    groups, start = [], None
+    for i in range(len(rows)):
+        if tied_with_above(rows, i):
+            start = i - 1 if start is None else start
+        elif start is not None:
+            groups.append((start, i - 1))
+            start = None
+    if start is not None:
+        groups.append((start, len(rows) - 1))
+    return groups
+
+
+def draw_grid(report, split, path):
+    """Fetch × insert: each combination's median/median ratio to the psql binary pipe, colour on a log scale around 1."""
+    import matplotlib.pyplot as plt
+    from matplotlib.colors import LogNorm
+
+    rows = [r for r in report["summary"] if r["kind"] == "combination" and r["mainProfile"] and r.get("ratioToPsqlBinary")]
+    if not rows:
+        return
+    fetches = list(dict.fromkeys(r["fetch"] for r in sorted(rows, key=lambda r: r.get("number") or 0)))
+    inserts = list(dict.fromkeys(r["insert"] for r in sorted(rows, key=lambda r: r.get("number") or 0)))
+    cells = {(r["fetch"], r["insert"]): r for r in rows}
+    import numpy as np
+    grid = np.full((len(fetches), len(inserts)), np.nan)
+    for (f, i), r in cells.items():
+        grid[fetches.index(f), inserts.index(i)] = r["ratioToPsqlBinary"]
+    present = grid[~np.isnan(grid)]
+    spread = max(float(np.max(present)), 1 / float(np.min(present)), 1.5)
+    fig, ax = plt.subplots(figsize=(max(9, 1.3 * len(inserts) + 4), max(4, 0.7 * len(fetches) + 2.4)))
+    image = ax.imshow(np.ma.masked_invalid(grid), cmap="RdYlGn_r", norm=LogNorm(vmin=1 / spread, vmax=spread), aspect="auto")
+    for (f, i), r in cells.items():
+        interval = r.get("ratioInterval")
+        text = f"{r['ratioToPsqlBinary']:.2f}×" + (f"\n[{interval['lower']:.2f}–{interval['upper']:.2f}]" if interval else "")
+        ax.text(inserts.index(i), fetches.index(f), text, ha="center", va="center", fontsize=7)
+    ax.set_xticks(range(len(inserts)), inserts, rotation=30, ha="right", fontsize=8)
+    ax.set_yticks(range(len(fetches)), fetches, fontsize=8)
+    ax.set_xlabel("insert (SomeService's writer)")
+    ax.set_ylabel("fetch")
+    fig.colorbar(image, ax=ax, label="median / the pipe's median (log; < 1: faster)")
+    p = report["parameters"]
+    fig.suptitle(f"Ratio to the psql binary pipe, median/median [95% interval]\n{p['rows']:,} rows" + (f" of {split[1:]}" if split else ""), fontsize=11)
+    fig.tight_layout(rect=(0, 0, 1, 0.92))
     save(fig, path, dpi=DPI)
 
 

@@ -28,7 +28,8 @@ public sealed class BenchCommandTests
         var output = Directory.CreateTempSubdirectory("syncdata-bench-test-");
         try
         {
-            var (exitCode, console) = await RunAsync(["--rows", Rows.ToString(System.Globalization.CultureInfo.InvariantCulture), "--repeat", "1", "--out", output.FullName,
+            // One timed run and one warm-up each (--max-repeat, --max-warmup): the statistics' own rules are the fast tier's (BenchPlanTests, VerdictTests).
+            var (exitCode, console) = await RunAsync(["--rows", Rows.ToString(System.Globalization.CultureInfo.InvariantCulture), "--repeat", "1", "--max-repeat", "1", "--max-warmup", "1", "--seed", "5", "--out", output.FullName,
                 // A second profile for one case: the services restart under it, its runs and the comparison table appear.
                 "--profile", "default,tuned", "--profile-cases", "NpgsqlCopy:NpgsqlCopy"]);
             Assert.True(exitCode == 0, $"exit code {exitCode}:\n{console}");
@@ -53,7 +54,10 @@ public sealed class BenchCommandTests
             Assert.False(report.TryGetProperty("summary", out _));
             var tables = ReportTables.Of(await ResultsFile.ReadAsync(Path.Combine(output.FullName, ResultsFile.FileName)));
             var markdown = await File.ReadAllTextAsync(Path.Combine(output.FullName, "results.md"));
-            Assert.Contains("| TestCase | Rank | FetchApproach | InsertApproach | Process Time (best of 1) |", markdown);
+            Assert.Contains("| TestCase | Rank | FetchApproach | InsertApproach | Process Time (median) | Ratio to psql binary (median/median) | Runs |", markdown);
+            Assert.Equal(5, report.GetProperty("parameters").GetProperty("seed").GetInt32());
+            Assert.Contains("Seed 5 (--seed 5 repeats this order)", console);
+            Assert.Contains("## What to pick (computed)", markdown);
             Assert.Contains("per-run medians", markdown);
             foreach (var (n, fetch, insert) in combinations)
             {
@@ -133,8 +137,10 @@ public sealed class BenchCommandTests
             }
 
             // The psql binary pipe is its own yardstick, at its own scope; pgcopydb is compared with its whole command.
-            Assert.Contains("| 1.00× | target statements (whole command ", markdown.Split('\n').Single(l => l.StartsWith("| peer: psql binary pipe |", StringComparison.Ordinal)));
-            Assert.EndsWith("| whole command |", markdown.Split('\n').Single(l => l.StartsWith("| peer: psql truncate, then pgcopydb", StringComparison.Ordinal)));
+            var pipeLine = markdown.Split('\n').Single(l => l.StartsWith("| peer: psql binary pipe |", StringComparison.Ordinal));
+            Assert.Contains("| 1.00× | 1 (max) |", pipeLine);
+            Assert.Contains("| target statements (whole command ", pipeLine);
+            Assert.EndsWith("| whole command | — | — |", markdown.Split('\n').Single(l => l.StartsWith("| peer: psql truncate, then pgcopydb", StringComparison.Ordinal)));
             Assert.Contains("wal_level=logical", markdown);
 
             await AssertPngAsync(Path.Combine(output.FullName, "summary.png"));
@@ -161,7 +167,7 @@ public sealed class BenchCommandTests
         var output = Directory.CreateTempSubdirectory("syncdata-bench-sweep-");
         try
         {
-            var (exitCode, console) = await RunAsync(["--rows", "600,300", "--repeat", "1", "--warmup", "2", "--peers", "psql-binary", "--profile", "default",
+            var (exitCode, console) = await RunAsync(["--rows", "600,300", "--repeat", "1", "--max-repeat", "1", "--warmup", "2", "--max-warmup", "2", "--peers", "psql-binary", "--profile", "default",
                 "--cases", "NpgsqlCopy:NpgsqlCopy", "--out", output.FullName]);
             Assert.True(exitCode == 0, $"exit code {exitCode}:\n{console}");
             Assert.Contains("Seeding 600 rows", console);
@@ -224,6 +230,7 @@ public sealed class BenchCommandTests
     [InlineData("--someservice-url", "http://127.0.0.1:1", "need --connection")]
     [InlineData("--profile", "tunned", "--profile: 'tunned' is not valid: one or more of default, workstation, tuned")]
     [InlineData("--bogus", "x", "'--bogus' is not an option of this command. Valid options: --help, --version, --rows,")]
+    [InlineData("--max-repeat", "2", "--repeat is more than --max-repeat")]
     public async Task Options_that_cannot_go_together_are_refused_before_anything_starts(string option, string value, string message)
     {
         var output = Path.Combine(Path.GetTempPath(), "syncdata-bench-refused-" + Path.GetRandomFileName());
@@ -316,6 +323,11 @@ public sealed class BenchCommandTests
         { "--link", "2mbit", "one or more of loopback, 10gbit, 1gbit, 100mbit" },
         { "--link", "", "one or more of loopback, 10gbit, 1gbit, 100mbit" },
         { "--warmup", "0", "a whole number from 1 to 1,000" },
+        { "--max-repeat", "0", "a whole number from 1 to 1,000" },
+        { "--ci-width", "101%", "a share above 0 and at most 100%" },
+        { "--case-budget", "ten", "a whole number from 1 to 1,000,000" },
+        { "--jit-threshold-ms", "0", "a whole number from 1 to 100,000" },
+        { "--seed", "x", "a whole number from 0 to 2,147,483,647" },
         { "--peers", "psql", "one or more of psql-binary, psql-text, pgcopydb, postgres-fdw, logical-replication, psql-binary-tuned" },
         { "--report-from", "{file}", "a directory that exists or can be created, and is writable" },
         { "--report-from", "{file}.none", "give the --out directory of an earlier run" },

@@ -125,6 +125,40 @@ public sealed class BenchOptionsTests
         Assert.False(options.Settings(Parse("--source-connection", "Host=h", "--table", "s.t").Parse).RowsGiven);
     }
 
+    [Fact]
+    public void The_statistics_options_parse_to_their_settings_and_default_to_BenchSettings()
+    {
+        var (options, parse) = Parse("--seed", "42", "--max-repeat", "12", "--ci-width", "4%", "--case-budget", "30", "--jit-threshold-ms", "5", "--max-warmup", "3");
+
+        Assert.Empty(BenchOptions.Errors(parse));
+        var settings = options.Settings(parse);
+        Assert.Equal((42, 12, 0.04, 30.0, 5.0, 3), (settings.Seed, settings.MaxRepeat, settings.TargetWidth, settings.CaseBudgetSeconds, settings.JitThresholdMs, settings.MaxWarmups));
+
+        var (plain, none) = Parse();
+        var defaults = plain.Settings(none);
+        Assert.Equal((BenchSettings.DefaultRepeat, BenchSettings.DefaultMaxRepeat, BenchSettings.DefaultTargetWidth, BenchSettings.DefaultCaseBudgetSeconds, BenchSettings.DefaultJitThresholdMs),
+            (defaults.Repeat, defaults.MaxRepeat, defaults.TargetWidth, defaults.CaseBudgetSeconds, defaults.JitThresholdMs));
+        // No --seed: a seed of its own, which the record keeps (ResultsFile) so the order can be repeated.
+        Assert.InRange(defaults.Seed, 0, int.MaxValue);
+
+        // A --repeat or --warmup past the other's default raises it: "--repeat 40" still runs 40 times.
+        var (raised, many) = Parse("--repeat", "40", "--warmup", "40");
+        Assert.Empty(BenchOptions.Errors(many));
+        Assert.Equal((40, 40), (raised.Settings(many).MaxRepeat, raised.Settings(many).MaxWarmups));
+    }
+
+    [Theory]
+    [InlineData("--repeat 40 --max-repeat 30", "--repeat is more than --max-repeat")]
+    [InlineData("--warmup 3 --max-warmup 2", "--warmup is more than --max-warmup")]
+    [InlineData("--ci-width 0", "--ci-width: '0' is not valid: a share above 0 and at most 100%")]
+    [InlineData("--seed -1", "--seed: '-1' is not valid: a whole number from 0 to 2,147,483,647")]
+    public void Statistics_options_out_of_range_are_refused(string args, string message)
+    {
+        var errors = BenchOptions.Errors(Parse(args.Split(' ')).Parse);
+
+        Assert.Contains(errors, e => e.Contains(message, StringComparison.Ordinal));
+    }
+
     [Theory]
     [InlineData("0.1%,1%,10%", new[] { 0.001, 0.01, 0.1 })]
     [InlineData("10%, 0.001 ,1 %", new[] { 0.001, 0.01, 0.1 })]

@@ -29,21 +29,56 @@ public sealed class BenchPlanTests
     };
 
     [Fact]
-    public void Each_round_visits_every_case_and_coding_then_the_peers_warm_ups_first()
+    public void A_round_is_a_permutation_of_its_cases_and_peers_that_the_seed_alone_decides()
     {
-        var plan = new BenchPlan(Settings());
-
-        var items = plan.ItemsAt(0, NetworkLink.LoopbackName, new SessionMeasurements());
-
+        var plan = new BenchPlan(Settings() with { Seed = 7 });
+        var record = new SessionMeasurements();
         string[] round = [Copy, Copy + "[gzip]", Stream, Stream + "[gzip]", PeerDefinition.PsqlBinaryKey];
-        Assert.Equal([.. round, .. round, .. round], items.Select(i => i.Key));
-        Assert.Equal([0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2], items.Select(i => i.Round));
-        Assert.Equal(items.Select(i => i.Round == 0), items.Select(i => i.Warmup));
-        Assert.Equal(Enumerable.Range(0, items.Count), items.Select(i => i.Index));
-        Assert.All(items, i => Assert.Equal(100, i.Rows));
-        Assert.All(items, i => Assert.Equal(SyncTable.Users, i.Table));
-        // One profile: the services stay up and warm across sizes, so only the first size warms up.
-        Assert.DoesNotContain(plan.ItemsAt(1, NetworkLink.LoopbackName, new SessionMeasurements()), i => i.Warmup);
+
+        var orders = Enumerable.Range(1, 6).Select(r => plan.Round(0, NetworkLink.LoopbackName, record, r, _ => true).Select(i => i.Key).ToList()).ToList();
+
+        // Each round holds every case and peer once, timed, numbered in its order.
+        Assert.All(orders, o => Assert.Equal(round.Order(), o.Order()));
+        Assert.All(plan.Round(0, NetworkLink.LoopbackName, record, 3, _ => true), i => Assert.Equal((3, false), (i.Round, i.Warmup)));
+        Assert.Equal(Enumerable.Range(0, 5), plan.Round(0, NetworkLink.LoopbackName, record, 1, _ => true).Select(i => i.Index));
+        // Not the plan's fixed order every time: the rounds differ from one another.
+        Assert.True(orders.Distinct(new KeysComparer()).Count() > 1);
+        // The same seed, another plan: the same orders; another seed: other orders.
+        var again = new BenchPlan(Settings() with { Seed = 7 });
+        Assert.Equal(orders, Enumerable.Range(1, 6).Select(r => again.Round(0, NetworkLink.LoopbackName, record, r, _ => true).Select(i => i.Key).ToList()));
+        var other = new BenchPlan(Settings() with { Seed = 8 });
+        Assert.NotEqual(orders, Enumerable.Range(1, 6).Select(r => other.Round(0, NetworkLink.LoopbackName, record, r, _ => true).Select(i => i.Key).ToList()));
+        // A round holds only what is still wanted.
+        Assert.Equal([PeerDefinition.PsqlBinaryKey], plan.Round(0, NetworkLink.LoopbackName, record, 1, i => i.Peer is not null).Select(i => i.Key));
+        Assert.Empty(plan.Round(0, NetworkLink.LoopbackName, record, 1, _ => false));
+        // The plan holds no warm-up: the session runs them before a case's first timed run in a service process.
+        Assert.DoesNotContain(plan.ItemsAt(0, NetworkLink.LoopbackName, record), i => i.Warmup);
+        Assert.Equal((0, true), (plan.ItemsAt(0, NetworkLink.LoopbackName, record)[0].AsWarmup() is var w ? (w.Round, w.Warmup) : default));
+    }
+
+    private sealed class KeysComparer : IEqualityComparer<List<string>>
+    {
+        public bool Equals(List<string>? x, List<string>? y) => x!.SequenceEqual(y!);
+        public int GetHashCode(List<string> obj) => string.Join(',', obj).GetHashCode(StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Further_profiles_interleave_with_the_default_runs_of_the_same_cases_in_random_block_order()
+    {
+        var plan = new BenchPlan(Settings([RuntimeProfiles.Default, RuntimeProfiles.Tuned]) with { Seed = 11 });
+        var record = new SessionMeasurements();
+
+        var rounds = Enumerable.Range(1, 8).Select(r => plan.Round(0, NetworkLink.LoopbackName, record, r, _ => true)).ToList();
+
+        // While the tuned cases want runs, a round is one block per profile: the tuned cases and the same cases under default, no peer.
+        Assert.All(rounds, round => Assert.Equal(new[] { Copy, Copy + "@tuned", Copy + "[gzip]", Copy + "[gzip]@tuned" }.Order(), round.Select(i => i.Key).Order()));
+        // Each block whole (one restart per switch), the blocks in either order across rounds: tuned is not always after default.
+        Assert.All(rounds, round => Assert.Equal(1, round.Zip(round.Skip(1)).Count(p => p.First.Profile != p.Second.Profile)));
+        Assert.Contains(rounds, round => round[0].MainProfile);
+        Assert.Contains(rounds, round => !round[0].MainProfile);
+        // Once the tuned cases are done, a round is every default case and the peers.
+        var main = plan.Round(0, NetworkLink.LoopbackName, record, 9, i => i.MainProfile);
+        Assert.Equal(new[] { Copy, Copy + "[gzip]", Stream, Stream + "[gzip]", PeerDefinition.PsqlBinaryKey }.Order(), main.Select(i => i.Key).Order());
     }
 
     [Fact]
@@ -51,7 +86,7 @@ public sealed class BenchPlanTests
     {
         var plan = new BenchPlan(Settings(tables: [SyncTable.Users, SyncTable.Orders]));
 
-        var round = plan.ItemsAt(0, NetworkLink.LoopbackName, new SessionMeasurements()).Where(i => i.Round == 1).ToList();
+        var round = plan.ItemsAt(0, NetworkLink.LoopbackName, new SessionMeasurements()).ToList();
 
         string[] users = [Copy, Copy + "[gzip]", Stream, Stream + "[gzip]", PeerDefinition.PsqlBinaryKey];
         Assert.Equal([.. users, .. users.Select(k => k + "[orders]")], round.Select(i => i.Key));
@@ -77,16 +112,14 @@ public sealed class BenchPlanTests
     }
 
     [Fact]
-    public void A_further_profile_runs_only_the_profile_cases_without_peers_and_warms_up_at_every_size()
+    public void A_further_profile_runs_only_the_profile_cases_without_peers()
     {
         var plan = new BenchPlan(Settings([RuntimeProfiles.Default, RuntimeProfiles.Tuned]));
 
         var tuned = plan.ItemsAt(1, NetworkLink.LoopbackName, new SessionMeasurements()).Where(i => !i.MainProfile).ToList();
 
         // --profile-cases' default names NpgsqlCopy:NpgsqlCopy of the two selected; EFStream:NpgsqlCopy is not among them.
-        Assert.Equal([Copy + "@tuned", Copy + "[gzip]@tuned"], tuned.Where(i => i.Round == 1).Select(i => i.Key));
-        Assert.Equal(6, tuned.Count);
-        Assert.Contains(tuned, i => i.Warmup);
+        Assert.Equal([Copy + "@tuned", Copy + "[gzip]@tuned"], tuned.Select(i => i.Key));
         Assert.All(tuned, i => Assert.Null(i.Peer));
         Assert.Equal("#9 NpgsqlCopy × NpgsqlCopy [gzip] [tuned]", tuned[1].Title);
     }
@@ -136,7 +169,7 @@ public sealed class BenchPlanTests
         var plan = new BenchPlan(ChangedSettings([0.001, 0.01]));
         var catalog = CaseNumbers.Approaches;
 
-        var round = plan.ItemsAt(0, NetworkLink.LoopbackName, new SessionMeasurements()).Where(i => i.Round == 1).ToList();
+        var round = plan.ItemsAt(0, NetworkLink.LoopbackName, new SessionMeasurements()).ToList();
 
         var merges = catalog.Inserts.Where(i => catalog[i].Merges).ToList();
         var changeFetches = catalog.Fetches.Where(f => catalog[f].Changes).ToList();

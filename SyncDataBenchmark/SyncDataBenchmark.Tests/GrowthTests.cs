@@ -93,19 +93,6 @@ public sealed class GrowthTests
     }
 
     [Fact]
-    public void Warm_ups_run_at_the_first_size_only_while_the_services_stay_up()
-    {
-        var single = Settings([RuntimeProfiles.Default]);
-        Assert.Equal(1, single.WarmupsAt(0));
-        Assert.Equal(0, single.WarmupsAt(1));
-        Assert.Equal(0, single.WarmupsAt(2));
-
-        // More than one profile restarts the services at every size: each size warms up again.
-        var profiles = Settings([RuntimeProfiles.Default, RuntimeProfiles.Find("tuned")!]);
-        Assert.Equal(1, profiles.WarmupsAt(1));
-    }
-
-    [Fact]
     public async Task A_long_step_says_it_is_still_going_and_a_short_one_says_nothing()
     {
         // The step ends once the heartbeat has spoken twice (not after a fixed sleep: a loaded machine delays timers).
@@ -137,15 +124,6 @@ public sealed class GrowthTests
         estimator.Record("A", TimeSpan.FromSeconds(80));
         Assert.Equal(TimeSpan.FromSeconds(80), estimator.Expected("A"));
     }
-
-    private static BenchSettings Settings(IReadOnlyList<RuntimeProfile> profiles) => new()
-    {
-        Sizes = [1_000, 10_000, 100_000],
-        Repeat = 1,
-        Cases = CaseSelection.Parse([], out _),
-        Out = new DirectoryInfo(Path.GetTempPath()),
-        Profiles = profiles,
-    };
 
     private static (long[]? Value, IReadOnlyList<string> Errors) ParseRows(string text)
     {

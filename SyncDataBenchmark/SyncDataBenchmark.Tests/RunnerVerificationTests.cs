@@ -25,7 +25,7 @@ public sealed class RunnerVerificationTests
         {
             var (exitCode, console) = await BenchCommandTests.RunAsync([
                 "--connection", baseConnection, "--someservice-url", liar.Url, "--source-url", liar.Url,
-                "--rows", "200", "--repeat", "1", "--cases", "NpgsqlCopy:NpgsqlCopy", "--no-peers", "--no-charts", "--out", output.FullName]);
+                "--rows", "200", "--repeat", "1", "--max-repeat", "1", "--max-warmup", "1", "--cases", "NpgsqlCopy:NpgsqlCopy", "--no-peers", "--no-charts", "--out", output.FullName]);
 
             Assert.True(liar.Syncs >= 2, $"the runner never asked the fake SomeService to sync:\n{console}");
             Assert.True(exitCode == 1, $"exit code {exitCode}, expected 1 (a run failed):\n{console}");

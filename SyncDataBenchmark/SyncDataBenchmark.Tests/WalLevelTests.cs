@@ -19,7 +19,7 @@ public sealed class WalLevelTests
         var output = Directory.CreateTempSubdirectory("syncdata-wal-level-test-");
         try
         {
-            var (exitCode, console) = await BenchCommandTests.RunAsync(["--connection", postgres.ConnectionString("postgres"), "--rows", "1500", "--repeat", "1",
+            var (exitCode, console) = await BenchCommandTests.RunAsync(["--connection", postgres.ConnectionString("postgres"), "--rows", "1500", "--repeat", "1", "--max-repeat", "1", "--max-warmup", "1",
                 "--cases", "NpgsqlCopy:NpgsqlCopy", "--profile", "default", "--no-charts", "--out", output.FullName]);
 
             const string reason = "wal_level is replica on the source server; set wal_level = logical and restart it to include this peer";

@@ -26,11 +26,38 @@ public sealed class BenchOptions
         "In a sweep, skip a case at a size where its run is predicted (from the smaller sizes, time ∝ rows^k, k fitted, at least 1) to take longer than this; " +
         "it is listed as skipped", $"{BenchSettings.DefaultMaxRunSeconds:0}");
 
-    private readonly Option<int?> _repeat = Number("--repeat", 1000, "Timed runs per combination, after the untimed warm-ups", $"{BenchSettings.DefaultRepeat}");
+    private readonly Option<int?> _repeat = Number("--repeat", 1000,
+        "The least timed runs per case and peer; a case runs more (rounds in random order) until its --ci-width, --case-budget or --max-repeat is reached", $"{BenchSettings.DefaultRepeat}");
+
+    private readonly Option<int?> _maxRepeat = Number("--max-repeat", 1000, "The most timed runs per case and peer", $"{BenchSettings.DefaultMaxRepeat}, or --repeat if more");
+
+    private readonly Option<double?> _ciWidth = new("--ci-width")
+    {
+        Description = "A case stops once the 95% interval of its median/median ratio to the psql binary pipe (of its own median, without the pipe) is narrower than this share " +
+                      $"of the ratio: e.g. 5% or 0.05, above 0 and at most 100%. Default: {BenchSettings.DefaultTargetWidth:P0}.",
+        CustomParser = r => OptionParsing.Share(r, "--ci-width"),
+    };
+
+    private readonly Option<int?> _caseBudget = Number("--case-budget", 1_000_000,
+        "Seconds of timed runs a case may spend short of --ci-width before it stops (its --repeat runs whatever they take; docs/running.md: the full run's budget)",
+        $"{BenchSettings.DefaultCaseBudgetSeconds:0}");
 
     private readonly Option<int?> _warmup = Number("--warmup", 1000,
-        "Untimed warm-up rounds before the timed ones (every selected case and peer, at the first size; at every size with more than one profile). " +
-        "The services' JIT keeps recompiling hot methods for tens of runs after a start (the runs' jitMethods); more rounds keep that out of small sizes' timed runs", $"{BenchSettings.DefaultWarmups}");
+        "The least untimed warm-up runs per case and peer after each start of the services (at the first size; at every size with more than one profile)", $"{BenchSettings.DefaultWarmups}");
+
+    private readonly Option<int?> _maxWarmup = Number("--max-warmup", 1000,
+        "The most warm-up runs per case and service start: a case warms up until one compiled less than --jit-threshold-ms in SomeService", $"{BenchSettings.DefaultMaxWarmups}, or --warmup if more");
+
+    private readonly Option<int?> _jitThreshold = Number("--jit-threshold-ms", 100_000,
+        "A warm-up that compiled less than this many milliseconds in SomeService (its JIT time over the run) ends the warm-ups; a timed run that compiled more is flagged unsettled",
+        $"{BenchSettings.DefaultJitThresholdMs:0}");
+
+    private readonly Option<int?> _seed = new("--seed")
+    {
+        Description = $"The seed of every round's random order of cases, peers and profiles; the same seed gives the same order ({OptionParsing.WholeNumber(0, int.MaxValue)}). " +
+                      "Default: a random seed, printed and recorded in results.json.",
+        CustomParser = r => (int?)OptionParsing.Number(r, "--seed", 0, int.MaxValue),
+    };
 
     private readonly Option<string[]> _cases = new("--cases")
     {
@@ -120,7 +147,7 @@ public sealed class BenchOptions
             "Runs every runnable fetch × insert combination of SyncDataBenchmark (and the peers: psql pipes, pgcopydb, postgres_fdw, logical replication) against the same seeded table, " +
             "verifies every run, and writes results.json, results.csv, results.md and pictures. Exits 1 if any run failed or was not verified.")
         {
-            _rows, _maxRunSeconds, _noMaxRun, _repeat, _warmup, _cases, _pageSize, _batchSize, _out, _connection, _sourceConnection, _sourceUrl, _someServiceUrl, _tmpfs, _noPeers, _peers, _noCharts, _profile, _profileCases, _link, _compression, _table, _changed, _reportFrom,
+            _rows, _maxRunSeconds, _noMaxRun, _repeat, _maxRepeat, _ciWidth, _caseBudget, _warmup, _maxWarmup, _jitThreshold, _seed, _cases, _pageSize, _batchSize, _out, _connection, _sourceConnection, _sourceUrl, _someServiceUrl, _tmpfs, _noPeers, _peers, _noCharts, _profile, _profileCases, _link, _compression, _table, _changed, _reportFrom,
         };
         _cases.Validators.Add(r => ValidateCases(r, "--cases"));
         _profileCases.Validators.Add(r => ValidateCases(r, "--profile-cases"));
@@ -153,6 +180,13 @@ public sealed class BenchOptions
         MaxRunSeconds = parse.GetValue(_noMaxRun) ? null : parse.GetValue(_maxRunSeconds) ?? BenchSettings.DefaultMaxRunSeconds,
         Repeat = parse.GetValue(_repeat) ?? BenchSettings.DefaultRepeat,
         Warmups = parse.GetValue(_warmup) ?? BenchSettings.DefaultWarmups,
+        // Without --max-repeat (--max-warmup), a --repeat (--warmup) above its default raises it: "--repeat 40" still means 40 runs.
+        MaxRepeat = parse.GetValue(_maxRepeat) ?? Math.Max(BenchSettings.DefaultMaxRepeat, parse.GetValue(_repeat) ?? BenchSettings.DefaultRepeat),
+        TargetWidth = parse.GetValue(_ciWidth) ?? BenchSettings.DefaultTargetWidth,
+        CaseBudgetSeconds = parse.GetValue(_caseBudget) ?? BenchSettings.DefaultCaseBudgetSeconds,
+        MaxWarmups = parse.GetValue(_maxWarmup) ?? Math.Max(BenchSettings.DefaultMaxWarmups, parse.GetValue(_warmup) ?? BenchSettings.DefaultWarmups),
+        JitThresholdMs = parse.GetValue(_jitThreshold) ?? BenchSettings.DefaultJitThresholdMs,
+        Seed = parse.GetValue(_seed) ?? Random.Shared.Next(),
         Cases = CaseSelection.Parse(parse.GetValue(_cases) ?? [], out _),
         PageSize = parse.GetValue(_pageSize),
         BatchSize = parse.GetValue(_batchSize),
@@ -311,6 +345,10 @@ public sealed class BenchOptions
             (r.GetValue(_someServiceUrl) is not null && OptionParsing.List(r.GetValue(_profile) ?? []).Any(p => !string.Equals(p, RuntimeProfiles.DefaultName, StringComparison.OrdinalIgnoreCase)),
                 "--profile applies to services the runner starts; with --someservice-url the services run whatever they were started with (recorded as reported)."),
             (r.GetValue(_noMaxRun) && r.GetValue(_maxRunSeconds) is not null, "--max-run-seconds and --no-max-run contradict each other: give one."),
+            (r.GetValue(_maxRepeat) is { } maxRepeat && (r.GetValue(_repeat) ?? BenchSettings.DefaultRepeat) > maxRepeat,
+                "--repeat is more than --max-repeat: the least runs per case cannot exceed the most."),
+            (r.GetValue(_maxWarmup) is { } maxWarmup && (r.GetValue(_warmup) ?? BenchSettings.DefaultWarmups) > maxWarmup,
+                "--warmup is more than --max-warmup: the least warm-ups per case cannot exceed the most."),
             (OptionParsing.List(r.GetValue(_link) ?? []).Any(n => NetworkLink.Find(n) is { Shaped: true }) && (hasConnection || hasUrl),
                 "--link with a shaped link builds its own two hosts (each with its own cluster and service): it cannot use --connection, --source-url or --someservice-url."),
             (hasConnection && r.GetValue(_tmpfs), "--tmpfs applies to the runner's own throwaway cluster, not to an existing server given by --connection."),

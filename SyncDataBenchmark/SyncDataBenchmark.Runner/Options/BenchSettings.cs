@@ -15,11 +15,48 @@ public sealed record BenchSettings
     /// <summary>In a sweep, a case predicted past this many seconds at the next size is skipped there and beyond (BenchPlan.SkipsAt); null: no cap.</summary>
     public double? MaxRunSeconds { get; init; } = DefaultMaxRunSeconds;
     public const double DefaultMaxRunSeconds = 900;
+    /// <summary>
+    /// The least timed runs per case (--repeat): three, the fewest an interval is computed from. A case runs more until
+    /// its ratio to the pipe is known within <see cref="TargetWidth"/>, its <see cref="CaseBudgetSeconds"/> are spent or
+    /// it reached <see cref="MaxRepeat"/> (AdaptiveStop).
+    /// </summary>
     public required int Repeat { get; init; }
     public const int DefaultRepeat = 3;
-    /// <summary>Untimed runs per combination (and peer) before the timed ones (--warmup).</summary>
+    /// <summary>The most timed runs per case (--max-repeat).</summary>
+    public int MaxRepeat { get; init; } = DefaultMaxRepeat;
+    public const int DefaultMaxRepeat = 20;
+    /// <summary>
+    /// A case stops once the 95% interval of its median/median ratio to the psql binary pipe is narrower than this share
+    /// of the ratio (--ci-width), e.g. 0.10: 1.00× [0.95–1.05].
+    /// </summary>
+    public double TargetWidth { get; init; } = DefaultTargetWidth;
+    public const double DefaultTargetWidth = 0.10;
+    /// <summary>
+    /// Seconds of timed runs (their own clock) a case may spend before it stops short of the width (--case-budget). The
+    /// default keeps a full ./bench.sh here (2 cores, 1M rows, 40 combinations, 6 peers, 3 profiles) within about two hours: docs/running.md.
+    /// </summary>
+    public double CaseBudgetSeconds { get; init; } = DefaultCaseBudgetSeconds;
+    public const double DefaultCaseBudgetSeconds = 30;
+    /// <summary>The least untimed runs per case (and peer) after the services start, before the timed ones (--warmup).</summary>
     public int Warmups { get; init; } = DefaultWarmups;
     public const int DefaultWarmups = 1;
+    /// <summary>
+    /// A case warms up until a warm-up run compiled less than this (SomeService's JIT time over the run, --jit-threshold-ms)
+    /// or <see cref="MaxWarmups"/> ran; a timed run that compiled more is flagged (CombinationRun.Unsettled).
+    /// </summary>
+    public double JitThresholdMs { get; init; } = DefaultJitThresholdMs;
+    public const double DefaultJitThresholdMs = 10;
+    /// <summary>
+    /// The most warm-up runs per case and service start (--max-warmup); past <see cref="Warmups"/>, a case's warm-ups also
+    /// stop once they took a third of its <see cref="CaseBudgetSeconds"/> (EF Core's SaveChanges, offset paging: one each).
+    /// </summary>
+    public int MaxWarmups { get; init; } = DefaultMaxWarmups;
+    public const int DefaultMaxWarmups = 10;
+    /// <summary>
+    /// The seed of every round's order (--seed): the same seed, the same order. Default: a random one, printed and
+    /// recorded in results.json.
+    /// </summary>
+    public int Seed { get; init; } = Random.Shared.Next();
     public required CaseSelection Cases { get; init; }
     /// <summary>Null: SomeService's own default.</summary>
     public int? PageSize { get; init; }
@@ -79,10 +116,4 @@ public sealed record BenchSettings
 
     /// <summary>--profile-cases when not given: the COPY path, EF Core's typical write and the bulk library.</summary>
     public const string DefaultProfileCasesText = "NpgsqlCopy:NpgsqlCopy,EFStream:EFTypical,NpgsqlCopy:EFBulk";
-
-    /// <summary>
-    /// Warm-ups at the size with this index: the first size only, since the processes stay up and warm across sizes;
-    /// with more than one profile the services restart for each profile at every size, so each size warms up again.
-    /// </summary>
-    public int WarmupsAt(int sizeIndex) => sizeIndex == 0 || Profiles.Count > 1 ? Warmups : 0;
 }

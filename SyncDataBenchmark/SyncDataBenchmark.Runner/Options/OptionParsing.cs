@@ -87,6 +87,19 @@ public static class OptionParsing
         return null;
     }
 
+    /// <summary>One share ("5%" or "0.05", 0 &lt; share ≤ 100%), or an error naming option, value and what is accepted.</summary>
+    public static double? Share(ArgumentResult result, string option)
+    {
+        var text = Text(result);
+        if (ChangedShare.Parse(text) is { } share)
+        {
+            return share;
+        }
+
+        result.AddError(Invalid(option, text, "a share above 0 and at most 100% (e.g. 5% or 0.05)"));
+        return null;
+    }
+
     /// <summary>A directory holding a results.json that the runner can write next to.</summary>
     public static DirectoryInfo? RecordDirectory(ArgumentResult result, string option)
     {

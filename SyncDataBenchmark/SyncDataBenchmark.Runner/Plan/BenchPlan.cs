@@ -4,11 +4,11 @@ using SyncDataBenchmark.Runner.Report;
 namespace SyncDataBenchmark.Runner;
 
 /// <summary>
-/// What a session runs, decided from the options alone: links × sizes × profiles × rounds × tables × changed shares × codings × cases.
-/// Each round visits, table by table, every selected case and then every peer, so slow drift of the machine spreads over all of them; the
-/// first profile runs every case and the peers, each further one (after the services restart under it) the
-/// --profile-cases cases. The one input that is not an option is what was measured so far: a case whose run at the
-/// next size is predicted past --max-run-seconds is skipped there (<see cref="SkipsAt"/>).
+/// What a session runs, decided from the options and what was measured so far: links × sizes × rounds, each round
+/// its profiles, tables × changed shares × codings × cases and peers in a random order from --seed (<see cref="Round"/>),
+/// so slow drift of the machine spreads over all of them; the first profile runs every case and the peers, each further
+/// one (after the services restart under it) the --profile-cases cases. What was measured decides which cases a round
+/// still holds (AdaptiveStop) and which a sweep skips at a size, predicted past --max-run-seconds (<see cref="SkipsAt"/>).
 /// </summary>
 public sealed class BenchPlan(BenchSettings settings, IReadOnlyList<PeerDefinition> peers)
 {
@@ -35,8 +35,8 @@ public sealed class BenchPlan(BenchSettings settings, IReadOnlyList<PeerDefiniti
             .SelectMany(c => settings.Compressions.Select(compression => c with { Compression = compression })).ToArray();
 
     /// <summary>
-    /// One size's items across one link: its warm-up rounds (BenchSettings.WarmupsAt), then the timed rounds, every
-    /// case and peer in each, less the cases the record says were skipped across this link.
+    /// One round's timed items at a size across one link, in the plan's own order (each profile: tables × shares ×
+    /// cases, then the peers under the first), less the cases the record says were skipped across this link.
     /// </summary>
     public IReadOnlyList<PlanItem> ItemsAt(int sizeIndex, string link, SessionMeasurements record)
     {
@@ -45,26 +45,66 @@ public sealed class BenchPlan(BenchSettings settings, IReadOnlyList<PeerDefiniti
         return ItemsAt(sizeIndex).Where(i => !skipped.Contains(i.Key)).Select((item, index) => item with { Index = index }).ToList();
     }
 
+    /// <summary>
+    /// Round <paramref name="round"/> (from 1) in its random order, from the seed, the size, the link and the round
+    /// alone: the items <paramref name="wanted"/> still wants. While a further profile's case wants runs, the round holds
+    /// one block per profile, the blocks in random order (each switch restarts the services), the first profile's block
+    /// its runs of the same --profile-cases cases: the profiles interleave with the default runs they are compared with.
+    /// Then every round is the first profile's block: its wanted cases and peers. Within a block the order is random.
+    /// </summary>
+    public IReadOnlyList<PlanItem> Round(int sizeIndex, string link, SessionMeasurements record, int round, Func<PlanItem, bool> wanted)
+    {
+        var items = ItemsAt(sizeIndex, link, record).Select(i => i with { Round = round }).ToList();
+        var random = new Random(RoundSeed(sizeIndex, link, round));
+        var further = items.Where(i => !i.MainProfile && wanted(i)).ToList();
+        List<PlanItem>[] blocks;
+        if (further.Count > 0)
+        {
+            var compared = further.Select(i => i.Case).ToHashSet();
+            var main = items.Where(i => i.MainProfile && i.Combination is not null && compared.Contains(i.Case)).ToList();
+            blocks = [main, .. further.GroupBy(i => i.Profile.Name).Select(g => g.ToList())];
+        }
+        else
+        {
+            blocks = [items.Where(i => i.MainProfile && wanted(i)).ToList()];
+        }
+
+        random.Shuffle(blocks);
+        var ordered = new List<PlanItem>();
+        foreach (var block in blocks)
+        {
+            var shuffled = block.ToArray();
+            random.Shuffle(shuffled);
+            ordered.AddRange(shuffled);
+        }
+
+        return ordered.Select((item, index) => item with { Index = index }).ToList();
+    }
+
+    /// <summary>One round's seed, from the session's and the round's place: the same --seed gives every round the same order.</summary>
+    private int RoundSeed(int sizeIndex, string link, int round)
+    {
+        var linkIndex = settings.Links.Select(l => l.Name).ToList().IndexOf(link);
+        return unchecked((((settings.Seed * 31) + sizeIndex) * 31 + linkIndex) * 1_000_003 + round);
+    }
+
     private IEnumerable<PlanItem> ItemsAt(int sizeIndex)
     {
         var rows = settings.Sizes[sizeIndex];
         foreach (var profile in settings.Profiles)
         {
             var main = profile == settings.MainProfile;
-            for (var round = 1 - settings.WarmupsAt(sizeIndex); round <= settings.Repeat; round++)
+            foreach (var (table, share) in settings.Tables.SelectMany(t => settings.Shares.Select(s => (t, s))))
             {
-                foreach (var (table, share) in settings.Tables.SelectMany(t => settings.Shares.Select(s => (t, s))))
+                foreach (var c in main ? Combinations : ProfileCombinations)
                 {
-                    foreach (var c in main ? Combinations : ProfileCombinations)
-                    {
-                        yield return new PlanItem(0, Math.Max(round, 0), round <= 0, c, null, profile, main, rows, table) { Share = share };
-                    }
+                    yield return new PlanItem(0, 1, false, c, null, profile, main, rows, table) { Share = share };
+                }
 
-                    // The peers run no .NET process: one set, beside the main profile's runs, is enough.
-                    foreach (var p in main ? peers : [])
-                    {
-                        yield return new PlanItem(0, Math.Max(round, 0), round <= 0, null, p, profile, main, rows, table) { Share = share };
-                    }
+                // The peers run no .NET process: one set, beside the main profile's runs, is enough.
+                foreach (var p in main ? peers : [])
+                {
+                    yield return new PlanItem(0, 1, false, null, p, profile, main, rows, table) { Share = share };
                 }
             }
         }
@@ -82,7 +122,7 @@ public sealed class BenchPlan(BenchSettings settings, IReadOnlyList<PeerDefiniti
         }
 
         var result = new List<SkippedCase>();
-        foreach (var item in ItemsAt(0).Where(i => !i.Warmup && i.Round == 1))
+        foreach (var item in ItemsAt(0))
         {
             var key = item.Case;
             var already = record.Skipped.LastOrDefault(s => s.Case == key && s.Profile == item.Profile.Name && s.Link == link);

@@ -18,5 +18,8 @@ public sealed record PlanItem(int Index, int Round, bool Warmup, Combination? Co
     /// <summary>The case's key, with "@profile" under a profile after the first.</summary>
     public string Key => CaseIdentity.Profiled(Case, MainProfile ? null : Profile.Name);
     public string Title => (Combination is { } c ? $"#{c.Number} " : "peer: ") + Identity.Label + (MainProfile ? "" : $" [{Profile.Name}]");
-    public string RunLabel(int repeat) => Warmup ? "warm-up" : $"run {Round}/{repeat}";
+    public string RunLabel(int repeat) => Warmup ? "warm-up" : $"round {Round}";
+
+    /// <summary>The same run untimed: a warm-up before the case's timed runs in a fresh service process.</summary>
+    public PlanItem AsWarmup() => this with { Round = 0, Warmup = true };
 }

@@ -16,8 +16,21 @@ public sealed record BenchParameters
     public string? WarmupPolicy { get; init; }
     /// <summary>Seeding time per size (null where an existing seed was reused).</summary>
     public required IReadOnlyDictionary<long, double?> SeedMsBySize { get; init; }
+    /// <summary>The least timed runs per case (--repeat); records from before issue 52: the runs per case.</summary>
     public required int Repeat { get; init; }
     public required int Warmups { get; init; }
+    /// <summary>The seed every round's order came from (--seed); null in records from before it (a fixed order).</summary>
+    public int? Seed { get; init; }
+    /// <summary>The most timed runs per case (--max-repeat); null in older records (exactly <see cref="Repeat"/>).</summary>
+    public int? MaxRepeat { get; init; }
+    /// <summary>The width a case's ratio interval was run down to, as a share of the ratio (--ci-width).</summary>
+    public double? TargetWidth { get; init; }
+    /// <summary>Seconds of timed runs a case could spend short of the width (--case-budget).</summary>
+    public double? CaseBudgetSeconds { get; init; }
+    /// <summary>A timed run that compiled longer than this in SomeService is flagged unsettled (--jit-threshold-ms).</summary>
+    public double? JitThresholdMs { get; init; }
+    /// <summary>The most warm-ups per case and service start (--max-warmup).</summary>
+    public int? MaxWarmups { get; init; }
     /// <summary>As asked; null means SomeService's default (the runs record what was used).</summary>
     public int? PageSize { get; init; }
     public int? BatchSize { get; init; }

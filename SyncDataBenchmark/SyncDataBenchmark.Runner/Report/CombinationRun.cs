@@ -27,6 +27,16 @@ public sealed record CombinationRun : MeasuredRun
     /// <summary>The target's count and checksum as the runner read them after the run.</summary>
     public TableChecksum? RunnerTarget { get; init; }
 
+    /// <summary>
+    /// A timed run in which SomeService's JIT compiled for longer than --jit-threshold-ms (BenchParameters.JitThresholdMs):
+    /// the runtime had not settled. True or absent.
+    /// </summary>
+    [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
+    public bool? Unsettled { get; init; }
+
+    /// <summary>This run flagged <see cref="Unsettled"/> when it is timed and SomeService compiled longer than <paramref name="thresholdMs"/> in it.</summary>
+    public CombinationRun Flagged(double thresholdMs) => !Warmup && Result?.SomeService?.JitTimeMs > thresholdMs ? this with { Unsettled = true } : this;
+
     /// <summary>Both verdicts must hold: the service's (inside its transaction) and the runner's (after the commit).</summary>
     public override bool Ok => Result is { Status: RunStatus.Succeeded, Verified: true } && RunnerVerified == true;
 

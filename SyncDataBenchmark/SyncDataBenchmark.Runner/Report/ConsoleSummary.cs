@@ -9,9 +9,9 @@ public static class ConsoleSummary
     public const int NarrowWidth = 120;
 
     public static IReadOnlyList<ReportColumn<SummaryRow>> Columns(int repeat, bool narrow) => narrow
-        ? [SummaryColumns.Case, SummaryColumns.Best(repeat), SummaryColumns.Median, SummaryColumns.RatioToPsqlBinary, SummaryColumns.Verified]
-        : [SummaryColumns.Case, SummaryColumns.Rank, SummaryColumns.Best(repeat), SummaryColumns.Median, SummaryColumns.RatioToFastest,
-            SummaryColumns.RatioToPsqlBinary, SummaryColumns.Verified, SummaryColumns.Failures];
+        ? [SummaryColumns.Case, SummaryColumns.Median, SummaryColumns.RatioToPsqlBinary, SummaryColumns.Runs, SummaryColumns.Verified]
+        : [SummaryColumns.Case, SummaryColumns.Rank, SummaryColumns.Median, SummaryColumns.RatioToPsqlBinary, SummaryColumns.Runs, SummaryColumns.Best(repeat),
+            SummaryColumns.RatioToFastest, SummaryColumns.Verified, SummaryColumns.Failures, SummaryColumns.Unsettled, SummaryColumns.Ties];
 
     public static void Show(BenchResults report, string outDirectory, string? pictureProblem) =>
         Show(AnsiConsole.Console, ReportTables.Of(report), outDirectory, pictureProblem);

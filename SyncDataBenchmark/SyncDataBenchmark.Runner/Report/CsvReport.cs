@@ -47,8 +47,15 @@ public static class CsvReport
         Shared("LinkSourceToTargetBytes", r => r.Traffic?.SourceToTargetBytes),
         Shared("LinkTargetToSourceBytes", r => r.Traffic?.TargetToSourceBytes),
         Shared("LinkBytesPerRow", r => r.Traffic?.BytesPerRow),
+        .. Unsettled(parameters),
         Column("RunId", r => r.Result?.Id),
         Shared("Error", r => r.Error),
+    ];
+
+    /// <summary>A timed run that compiled past the JIT threshold (CombinationRun.Unsettled); no column in records from before the threshold.</summary>
+    private static IEnumerable<ReportColumn<Run>> Unsettled(BenchParameters parameters) => parameters.JitThresholdMs is null ? [] :
+    [
+        Column("JitUnsettled", r => r.Unsettled == true),
     ];
 
     /// <summary>--changed: what change_&lt;table&gt; did to the source before each run; no columns without it.</summary>

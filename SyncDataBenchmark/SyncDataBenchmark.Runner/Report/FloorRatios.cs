@@ -3,18 +3,13 @@ using System.Text;
 namespace SyncDataBenchmark.Runner.Report;
 
 /// <summary>
-/// results.md's "Against the psql pipes" section. The headline's ratio is best against best; this one is median
-/// against median at every size, with an interval, because on a shared machine five runs a side can spread more
-/// than the differences a reader wants to judge (README, "The COPY paths at every size"). Derived from the record's
-/// runs at render time.
+/// results.md's "Against the psql pipes" section: median against median at every size, with the headline's interval
+/// (RunStatistics.Ratio), against each psql pipe. Derived from the record's runs at render time.
 /// </summary>
 public static class FloorRatios
 {
     /// <summary>The pipes measured at the target's statements, as the combinations are: the floors a COPY path is held to.</summary>
     public static readonly IReadOnlyList<string> Floors = [PeerDefinition.PsqlBinaryKey, PeerDefinition.PsqlBinaryTunedKey];
-    public const int Resamples = 2000;
-    // Fixed: the same record always renders the same interval.
-    private const int Seed = 27;
 
     /// <summary>Every first-link combination (each profile) against each floor of its own split (table) that ran, at every size both ran at.</summary>
     public static List<FloorRatio> Build(ReportTables tables) =>
@@ -34,39 +29,9 @@ public static class FloorRatios
         return new FloorRatio(title, rows, peer, median, caseMs.Count, peerMedian, peerMs.Count, median / peerMedian, interval?.Low, interval?.High);
     }
 
-    /// <summary>
-    /// 95% percentile bootstrap of median(case) / median(peer): each side's runs resampled with replacement,
-    /// independently, <see cref="Resamples"/> times; the 2.5th and 97.5th percentiles of the ratios.
-    /// </summary>
-    public static (double Low, double High)? Interval(IReadOnlyList<double> caseMs, IReadOnlyList<double> peerMs)
-    {
-        if (caseMs.Count < 2 || peerMs.Count < 2)
-        {
-            return null;
-        }
-
-        var random = new Random(Seed);
-        var ratios = new double[Resamples];
-        var a = new double[caseMs.Count];
-        var b = new double[peerMs.Count];
-        for (var i = 0; i < Resamples; i++)
-        {
-            ratios[i] = ResampledMedian(caseMs, a, random) / ResampledMedian(peerMs, b, random);
-        }
-
-        Array.Sort(ratios);
-        return (ratios[(int)Math.Floor(0.025 * (Resamples - 1))], ratios[(int)Math.Ceiling(0.975 * (Resamples - 1))]);
-    }
-
-    private static double ResampledMedian(IReadOnlyList<double> values, double[] buffer, Random random)
-    {
-        for (var i = 0; i < buffer.Length; i++)
-        {
-            buffer[i] = values[random.Next(values.Count)];
-        }
-
-        return Statistics.Median(buffer)!.Value;
-    }
+    /// <summary>The 95% interval of median(case) / median(peer), as the headline's (RunStatistics.Ratio); null with fewer than three runs a side.</summary>
+    public static (double Low, double High)? Interval(IReadOnlyList<double> caseMs, IReadOnlyList<double> peerMs) =>
+        RunStatistics.Ratio(caseMs, peerMs) is { } ratio ? (ratio.Lower, ratio.Upper) : null;
 
     public static void Append(StringBuilder md, ReportTables tables)
     {
@@ -78,9 +43,9 @@ public static class FloorRatios
 
         md.AppendLine().AppendLine("## Against the psql pipes, at every size").AppendLine();
         md.AppendLine("Each case's median time over its successful timed runs, and its ratio to the pipe's median at the same size and scope " +
-                      "(target statements), on the first link. In brackets a 95% interval for that ratio: percentile bootstrap, " +
-                      $"{ReportFormat.Rows(Resamples)} resamples of each side's timed runs (a fixed seed: the same record always gives the same interval); " +
-                      "none with fewer than two runs a side. Where an interval holds a line you care about (1.0×, 1.1×), these runs do not tell the case from that line.");
+                      "(target statements), on the first link. In brackets a 95% interval for that ratio, as the headline's: each median's 97.5% interval " +
+                      "(Harrell-Davis, Maritz-Jarrett; Perfolizer), the case's low end over the pipe's high end to its high end over the pipe's low end; " +
+                      "none with fewer than three runs a side. Where an interval holds a line you care about (1.0×, 1.1×), these runs do not tell the case from that line.");
         // One row per case (and profile) and a last one for the pipe itself; a column per size.
         var sizes = ratios.Select(r => r.Rows).Distinct().Order().ToList();
         foreach (var floor in Floors.Where(f => ratios.Any(r => r.Peer == f)))

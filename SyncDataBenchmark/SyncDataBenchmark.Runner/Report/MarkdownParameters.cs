@@ -12,9 +12,20 @@ public static class MarkdownParameters
         var p = report.Parameters;
         var e = report.Environment;
         var n = p.Repeat;
-        md.AppendLine(p.Sizes.Count > 1
-            ? $"- Sizes: {string.Join(", ", p.Sizes.Select(Rows))} rows (a sweep: the source reseeded once per size); this table is at {Rows(p.Rows)}; {n} timed run(s) per case and size, interleaved round-robin within a size; {p.WarmupPolicy}"
-            : $"- Rows: {Rows(p.Rows)}; {n} timed run(s) per case after {p.Warmups} untimed warm-up round(s), interleaved round-robin");
+        if (p.Seed is { } seed)
+        {
+            md.AppendLine((p.Sizes.Count > 1 ? $"- Sizes: {string.Join(", ", p.Sizes.Select(Rows))} rows (a sweep: the source reseeded once per size); this table is at {Rows(p.Rows)}" : $"- Rows: {Rows(p.Rows)}")
+                + $"; each case at least {n} timed runs, then more until the 95% interval of its median/median ratio to the psql binary pipe was within {p.TargetWidth:P0} "
+                + $"of the ratio, or its timed runs had spent {p.CaseBudgetSeconds:0} s (\"budget: few runs\"), at most {p.MaxRepeat} (Runs says which); "
+                + $"rounds in a random order from seed {seed} (`--seed {seed}` repeats it), profiles interleaved with the default runs of the same cases; {p.WarmupPolicy}");
+        }
+        else
+        {
+            md.AppendLine(p.Sizes.Count > 1
+                ? $"- Sizes: {string.Join(", ", p.Sizes.Select(Rows))} rows (a sweep: the source reseeded once per size); this table is at {Rows(p.Rows)}; {n} timed run(s) per case and size, interleaved round-robin within a size; {p.WarmupPolicy}"
+                : $"- Rows: {Rows(p.Rows)}; {n} timed run(s) per case after {p.Warmups} untimed warm-up round(s), interleaved round-robin");
+        }
+
         md.AppendLine($"- Page size: {Setting(p.PageSize, report.Runs.Select(r => r.Result?.PageSize))}; batch size: {Setting(p.BatchSize, report.Runs.Select(r => r.Result?.BatchSize))}");
         md.AppendLine($"- PostgreSQL {e.PostgresVersion}, {(p.Database == "local" ? "throwaway local cluster" : "existing server (--connection)")}"
                       + (p.Tmpfs ? ", **tmpfs**" : ", on disk, default durability settings")

@@ -25,6 +25,7 @@ public static class MarkdownReport
         MarkdownParameters.Append(md, tables);
         var headline = SummaryColumns.Headline(report.Parameters, charts);
         MarkdownTable.Append(md, headline, tables.Summary.Where(r => r.MainProfile));
+        Verdict.Append(md, tables);
         AppendWireAndCpu(md, tables);
         AppendProfileComparison(md, tables, charts);
         MarkdownTable.AppendLegends(md, headline);
@@ -38,6 +39,11 @@ public static class MarkdownReport
             foreach (var split in report.Parameters.Changed is null ? splits : splits.Take(1))
             {
                 md.AppendLine().AppendLine($"![Time and memory across combinations](summary{split.Replace("%", "pct", StringComparison.Ordinal)}.png)");
+                // Drawn since the record carries the seed (issue 52); the pictures committed before it have no grid.
+                if (report.Parameters.Seed is not null && tables.Summary.Any(r => r.Split == split && r is { Kind: SummaryRow.Kinds.Combination, MainProfile: true, RatioToPsqlBinary: not null }))
+                {
+                    md.AppendLine().AppendLine($"![Fetch × insert: median/median ratio to the psql binary pipe](grid{split.Replace("%", "pct", StringComparison.Ordinal)}.png)");
+                }
             }
         }
 

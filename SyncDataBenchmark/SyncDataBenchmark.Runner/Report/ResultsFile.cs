@@ -55,9 +55,15 @@ public static class ResultsFile
         Rows = headline,
         Sizes = settings.Sizes,
         MaxRunSeconds = settings.Sizes.Count > 1 ? settings.MaxRunSeconds : null,
-        WarmupPolicy = settings.Sizes.Count == 1 ? null
-            : settings.Profiles.Count > 1 ? $"{WarmupRounds(settings.Warmups)} at every size (each profile restarts the services at every size)"
-            : $"{WarmupRounds(settings.Warmups)} at the first size only (the services stay up, warm, across sizes)",
+        WarmupPolicy = $"{WarmupRounds(settings.Warmups)} per case after each start of the services, then more until a warm-up compiled less than "
+            + $"{settings.JitThresholdMs:0.#} ms in SomeService (at most {settings.MaxWarmups})"
+            + (settings.Sizes.Count == 1 ? "" : settings.Profiles.Count > 1 ? "; at every size (each profile restarts the services)" : "; at the first size only (the services stay up, warm, across sizes)"),
+        Seed = settings.Seed,
+        MaxRepeat = settings.MaxRepeat,
+        TargetWidth = settings.TargetWidth,
+        CaseBudgetSeconds = settings.CaseBudgetSeconds,
+        JitThresholdMs = settings.JitThresholdMs,
+        MaxWarmups = settings.MaxWarmups,
         SeedMsBySize = session.SeedMs,
         Repeat = settings.Repeat,
         Warmups = settings.Warmups,
@@ -86,5 +92,5 @@ public static class ResultsFile
         Changed = settings.Changed?.Select(ChangedShare.Format).ToList(),
     };
 
-    private static string WarmupRounds(int n) => n == 1 ? "one untimed warm-up round" : $"{n} untimed warm-up rounds";
+    private static string WarmupRounds(int n) => n == 1 ? "at least one untimed warm-up" : $"at least {n} untimed warm-ups";
 }

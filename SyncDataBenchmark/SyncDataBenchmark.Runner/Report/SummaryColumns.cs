@@ -25,11 +25,20 @@ public static class SummaryColumns
         + "(docs/measuring.md). \"(k/n runs)\" marks a median over only the k runs that have the figure shown; \"n/a\" says why neither figure could be had.";
 
     private const string RankLegend =
-        "Rank orders the combinations by best time. Ratio to fastest divides a row's best time by the fastest combination's; "
-        + "Ratio to psql binary by the psql binary pipe's **at the same scope** (Time scope): \"target statements\" is the target's own "
+        "Rank orders the combinations by median time. Every ratio is median/median: Ratio to fastest divides a row's median by the fastest combination's; "
+        + "Ratio to psql binary by the psql binary pipe's **at the same scope** (Time scope), in brackets its interval: each median's 97.5% interval "
+        + "(Harrell-Davis, Maritz-Jarrett; Perfolizer), the case's low end over the pipe's high end and its high end over the pipe's low end, which together "
+        + "cover the ratio with at least 95%. \"target statements\" is the target's own "
         + "clock from its first statement (truncate) to its commit, as SomeService measures a run and as the psql peers read "
         + "clock_timestamp() around their statements; \"whole command\" is a peer's whole command, process starts and connections "
         + "included, compared with the psql binary pipe's whole command and not with the fastest combination.";
+
+    private const string RunsLegend =
+        "Runs is the successful timed runs (n) and why the case stopped there: \"width\" its ratio's interval narrowed to the target width "
+        + "(--ci-width), \"budget: few runs\" its --case-budget seconds ran out first (the interval is wider than the target: read it), "
+        + "\"max\" --max-repeat. Not told apart from lists the combinations a Mann-Whitney test with a " + RunStatistics.TieThreshold
+        + " threshold (Perfolizer's SimpleEquivalenceTest, as BenchmarkDotNet) cannot tell from this one: ties. JIT-unsettled counts timed runs in which "
+        + "SomeService compiled longer than the record's JIT threshold.";
 
     private const string PeersLegend =
         "Peers run in the same session on the same databases. Before each peer run (warm-up and timed) the runner empties the "
@@ -53,12 +62,25 @@ public static class SummaryColumns
 
     public static ReportColumn<SummaryRow> Rank { get; } = new("Rank", r => r.Rank is { } rank ? Count(rank) : None, RankLegend, Numeric: true);
 
-    public static ReportColumn<SummaryRow> Best(int repeat) => new($"Process Time (best of {repeat})",
+    public static ReportColumn<SummaryRow> Best(int repeat) => new("Best",
         r => (r.BestMs is { } best ? Ms(best) + Change(best, r.Baseline?.BestMs) : r.TimedRuns == 0 ? "not run" : "no successful run"),
-        $"Process Time is the best of the {repeat} timed runs: SomeService's own measure of truncate, fetch, write and commit, "
-        + "excluding the verification query. Median and StdDev (sample) are over the successful timed runs.", Numeric: true);
+        $"Process Time is SomeService's own measure of truncate, fetch, write and commit, excluding the verification query: the median of the successful timed runs "
+        + $"(at least {repeat}; Runs says how many). Best is the fastest of them, shown beside it and used for nothing else; StdDev is the sample standard deviation.", Numeric: true);
 
-    public static ReportColumn<SummaryRow> Median { get; } = new("Median", r => r.MedianMs is { } m ? Ms(m) + Change(m, r.Baseline?.MedianMs) : None, Numeric: true);
+    public static ReportColumn<SummaryRow> Median { get; } = new("Process Time (median)",
+        r => r.MedianMs is { } m ? Ms(m) + Change(m, r.Baseline?.MedianMs) : r.TimedRuns == 0 ? "not run" : "no successful run", Numeric: true);
+
+    public static ReportColumn<SummaryRow> Runs { get; } = new("Runs", r => r.Succeeded == 0 ? None : r.Stopped switch
+    {
+        "width" => $"{r.Succeeded} (width)",
+        "budget" => $"{r.Succeeded} (budget: few runs)",
+        "max" => $"{r.Succeeded} (max)",
+        _ => Count(r.Succeeded),
+    }, RunsLegend);
+
+    public static ReportColumn<SummaryRow> Unsettled { get; } = new("JIT-unsettled", r => r.UnsettledRuns is { } n ? Count(n) : None, RunsLegend, Numeric: true);
+
+    public static ReportColumn<SummaryRow> Ties { get; } = new("Not told apart from", r => r.TiedWith.Count == 0 ? None : string.Join(", ", r.TiedWith.Select(CaseNumber)), RunsLegend);
 
     public static ReportColumn<SummaryRow> StdDev { get; } = new("StdDev", r => r.StdDevMs is { } sd ? Ms(sd) : None, Numeric: true);
 
@@ -71,9 +93,11 @@ public static class SummaryColumns
 
     public static ReportColumn<SummaryRow> Verified { get; } = new("Verified", r => $"{r.Succeeded}/{r.TimedRuns}");
 
-    public static ReportColumn<SummaryRow> RatioToFastest { get; } = new("Ratio to fastest", r => r.RatioToFastest is { } x ? Times(x) : None, RankLegend, Numeric: true);
+    public static ReportColumn<SummaryRow> RatioToFastest { get; } = new("Ratio to fastest (median/median)", r => r.RatioToFastest is { } x ? Times(x) : None, RankLegend, Numeric: true);
 
-    public static ReportColumn<SummaryRow> RatioToPsqlBinary { get; } = new("Ratio to psql binary", r => r.RatioToPsqlBinary is { } x ? Times(x) : None, RankLegend, Numeric: true);
+    public static ReportColumn<SummaryRow> RatioToPsqlBinary { get; } = new("Ratio to psql binary (median/median)",
+        r => r.RatioToPsqlBinary is not { } x ? None : Times(x) + (r.RatioInterval is { } i ? $" [{Number(i.Lower, "0.00")}–{Number(i.Upper, "0.00")}]" : ""),
+        RankLegend, Numeric: true);
 
     public static ReportColumn<SummaryRow> TimeScope { get; } = new("Time scope", r => r.Scope switch
     {
@@ -96,9 +120,9 @@ public static class SummaryColumns
     /// <summary>The headline table of results.md (README's table is a copy of it).</summary>
     public static IReadOnlyList<ReportColumn<SummaryRow>> Headline(BenchParameters parameters, bool charts) =>
     [
-        TestCase(charts), Rank, new("FetchApproach", r => r.Fetch), new("InsertApproach", r => r.Insert), Best(parameters.Repeat), .. Dimensions(parameters),
+        TestCase(charts), Rank, new("FetchApproach", r => r.Fetch), new("InsertApproach", r => r.Insert), Median, RatioToPsqlBinary, Runs, .. Dimensions(parameters),
         .. Service("SomeService", r => r.SomeService), .. Service("SyncDataSource", r => r.SyncDataSource),
-        Median, StdDev, Failures, Verified, RatioToFastest, RatioToPsqlBinary, TimeScope,
+        Best(parameters.Repeat), StdDev, Failures, Verified, RatioToFastest, TimeScope, Unsettled, Ties,
     ];
 
     /// <summary>The cases measured under every profile, each row against its main-profile row (SummaryRow.Baseline).</summary>
@@ -106,7 +130,7 @@ public static class SummaryColumns
     [
         new("TestCase", r => $"{TestCase(charts).Cell(r)} {r.Title}"),
         new("Profile", r => r.MainProfile ? $"**{r.Profile}**" : r.Profile),
-        Best(repeat), Median, .. Service("SomeService", r => r.SomeService), .. Service("SyncDataSource", r => r.SyncDataSource), Verified,
+        Median, Runs, .. Service("SomeService", r => r.SomeService), .. Service("SyncDataSource", r => r.SyncDataSource), Best(repeat), Verified,
     ];
 
     /// <summary>Per combination: bytes per row on the wire and decoded, and both services' CPU and JIT time.</summary>
@@ -127,7 +151,7 @@ public static class SummaryColumns
         string Traffic(SummaryRow r, Func<LinkTraffic, string> cell) => rate is null ? loopback : r.Traffic is { } t ? cell(t) : None;
         return
         [
-            Case, new("Best", r => Best(0).Cell(r), Numeric: true), Median,
+            Case, Median, new("Best", r => Best(0).Cell(r), Numeric: true),
             new("Source → target", r => Traffic(r, t => Bytes(t.SourceToTargetBytes)), Numeric: true),
             new("Target → source", r => Traffic(r, t => Bytes(t.TargetToSourceBytes)), Numeric: true),
             new("Bytes per row", r => Traffic(r, t => t.BytesPerRow is { } perRow ? Number(perRow, "0.#") : None), Numeric: true),
@@ -135,6 +159,9 @@ public static class SummaryColumns
             Verified,
         ];
     }
+
+    /// <summary>"#7" for a combination's key in the row's split ("NpgsqlCopy:EFBulk" → its TestCase number), the key itself otherwise.</summary>
+    private static string CaseNumber(string key) => CaseNumbers.Runnable.FirstOrDefault(c => key.StartsWith(c.Key + "[", StringComparison.Ordinal) || key == c.Key) is { } c ? $"#{c.Number}" : key;
 
     private static ReportColumn<SummaryRow> Time(string header, Func<SummaryRow, double?> ms) => new(header, r => ms(r) is { } x ? Ms(x) : None, Numeric: true);
 

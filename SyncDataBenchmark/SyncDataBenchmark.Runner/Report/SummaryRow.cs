@@ -27,7 +27,7 @@ public sealed record SummaryRow
     public required IReadOnlyDictionary<string, string> Dimensions { get; init; }
     /// <summary>Which summary the row belongs to: "" the plain one's, "-orders" (CaseIdentity.Split); ranks and ratios are within it.</summary>
     public string Split { get; init; } = "";
-    /// <summary>1 = fastest best time among the combinations (peers are not ranked).</summary>
+    /// <summary>1 = fastest median among the combinations (peers are not ranked).</summary>
     public int? Rank { get; init; }
     public int TimedRuns { get; init; }
     public bool WarmupFailed { get; init; }
@@ -39,13 +39,27 @@ public sealed record SummaryRow
     public double? BestMs => Durations.Count > 0 ? Durations.Min() : null;
     public double? MedianMs => Statistics.Median(Durations);
     public double? StdDevMs => Statistics.StdDev(Durations);
+    /// <summary>The median's 97.5% interval (RunStatistics.MedianInterval), for the pictures' whiskers; null with fewer than three runs.</summary>
+    public double? MedianLowerMs => RunStatistics.MedianInterval(Durations)?.Lower;
+    public double? MedianUpperMs => RunStatistics.MedianInterval(Durations)?.Upper;
+    /// <summary>Median time over the fastest combination's median (median/median).</summary>
     public double? RatioToFastest { get; init; }
-    /// <summary>Best time divided by the psql binary pipe's best at the same <see cref="Scope"/>.</summary>
+    /// <summary>Median time over the psql binary pipe's median at the same <see cref="Scope"/> (median/median).</summary>
     public double? RatioToPsqlBinary { get; init; }
+    /// <summary>The same ratio's interval (RunStatistics.Ratio); null with fewer than three runs a side or at the whole-command scope.</summary>
+    public MedianRatio? RatioInterval { get; init; }
+    /// <summary>Timed runs in which SomeService compiled past the record's JIT threshold (CombinationRun.Unsettled); null for peers and records without a threshold.</summary>
+    public int? UnsettledRuns { get; init; }
+    /// <summary>Why the case stopped at its n: "width" (its interval within the target), "budget" (few runs: its time ran out), "max" (--max-repeat); null in older records.</summary>
+    public string? Stopped { get; init; }
+    /// <summary>The cases ranked with this one's median that no test tells apart from it (their Case keys), within its split and profile.</summary>
+    public IReadOnlyList<string> TiedWith { get; init; } = [];
     /// <summary>What BestMs measures: "target-statements" (combinations and most peers) or "whole-command".</summary>
     public required string Scope { get; init; }
     /// <summary>Peers: best whole-command wall time of the successful timed runs.</summary>
     public double? BestWallMs { get; init; }
+    /// <summary>Peers: median whole-command wall time of the successful timed runs.</summary>
+    public double? MedianWallMs { get; init; }
     /// <summary>The run whose samples the picture shows: the best successful one, else the last one with samples.</summary>
     public Guid? PictureRunId { get; init; }
     public string? Picture { get; init; }

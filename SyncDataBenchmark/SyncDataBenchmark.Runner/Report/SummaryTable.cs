@@ -12,7 +12,7 @@ public static class SummaryTable
     {
         var runs = record.AllRuns.Where(r => r.SourceRows == rows && r.Link == link).ToList();
         // Each value of a splitting dimension (the table) is a summary of its own, in the order measured (each round: as asked).
-        return runs.GroupBy(r => r.Identity.Split).SelectMany(split => Ranked(Build(record.Parameters, split.OfType<CombinationRun>().ToList(), split.OfType<PeerRun>().ToList()))).ToList();
+        return runs.GroupBy(r => r.Identity.Split).SelectMany(split => Ranked(Build(record.Parameters, split.OfType<CombinationRun>().ToList(), split.OfType<PeerRun>().ToList()), record.Parameters)).ToList();
     }
 
     private static IEnumerable<SummaryRow> Build(BenchParameters parameters, List<CombinationRun> runs, List<PeerRun> peerRuns)
@@ -32,7 +32,7 @@ public static class SummaryTable
         var peers = peerRuns.GroupBy(r => r.Peer)
             .OrderBy(g => peerOrder.IndexOf(g.Key))
             .Select(g => OfPeer(PeerDefinition.Find(g.Key)!, g.ToList(), parameters.MainProfile));
-        return combinations.Select(g => OfCombination(g.ToList(), parameters.MainProfile)).Concat(peers);
+        return combinations.Select(g => OfCombination(g.ToList(), parameters.MainProfile) with { UnsettledRuns = parameters.JitThresholdMs is null ? null : g.Count(r => r is { Warmup: false, Ok: true, Unsettled: true }) }).Concat(peers);
     }
 
     private static SummaryRow OfCombination(List<CombinationRun> all, string mainProfile)
@@ -89,6 +89,7 @@ public static class SummaryTable
             Split = first.Identity.Split,
             Scope = first.Scope,
             BestWallMs = walls.Count > 0 ? walls.Min() : null,
+            MedianWallMs = Statistics.Median(walls),
             Traffic = ok.MinBy(r => r.DurationMs)?.Traffic,
         });
     }
@@ -101,22 +102,42 @@ public static class SummaryTable
         Durations = durations.ToList(),
     };
 
-    /// <summary>With ranks and the ratios to the fastest combination and to the psql binary pipe, within one split.</summary>
-    private static List<SummaryRow> Ranked(IEnumerable<SummaryRow> split)
+    /// <summary>
+    /// With ranks by median, the median/median ratios to the fastest combination and to the psql binary pipe (with the
+    /// latter's interval), how each case stopped, and which cases the test cannot tell from each combination, within one split.
+    /// </summary>
+    private static List<SummaryRow> Ranked(IEnumerable<SummaryRow> split, BenchParameters parameters)
     {
         var rows = split.ToList();
         // Ranks and the fastest time are the main profile's; every row is still compared with the same session's pipe.
-        var ranked = rows.Where(r => r is { Kind: SummaryRow.Kinds.Combination, MainProfile: true, BestMs: not null }).OrderBy(r => r.BestMs).ToList();
-        var fastest = ranked.FirstOrDefault()?.BestMs ?? 0;
+        var ranked = rows.Where(r => r is { Kind: SummaryRow.Kinds.Combination, MainProfile: true, MedianMs: not null }).OrderBy(r => r.MedianMs).ToList();
+        var fastest = ranked.FirstOrDefault()?.MedianMs ?? 0;
         // The yardstick at each scope: its target-statements time for rows measured so, its whole command for the rest.
-        var psqlBinaryRow = rows.FirstOrDefault(r => r.Peer == PeerDefinition.PsqlBinaryKey);
-        double? PsqlBinaryAt(string? scope) => scope == PeerScopes.WholeCommand ? psqlBinaryRow?.BestWallMs : psqlBinaryRow?.BestMs;
-        return rows.Select(r => r.BestMs is not { } best ? r : r with
+        var pipe = rows.FirstOrDefault(r => r.Peer == PeerDefinition.PsqlBinaryKey);
+        double? PipeAt(string? scope) => scope == PeerScopes.WholeCommand ? pipe?.MedianWallMs : pipe?.MedianMs;
+        return rows.Select(r => r.MedianMs is not { } median ? r : r with
         {
             Rank = ranked.Contains(r) ? ranked.IndexOf(r) + 1 : null,
             // The combinations are all timed at the target's statements; a whole-command time is not comparable with them.
-            RatioToFastest = fastest > 0 && r.Scope != PeerScopes.WholeCommand ? best / fastest : null,
-            RatioToPsqlBinary = PsqlBinaryAt(r.Scope) is > 0 and var psqlBinary ? best / psqlBinary : null,
-        }).ToList();
+            RatioToFastest = fastest > 0 && r.Scope != PeerScopes.WholeCommand ? median / fastest : null,
+            RatioToPsqlBinary = PipeAt(r.Scope) is > 0 and var pipeMedian ? median / pipeMedian : null,
+            RatioInterval = pipe is not null && r != pipe && r.Scope != PeerScopes.WholeCommand ? RunStatistics.Ratio(r.Durations, pipe.Durations) : null,
+            TiedWith = r.Kind == SummaryRow.Kinds.Combination
+                ? [.. rows.Where(o => o != r && o is { Kind: SummaryRow.Kinds.Combination } && o.MainProfile == r.MainProfile && o.Profile == r.Profile
+                    && RunStatistics.Compare(o.Durations, r.Durations) == Perfolizer.Mathematics.Common.ComparisonResult.Indistinguishable).Select(o => o.Case)]
+                : [],
+        }).Select(r => r with { Stopped = StoppedOf(r, parameters) }).ToList();
+    }
+
+    /// <summary>Why a row has its n, judged as AdaptiveStop judged it: its width reached, --max-repeat, or its budget spent (few runs).</summary>
+    private static string? StoppedOf(SummaryRow row, BenchParameters parameters)
+    {
+        if (parameters is not { TargetWidth: { } target, MaxRepeat: { } max } || row.Succeeded == 0)
+        {
+            return null;
+        }
+
+        var width = row.RatioInterval?.Width ?? (RunStatistics.MedianInterval(row.Durations) is { } i && row.MedianMs is > 0 and var m ? (i.Upper - i.Lower) / m : null);
+        return width <= target ? "width" : row.TimedRuns >= max ? "max" : "budget";
     }
 }

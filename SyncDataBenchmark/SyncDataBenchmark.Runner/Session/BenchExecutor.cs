@@ -30,7 +30,8 @@ public sealed class BenchExecutor(BenchSettings settings, BenchLab lab, SessionM
         if (item.Combination is { } combination)
         {
             var run = await RunCombinationAsync(combination, item, ct) with { SourceRows = item.Rows, Link = lab.Link.Name, Table = item.Table.Name };
-            run = run with { Changed = ChangedOf(item), ChangedShare = item.Share };
+            run = (run with { Changed = ChangedOf(item), ChangedShare = item.Share }).Flagged(settings.JitThresholdMs);
+
             record.Add(run);
             return run.Ok ? new(true, $"{run.Result!.DurationMs:N0} ms, {run.Result.Rows:N0} rows, verified") : new(false, run.Error ?? "failed");
         }

@@ -94,6 +94,8 @@ public sealed class BenchSession(BenchPlan plan, SessionMeasurements record, IBe
         }
 
         using var executor = new BenchExecutor(Settings, lab, record, display.Say);
+        // Each link's lab starts services of its own: nothing in them has run yet.
+        _warmProfile = null;
         for (var i = 0; i < Settings.Sizes.Count; i++)
         {
             var rows = Settings.Sizes[i];
@@ -115,15 +117,91 @@ public sealed class BenchSession(BenchPlan plan, SessionMeasurements record, IBe
             }
 
             await MeasureTriggerCostsAsync(lab, rows, ct);
-            var items = Plan.ItemsAt(i, lab.Link.Name, record);
-            // The time left at a new size: each case's run predicted from the smaller ones until it has run here.
-            var predicted = items.GroupBy(j => j.Key).ToDictionary(g => g.Key, g => Growth.PredictMs(record.BestTimesBySize(g.First(), lab.Link.Name), rows));
+            await RunRoundsAsync(lab, executor, i, ct);
+        }
+    }
+
+    /// <summary>
+    /// One size's rounds, each in its random order (BenchPlan.Round), until no case wants another run (AdaptiveStop);
+    /// before a case's first timed run in a service process, its warm-ups (<see cref="WarmUpAsync"/>).
+    /// </summary>
+    private async Task RunRoundsAsync(BenchLab lab, BenchExecutor executor, int sizeIndex, CancellationToken ct)
+    {
+        var rows = Settings.Sizes[sizeIndex];
+        var stop = new AdaptiveStop(Settings, record, lab.Link.Name);
+        var all = Plan.ItemsAt(sizeIndex, lab.Link.Name, record);
+        // The time left at a new size: each case's run predicted from the smaller ones until it has run here.
+        var predicted = all.GroupBy(j => j.Key).ToDictionary(g => g.Key, g => Growth.PredictMs(record.BestTimesBySize(g.First(), lab.Link.Name), rows));
+        for (var round = 1; ; round++)
+        {
+            var items = Plan.Round(sizeIndex, lab.Link.Name, record, round, item => stop.Wants(item, all));
+            if (items.Count == 0)
+            {
+                return;
+            }
+
+            // Every round adds a run to each case it holds, and AdaptiveStop ends a case at --max-repeat: past twice that
+            // (the profiles' blocks, then the default's), something does not count its runs, and the session says so.
+            if (round > 2 * Settings.MaxRepeat + 1)
+            {
+                record.AddProblem($"At {rows:N0} rows the rounds did not end after {round - 1}: {string.Join(", ", items.Select(j => j.Key).Distinct())} still wanted runs.");
+                display.Say(record.Problems[^1]);
+                return;
+            }
+
+            display.Say($"Round {round} ({rows:N0} rows, seed {Settings.Seed}): {items.Count} run(s), {items.Select(j => j.Key).Distinct().Count()} case(s) whose interval is not yet within {Settings.TargetWidth:P0} of the ratio.");
             await display.RunAsync(items, async (item, token) =>
             {
+                var warmups = await WarmUpAsync(executor, item, token);
                 var outcome = await executor.RunAsync(item, token);
                 await checkpoint(Plan);
-                return outcome;
+                return warmups == 0 ? outcome : outcome with { Text = $"{outcome.Text} (after {warmups} warm-up(s))" };
             }, ct, key => predicted.GetValueOrDefault(key) is { } ms ? TimeSpan.FromMilliseconds(ms) : null);
         }
+    }
+
+    private readonly HashSet<string> _warm = [];
+    private string? _warmProfile;
+
+    /// <summary>
+    /// The item's warm-ups, when its case has not run in this service process (a profile switch restarts the
+    /// services): at least --warmup, then until a run compiled less than --jit-threshold-ms in SomeService, at most
+    /// --max-warmup and, past --warmup, no longer than a third of --case-budget. Returns how many ran.
+    /// </summary>
+    private async Task<int> WarmUpAsync(BenchExecutor executor, PlanItem item, CancellationToken ct)
+    {
+        if (_warmProfile != item.Profile.Name)
+        {
+            _warm.Clear();
+            _warmProfile = item.Profile.Name;
+        }
+
+        if (!_warm.Add(item.Key))
+        {
+            return 0;
+        }
+
+        var count = 0;
+        var spent = System.Diagnostics.Stopwatch.StartNew();
+        while (count < Settings.MaxWarmups)
+        {
+            var outcome = await executor.RunAsync(item.AsWarmup(), ct);
+            count++;
+            display.Say($"    warm-up {count} of {item.Title}: {outcome.Text}");
+            if (count < Settings.Warmups)
+            {
+                continue;
+            }
+
+            // A peer runs no .NET process; a failed run says nothing of the JIT; a long case cannot afford more.
+            var last = item.Combination is null ? null : record.Runs[^1];
+            if (last?.Result is not { } result || result.SomeService?.JitTimeMs is not { } jit || jit < Settings.JitThresholdMs
+                || spent.Elapsed.TotalSeconds >= Settings.CaseBudgetSeconds / 3)
+            {
+                break;
+            }
+        }
+
+        return count;
     }
 }

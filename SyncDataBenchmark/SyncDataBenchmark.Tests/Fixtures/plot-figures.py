@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """plot-figures.py PLOT_PY TABLES_JSON OUT_DIR: runs bench/plot.py as the runner does and prints, as JSON, what each
-picture drew (by file name: the title, and per panel its title, tick labels, texts and lines), read from the figure
+picture drew (by file name: the title, and per panel its title, tick labels (y and x), texts and lines), read from the figure
 as plot.py saves it, so PlotTests judge the drawing itself rather than the PNG's pixels."""
 import json
 import os
@@ -26,6 +26,7 @@ def described(fig, path, **savefig_args):
         "axes": [{
             "title": ax.get_title(),
             "yticklabels": [t.get_text() for t in ax.get_yticklabels()],
+            "xticklabels": [t.get_text() for t in ax.get_xticklabels()],
             "texts": [t.get_text() for t in ax.texts],
             "lines": [{"label": line.get_label(), "color": to_hex(line.get_color()), "linestyle": line.get_linestyle(),
                        "marker": str(line.get_marker())} for line in ax.get_lines()],

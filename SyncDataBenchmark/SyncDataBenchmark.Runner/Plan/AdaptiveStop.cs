@@ -1,0 +1,82 @@
+using SyncDataBenchmark.Runner.Report;
+
+namespace SyncDataBenchmark.Runner;
+
+/// <summary>
+/// Whether a case wants another timed run, from what the record holds of it at its size across one link: at least
+/// --repeat runs; then more until the interval of its median/median ratio to the psql binary pipe (its own median's,
+/// without the pipe) is narrower than --ci-width, or its runs spent --case-budget seconds, or it ran --max-repeat
+/// times, or failed twice. The pipe runs as long as any case of its table and share does: every ratio needs it.
+/// </summary>
+public sealed class AdaptiveStop(BenchSettings settings, SessionMeasurements record, string link)
+{
+    /// <summary>A case stops for good after this many failed timed runs.</summary>
+    public const int MaxFailures = 2;
+
+    /// <summary>Whether <paramref name="item"/> wants another run; <paramref name="round"/> the round's other items (the pipe's reason to go on).</summary>
+    public bool Wants(PlanItem item, IReadOnlyList<PlanItem> round)
+    {
+        var own = Wants(item);
+        if (item.Peer?.Key != PeerDefinition.PsqlBinaryKey || own || Of(item).Attempts >= settings.MaxRepeat)
+        {
+            return own;
+        }
+
+        return round.Any(i => i.Key != item.Key && i.MainProfile && i.Table == item.Table && i.Share == item.Share && Wants(i));
+    }
+
+    /// <summary>Whether the case itself, judged alone, wants another run.</summary>
+    public bool Wants(PlanItem item)
+    {
+        var runs = Of(item);
+        if (runs.Attempts >= settings.MaxRepeat || runs.Failures >= MaxFailures)
+        {
+            return false;
+        }
+
+        if (runs.Durations.Count < settings.Repeat)
+        {
+            return true;
+        }
+
+        if (runs.SpentMs >= settings.CaseBudgetSeconds * 1000)
+        {
+            return false;
+        }
+
+        return Width(item, runs.Durations) is not { } width || width > settings.TargetWidth;
+    }
+
+    /// <summary>The width the case is judged by: its ratio's to the pipe, or its own median's without a pipe run.</summary>
+    private double? Width(PlanItem item, IReadOnlyList<double> durations)
+    {
+        var pipe = PipeOf(item);
+        if (item.Peer?.Key != PeerDefinition.PsqlBinaryKey && pipe.Count > 0)
+        {
+            return RunStatistics.Ratio(durations, pipe)?.Width;
+        }
+
+        return RunStatistics.MedianInterval(durations) is { } i && RunStatistics.Median(durations) is > 0 and var m ? (i.Upper - i.Lower) / m : null;
+    }
+
+    /// <summary>The run is under the item's profile; services someone else started (--someservice-url) record theirs as "external".</summary>
+    private static bool ProfileOf(CombinationRun run, PlanItem item) =>
+        run.Profile == item.Profile.Name || (item.MainProfile && run.Profile == BenchLab.ExternalProfile);
+
+    private List<double> PipeOf(PlanItem item) =>
+        [.. Peers(item.Rows).Where(r => r.Peer == PeerDefinition.PsqlBinaryKey && r.Table == item.Table.Name && r.ChangedShare == item.Share && r is { Ok: true, Warmup: false })
+            .Select(r => r.DurationMs!.Value)];
+
+    private IEnumerable<PeerRun> Peers(long rows) => record.PeerRuns.Where(r => r.Link == link && r.SourceRows == rows);
+
+    private (IReadOnlyList<double> Durations, int Attempts, int Failures, double SpentMs) Of(PlanItem item)
+    {
+        List<(bool Ok, double? Ms, double? WallMs)> runs = item.Combination is not null
+            ? [.. record.Runs.Where(r => r.Case == item.Case && ProfileOf(r, item) && r.Link == link && r.SourceRows == item.Rows && !r.Warmup)
+                .Select(r => (r.Ok, r.Result?.DurationMs, (double?)r.WallMs))]
+            : [.. Peers(item.Rows).Where(r => r.Peer == item.Peer!.Key && r.Table == item.Table.Name && r.ChangedShare == item.Share && !r.Warmup)
+                .Select(r => (r.Ok, r.DurationMs, r.WallMs))];
+        var durations = runs.Where(r => r.Ok && r.Ms is not null).Select(r => r.Ms!.Value).ToList();
+        return (durations, runs.Count, runs.Count(r => !r.Ok), runs.Sum(r => r.Ms ?? r.WallMs ?? 0));
+    }
+}

@@ -1,0 +1,7 @@
+namespace SyncDataBenchmark.Runner.Report;
+
+/// <summary>
+/// One situation of "What to pick", computed from the summary rows (<see cref="Verdict"/>): the fastest verified way by
+/// median, every way no test tells apart from it, and the runner-up: the fastest way the test says is slower.
+/// </summary>
+public sealed record VerdictRow(string Situation, SummaryRow? Use, IReadOnlyList<SummaryRow> Tied, SummaryRow? RunnerUp);

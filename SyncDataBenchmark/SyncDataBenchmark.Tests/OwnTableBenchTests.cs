@@ -43,7 +43,7 @@ public sealed class OwnTableBenchTests
         {
             string[] target = labConnection ? ["--connection", postgres.ConnectionString("postgres")] : [];
             var (exitCode, console) = await BenchCommandTests.RunAsync(["--source-connection", reader, "--table", Table, .. target,
-                "--rows", "10", "--repeat", "1", "--no-charts", "--out", output.FullName]);
+                "--rows", "10", "--repeat", "1", "--max-repeat", "1", "--max-warmup", "1", "--no-charts", "--out", output.FullName]);
             Assert.True(exitCode == 0, $"exit code {exitCode}:\n{console}");
             AssertSaidBeforeAnyRun(console);
             await AssertRunsVerifiedAsync(output.FullName);

@@ -56,14 +56,23 @@ public static class OwnTableMatrix
         return narrowed;
     }
 
-    /// <summary>How long the runs should take, from the table's bytes: rough, and labelled so.</summary>
+    /// <summary>
+    /// How long the runs should take, from the table's bytes: rough, and labelled so. A case runs between --warmup +
+    /// --repeat runs and, when its interval stays wide, warm-ups up to a third of --case-budget and timed runs until the
+    /// budget is spent or --max-repeat is reached (AdaptiveStop): the estimate gives both ends.
+    /// </summary>
     private static string Estimate(BenchSettings settings, int cases, int profiled, long bytes)
     {
-        var runs = (cases + profiled * (settings.Profiles.Count - 1)) * (settings.Warmups + settings.Repeat);
+        var timedCases = cases + profiled * (settings.Profiles.Count - 1);
         var perRun = Math.Max(1, bytes / BytesPerSecond);
-        return $"Rough estimate: {runs} runs ({cases} cases × {settings.Warmups} warm-up + {settings.Repeat} timed" +
+        var fewest = (double)(settings.Warmups + settings.Repeat) * perRun;
+        var warmups = Math.Max(settings.Warmups * perRun, Math.Min(settings.MaxWarmups * perRun, settings.CaseBudgetSeconds / 3 + perRun));
+        var timed = Math.Max(settings.Repeat * perRun, Math.Min(settings.MaxRepeat * perRun, settings.CaseBudgetSeconds + perRun));
+        return $"Rough estimate: {timedCases} cases ({cases}" +
                (profiled > 0 && settings.Profiles.Count > 1 ? $", {profiled} again under each further profile" : "") +
-               $") of a {bytes / 1e6:N0} MB table (pg_table_size), at about {BytesPerSecond / 1e6:N0} MB of table per second of a run (moved, verified twice, emptied), as a 120 MB table took here: " +
-               $"~{TimeSpan.FromSeconds(runs * perRun):hh\\:mm\\:ss}, plus the services' start. A guess from size alone: types, TOAST and your machine change it.";
+               $"), each {settings.Warmups}–{settings.MaxWarmups} warm-ups and {settings.Repeat}–{settings.MaxRepeat} timed runs (until its interval is within --ci-width or --case-budget {settings.CaseBudgetSeconds:0} s is spent), " +
+               $"of a {bytes / 1e6:N0} MB table (pg_table_size), at about {BytesPerSecond / 1e6:N0} MB of table per second of a run (moved, verified twice, emptied), as a 120 MB table took here: " +
+               $"~{TimeSpan.FromSeconds(timedCases * fewest):hh\\:mm\\:ss} to ~{TimeSpan.FromSeconds(timedCases * (warmups + timed)):hh\\:mm\\:ss}, plus the services' start. " +
+               "A guess from size alone: types, TOAST and your machine change it.";
     }
 }

@@ -58,7 +58,7 @@ public sealed class OwnTableBenchTests
 
     private static void AssertSaidBeforeAnyRun(string console)
     {
-        var firstRun = console.IndexOf("[1/4]", StringComparison.Ordinal);
+        var firstRun = console.IndexOf("[1/", StringComparison.Ordinal);
         foreach (var said in new[]
                  {
                      "--rows does not apply to your own table", "leaves out foreign key", "Not run on your table: EFStream builds each row as a typed object", "EFStream × EFBulk, ",

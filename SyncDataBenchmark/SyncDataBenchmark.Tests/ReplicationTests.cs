@@ -16,7 +16,7 @@ namespace SyncDataBenchmark.Tests;
 /// </summary>
 [Collection(InProcessCollection.Name)]
 [Trait("Tier", "Lab")]
-public sealed class ReplicationTests(InProcessLab lab)
+public sealed class ReplicationTests(InProcessLab lab, Xunit.Abstractions.ITestOutputHelper output)
 {
     private static string Fixture(string name) => File.ReadAllText(Path.Combine(AppContext.BaseDirectory, "Fixtures", name));
 
@@ -120,6 +120,30 @@ public sealed class ReplicationTests(InProcessLab lab)
 
         Assert.Equal(HttpStatusCode.OK, await pair.StopAsync(drop: true));
         Assert.Equal((0L, 0L), await pair.LeftOnSourceAsync());
+    }
+
+    /// <summary>
+    /// One source transaction of 200,000 rows (REPL_BIG_ROWS overrides, e.g. 1000000): decoded after its commit
+    /// (protocol 1, not streamed in progress), sent whole and applied as one target transaction with its end LSN.
+    /// </summary>
+    [Fact]
+    public async Task A_large_source_transaction_goes_through_as_one_target_transaction()
+    {
+        var rows = int.TryParse(Environment.GetEnvironmentVariable("REPL_BIG_ROWS"), out var asked) ? asked : 200_000;
+        await using var pair = await FollowedPair.CreateAsync(lab, "repl_big", SyncTable.Users, 1_000);
+        await pair.StartAsync();
+        await pair.WaitForAsync(s => s.State == FollowStatus.Following);
+
+        var clock = System.Diagnostics.Stopwatch.StartNew();
+        await Lab.ScalarAsync(pair.SourceDb, Fixture("replication-big-transaction.sql"), [rows]);
+        var committed = clock.Elapsed;
+        var applied = await pair.WaitForAsync(s => s.TransactionsApplied >= 1, TimeSpan.FromMinutes(10));
+        output.WriteLine($"{rows:N0} rows: source commit {committed.TotalSeconds:0.0} s, applied {clock.Elapsed.TotalSeconds:0.0} s after the statement began; lag {applied.LagMs:N0} ms");
+
+        Assert.Equal(1, applied.TransactionsApplied);
+        Assert.Equal(rows, applied.ChangesApplied);
+        await pair.DrainAsync();
+        Assert.Equal(await Lab.ReadChecksumAsync(pair.SourceDb, SyncTable.Users), await Lab.ReadChecksumAsync(pair.TargetDb, SyncTable.Users));
     }
 
     /// <summary>Equal by count and checksum, and no row version written twice.</summary>

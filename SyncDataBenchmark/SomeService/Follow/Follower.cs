@@ -81,7 +81,7 @@ internal sealed class Follower(SyncTable table, string slot, int batchSize, Npgs
         var from = await applier.ReadLsnAsync(connection, ct);
         var frames = Channel.CreateBounded<ChangeFrame>(new BoundedChannelOptions(ReadAhead) { SingleReader = true, SingleWriter = true });
         using var reading = CancellationTokenSource.CreateLinkedTokenSource(ct);
-        var pump = PumpAsync(frames.Writer, NpgsqlReplicationConsumer.ReadFramesAsync(client, table, slot, from, reading.Token));
+        var pump = PumpAsync(frames.Writer, ReplicationStream.ReadFramesAsync(client, table, slot, from, reading.Token));
         try
         {
             if (from is null)

@@ -177,6 +177,11 @@ public sealed class ReplicationTests(InProcessLab lab, Xunit.Abstractions.ITestO
         output.WriteLine($"{tableName}: {stdout.Split('\n').FirstOrDefault(l => l.StartsWith("number of transactions actually processed", StringComparison.Ordinal))}; follower {status}");
         Assert.True(status.TransactionsApplied > 100, $"{status}");
         Assert.Equal(await Lab.ReadChecksumAsync(pair.SourceDb, table), await Lab.ReadChecksumAsync(pair.TargetDb, table));
+        // The lag and the applied LSN as metrics, at SomeService's Prometheus endpoint.
+        var metrics = await pair.SomeService.GetStringAsync("metrics");
+        Assert.Matches($"(?m)^sync_follow_changes_total\\{{[^}}]*table=\"{tableName}\"", metrics);
+        Assert.Matches($"(?m)^sync_follow_applied_lsn\\{{[^}}]*table=\"{tableName}\"", metrics);
+        Assert.Matches($"(?m)^sync_follow_lag_seconds_bucket\\{{[^}}]*table=\"{tableName}\"", metrics);
     }
 
     /// <summary>Equal by count and checksum, and no row version written twice.</summary>

@@ -56,6 +56,11 @@ public sealed class ReplicationStreams(NpgsqlDataSource source, IConfiguration c
             // without one as broken too (aborting the connection here could drop the frame before it is read).
             await frames.TryWriteFailureAsync(Messages(ex));
         }
+        catch (Exception ex) when (session.Stopping.IsCancellationRequested)
+        {
+            // The consumer went away, a new stream took the slot over, or the service stops: nobody to tell.
+            logger.LogDebug(ex, "The replication stream of {Slot} stopped", slot);
+        }
         finally
         {
             _sessions.TryRemove(new(slot, session));

@@ -47,3 +47,15 @@ create table if not exists sync_watermarks (
     snapshot   pg_snapshot not null,
     synced_at  timestamptz not null default now()
 );
+
+-- SomeService's NpgsqlReplication watermark per table (docs/replication.md): the source LSN (a transaction's end, or the
+-- slot's consistent point after the first copy) the target's rows are up to date with, written in the same transaction
+-- as the rows, so a restarted follower resumes from exactly there and SyncDataSource confirms only it to PostgreSQL.
+-- slot_name: the slot the LSN belongs to (a different slot starts anew). Unused in the source database.
+create table if not exists replication_watermarks (
+    table_name          text        primary key,
+    slot_name           text        not null,
+    lsn                 pg_lsn      not null,
+    source_committed_at timestamptz,
+    applied_at          timestamptz not null default now()
+);

@@ -1,6 +1,7 @@
 using Microsoft.Extensions.Options;
 using SomeService;
 using SomeService.Fetch;
+using SomeService.Follow;
 using SomeService.Sync;
 using SyncData.Model;
 using SyncData.ServiceDefaults;
@@ -21,10 +22,12 @@ builder.Services.AddApproaches();
 builder.Services.AddSingleton<RunStore>().AddHostedService<RunStoreInitializer>();
 builder.Services.AddSingleton<SyncRunner>().AddSingleton<SyncMetrics>();
 builder.Services.AddHostedService(sp => sp.GetRequiredService<SyncRunner>());
+builder.Services.AddSingleton<Followers>();
 
 var app = builder.Build();
 app.MapDefaultEndpoints();
 app.MapSyncApi();
 app.MapApproaches();
+Followers.MapFollowApi(app);
 app.Run();
 public partial class Program;

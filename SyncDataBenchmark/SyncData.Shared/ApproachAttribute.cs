@@ -42,6 +42,12 @@ public sealed class ApproachAttribute(ApproachKind kind, string name) : Attribut
     /// </summary>
     public bool Changes { get; set; }
 
+    /// <summary>
+    /// Fetch: it follows the source continuously (a first copy, then every change as it commits) instead of answering one
+    /// run: it is started and stopped through SomeService's follow API (docs/replication.md), never paired in a run.
+    /// </summary>
+    public bool Follows { get; set; }
+
     /// <summary>The attribute as declared: its constructor's arguments, then each property it sets, by name.</summary>
     public static ApproachAttribute From(CustomAttributeData data)
     {

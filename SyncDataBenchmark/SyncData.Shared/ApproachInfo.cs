@@ -5,7 +5,7 @@ namespace SyncData.Shared;
 /// <see cref="CopyBytes"/> and <see cref="Merges"/> from the <see cref="WriterKindAttribute"/> of the interface it
 /// implements), and served as such at SomeService's GET /approaches. <see cref="Route"/> is a fetch's, null for an insert.
 /// </summary>
-public sealed record ApproachInfo(ApproachKind Kind, string Name, bool CopyBytes, bool Pages, bool Batches, string? Route, bool Changes = false, bool Merges = false)
+public sealed record ApproachInfo(ApproachKind Kind, string Name, bool CopyBytes, bool Pages, bool Batches, string? Route, bool Changes = false, bool Merges = false, bool Follows = false)
 {
     /// <summary>What <paramref name="type"/> (a fetch's or a writer's class) declares.</summary>
     public static ApproachInfo Of(Type type) =>
@@ -30,12 +30,12 @@ public sealed record ApproachInfo(ApproachKind Kind, string Name, bool CopyBytes
         if (declared.Kind == ApproachKind.Fetch)
         {
             return new(declared.Kind, declared.Name, declared.CopyBytes, declared.Pages, declared.Batches,
-                declared.Route ?? SourceRoutes.Of(declared.Name), declared.Changes);
+                declared.Route ?? SourceRoutes.Of(declared.Name), declared.Changes, Follows: declared.Follows);
         }
 
         // A writer's kind is its interface's, said once there: a class that says it again could say it differently.
-        var kind = declared.CopyBytes || declared.Changes || declared.Route is not null
-            ? throw new InvalidOperationException($"{type.Name} declares an insert with a fetch's fact (CopyBytes, Changes or Route): its interface says what it consumes.")
+        var kind = declared.CopyBytes || declared.Changes || declared.Follows || declared.Route is not null
+            ? throw new InvalidOperationException($"{type.Name} declares an insert with a fetch's fact (CopyBytes, Changes, Follows or Route): its interface says what it consumes.")
             : WriterKindAttribute.Of(type);
         return new(declared.Kind, declared.Name, kind.CopyBytes, declared.Pages, declared.Batches, null, Merges: kind.Merges);
     }

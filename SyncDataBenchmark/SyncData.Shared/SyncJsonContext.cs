@@ -19,4 +19,6 @@ namespace SyncData.Shared;
 [JsonSerializable(typeof(RunResult))]
 [JsonSerializable(typeof(List<RunResult>))]
 [JsonSerializable(typeof(List<ApproachInfo>))]
+[JsonSerializable(typeof(ChangeFrame))]
+[JsonSerializable(typeof(FollowStatus))]
 public sealed partial class SyncJsonContext : JsonSerializerContext;

@@ -25,6 +25,13 @@ public static class SyncRoutes
         + (compression is { } c ? "&c=" + Uri.EscapeDataString(c) : "")
         + (table is { } t ? "&table=" + Uri.EscapeDataString(t) : "");
 
+    /// <summary>
+    /// NpgsqlReplication's follower of a table: POST /follow/{table}[?slot=&amp;batch=] starts it (resuming from the
+    /// target's stored LSN, if any), GET answers its <see cref="FollowStatus"/>, DELETE[?drop=true] stops it (and drops
+    /// the source's slot and publication).
+    /// </summary>
+    public const string Follow = "follow";
+
     /// <summary>The table a trigger without table= moves (every run before the table dimension moved it).</summary>
     public const string DefaultTable = "users";
 }

@@ -2,6 +2,7 @@ using Microsoft.EntityFrameworkCore;
 using SyncData.Model;
 using SyncData.ServiceDefaults;
 using SyncDataSource;
+using SyncDataSource.Replication;
 using SyncDataSource.Runs;
 using SyncDataSource.Users;
 
@@ -12,6 +13,7 @@ builder.Services.AddDbContextPool<SendableDbContext>((sp, o) => o.UseNpgsql(sp.G
 builder.Services.AddSourceRuns();
 builder.Services.AddSingleton<SyncDataSource.Tables.DescribedTables>();
 builder.Services.AddBodyCompression();
+builder.Services.AddReplication();
 builder.AddGrpcStream();
 builder.Services.AddOptions<UsersApiOptions>().BindConfiguration(UsersApiOptions.Section).ValidateDataAnnotations().ValidateOnStart();
 // A consumer that pauses to commit a batch must not have its stream cut by Kestrel's 240 B/s rule;
@@ -27,6 +29,7 @@ app.UseChangeLogProblems();
 app.MapUsersApi();
 app.MapGrpcStream();
 app.MapRunsApi();
+app.MapReplicationApi();
 app.Run();
 
 public partial class Program;

@@ -98,6 +98,44 @@ public sealed class SourceClient(HttpClient http, IOptions<SyncOptions> options)
         http.SendAsync(Named(request, run), HttpCompletionOption.ResponseHeadersRead, ct);
 
     /// <summary>Names the run the request belongs to, if any: set on each request, by the caller that holds the run.</summary>
+    /// <summary>
+    /// NpgsqlReplication's stream (GET, HTTP/2, headers only awaited: it never ends by itself); no idle timeout of its own,
+    /// since the source sends a heartbeat every few seconds and the follower watches for them.
+    /// </summary>
+    public async Task<HttpResponseMessage> OpenReplicationAsync(string relativeUri, CancellationToken ct)
+    {
+        var request = new HttpRequestMessage(HttpMethod.Get, relativeUri) { Version = System.Net.HttpVersion.Version20, VersionPolicy = HttpVersionPolicy.RequestVersionOrLower };
+        HttpResponseMessage response;
+        try
+        {
+            response = await http.SendAsync(request, HttpCompletionOption.ResponseHeadersRead, ct);
+        }
+        catch (HttpRequestException ex)
+        {
+            throw new SourceStreamException($"SyncDataSource did not answer GET /{relativeUri}: {ex.Message}", ex);
+        }
+
+        try
+        {
+            await EnsureSuccessAsync(response, relativeUri, ct);
+            return response;
+        }
+        catch
+        {
+            response.Dispose();
+            throw;
+        }
+    }
+
+    /// <summary>A POST or DELETE of NpgsqlReplication's (acknowledgement, slot removal), failing with the source's problem.</summary>
+    public async Task SendReplicationAsync(HttpMethod method, string relativeUri, CancellationToken ct)
+    {
+        using var timeout = CancellationTokenSource.CreateLinkedTokenSource(ct);
+        timeout.CancelAfter(IdleTimeout);
+        using var response = await http.SendAsync(new HttpRequestMessage(method, relativeUri) { Version = System.Net.HttpVersion.Version20, VersionPolicy = HttpVersionPolicy.RequestVersionOrLower }, timeout.Token);
+        await EnsureSuccessAsync(response, relativeUri, ct);
+    }
+
     private static HttpRequestMessage Named(HttpRequestMessage request, ConsumerRun run)
     {
         if (run.Id is { } id)

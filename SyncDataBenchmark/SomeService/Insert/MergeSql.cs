@@ -31,6 +31,9 @@ internal sealed class MergeSql
         _keyType = keyType;
     }
 
+    /// <summary>The key's column, quoted as an identifier (NpgsqlReplication's follower finds it in each change by it).</summary>
+    public string Key => _key;
+
     /// <summary>The staging table's name (the COPY merges' own, Linq2DBTempMerge's linq2db temp table): temporary, so no other session sees it.</summary>
     public string Staging => $"{_target.Table.Name}_merge_staging";
 

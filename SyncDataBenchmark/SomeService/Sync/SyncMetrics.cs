@@ -20,6 +20,9 @@ public sealed class SyncMetrics
     private readonly Histogram<double> _duration;
     private readonly Counter<long> _rows;
     private readonly UpDownCounter<int> _inProgress;
+    private readonly Histogram<double> _followLag;
+    private readonly Counter<long> _followChanges;
+    private readonly Dictionary<string, long> _appliedLsn = [];
 
     public SyncMetrics(IMeterFactory meterFactory)
     {
@@ -31,6 +34,12 @@ public sealed class SyncMetrics
             $"Rows moved into the target's open transaction, counted while they move (in steps of {RowsPerStep}). " +
             "Rows of a run that then fails or is cancelled count too: moved, not committed (sync.runs has each run's status).");
         _inProgress = meter.CreateUpDownCounter<int>("sync.run.in_progress", "{run}", "1 while a run of this fetch × insert is in progress.");
+        _followLag = meter.CreateHistogram("sync.follow.lag", "s",
+            "NpgsqlReplication: from the source's commit of a batch's last transaction to the target's commit of the batch (one clock: the service's).",
+            tags: null, new InstrumentAdvice<double> { HistogramBucketBoundaries = LagBuckets });
+        _followChanges = meter.CreateCounter<long>("sync.follow.changes", "{change}", "NpgsqlReplication: changes committed to the target.");
+        meter.CreateObservableGauge("sync.follow.applied_lsn", AppliedLsns, "{lsn}",
+            "NpgsqlReplication: the source LSN the target's table is committed up to (stored beside its rows), as a number; the source's current LSN minus it is the bytes behind.");
     }
 
     public void Started(SyncRequest request) => _inProgress.Add(1, Tags(request.Fetch.ToString(), request.Insert.ToString()));
@@ -55,6 +64,33 @@ public sealed class SyncMetrics
         if (run.DurationMs is { } ms)
         {
             _duration.Record(ms / 1000, tags);
+        }
+    }
+
+    /// <summary>sync.follow.lag buckets (seconds): a transaction applied alone takes milliseconds; a backlog, seconds to minutes.</summary>
+    public static readonly double[] LagBuckets = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300];
+
+    /// <summary>A NpgsqlReplication batch committed on the target: its changes, the LSN stored, the lag of its last transaction.</summary>
+    internal void Followed(string table, long changes, NpgsqlTypes.NpgsqlLogSequenceNumber lsn, TimeSpan? lag)
+    {
+        var tags = new KeyValuePair<string, object?>("table", table);
+        _followChanges.Add(changes, tags);
+        if (lag is { } l)
+        {
+            _followLag.Record(l.TotalSeconds, tags);
+        }
+
+        lock (_appliedLsn)
+        {
+            _appliedLsn[table] = (long)(ulong)lsn;
+        }
+    }
+
+    private IEnumerable<Measurement<long>> AppliedLsns()
+    {
+        lock (_appliedLsn)
+        {
+            return [.. _appliedLsn.Select(a => new Measurement<long>(a.Value, new KeyValuePair<string, object?>("table", a.Key)))];
         }
     }
 

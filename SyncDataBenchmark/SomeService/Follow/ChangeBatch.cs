@@ -1,0 +1,73 @@
+using SyncData.Shared;
+
+namespace SomeService.Follow;
+
+/// <summary>
+/// Whole source transactions folded into each key's final state, applied as one target transaction: a key ends either
+/// deleted or as one row to upsert. An update's unchanged TOASTed columns take the value an earlier change of the batch
+/// gave them, or stay marked unchanged (the merge keeps the target's).
+/// </summary>
+internal sealed class ChangeBatch(int keyPosition)
+{
+    private readonly Dictionary<string, PendingRow> _rows = [];
+
+    /// <summary>Changes received (not the keys they fold into).</summary>
+    public long Changes { get; private set; }
+
+    public int Transactions { get; private set; }
+
+    /// <summary>The LSN to store and acknowledge once the batch commits: the last commit's end, or a later heartbeat's.</summary>
+    public string? Lsn { get; private set; }
+
+    /// <summary>The source commit time of the batch's last transaction (its lag is measured to it).</summary>
+    public DateTimeOffset? LastCommit { get; private set; }
+
+    public bool IsEmpty => Changes == 0 && Lsn is null;
+
+    public IEnumerable<string> DeletedKeys => _rows.Where(r => r.Value.Deleted).Select(r => r.Key);
+
+    public IEnumerable<PendingRow> Upserts => _rows.Values.Where(r => !r.Deleted);
+
+    public void Add(ChangeFrame frame)
+    {
+        var values = frame.Values ?? throw new InvalidOperationException($"A '{frame.Op}' frame came without values.");
+        var key = values[keyPosition] ?? throw new InvalidOperationException($"A '{frame.Op}' frame came without its key.");
+        Changes++;
+        switch (frame.Op)
+        {
+            case ChangeFrame.Delete:
+                _rows[key] = PendingRow.Gone;
+                break;
+            case ChangeFrame.Update when frame.Unchanged is { Length: > 0 } unchanged && _rows.TryGetValue(key, out var earlier) && !earlier.Deleted:
+                // The columns this update did not send keep what the batch already holds for them.
+                foreach (var position in unchanged)
+                {
+                    values[position] = earlier.Values[position];
+                }
+
+                _rows[key] = new PendingRow(values, earlier.Unchanged?.Intersect(unchanged).ToArray() is { Length: > 0 } still ? still : null);
+                break;
+            default:
+                _rows[key] = new PendingRow(values, frame.Unchanged is { Length: > 0 } u ? u : null);
+                break;
+        }
+    }
+
+    public void Commit(ChangeFrame commit)
+    {
+        Transactions++;
+        Lsn = commit.Lsn;
+        LastCommit = commit.CommittedAt;
+    }
+
+    /// <summary>Nothing of the table changed up to the heartbeat's LSN: it joins the batch's acknowledgement.</summary>
+    public void Heartbeat(ChangeFrame heartbeat) => Lsn = heartbeat.Lsn;
+
+    /// <summary>A key's final row: its values (COPY order, text) and the positions whose target values to keep; or deleted.</summary>
+    internal sealed record PendingRow(string?[] Values, int[]? Unchanged)
+    {
+        public static readonly PendingRow Gone = new([], null);
+
+        public bool Deleted => ReferenceEquals(this, Gone);
+    }
+}

@@ -1,0 +1,50 @@
+using System.Runtime.CompilerServices;
+using System.Text.Json;
+using SomeService.Fetch;
+using SyncData.Postgres;
+using SyncData.Shared;
+using SyncData.Shared.Fetches;
+
+namespace SomeService.Follow;
+
+/// <summary>NpgsqlReplication's stream as the follower reads it: the source's <see cref="ChangeFrame"/>s, one JSON object a line.</summary>
+internal static class ReplicationStream
+{
+    private static readonly string Route = ApproachInfo.RouteOf(typeof(NpgsqlReplicationFetch));
+
+    /// <summary>
+    /// The frames of <paramref name="table"/>'s stream on <paramref name="slot"/>, from <paramref name="from"/> (the
+    /// target's stored LSN; null: the slot made anew and a first copy). The stream ends only by failing: a frame that
+    /// says the source failed (its status was 200 already), or the body ending, is a <see cref="SourceStreamException"/>.
+    /// </summary>
+    public static async IAsyncEnumerable<ChangeFrame> ReadFramesAsync(SourceClient client, SyncTable table, string slot, string? from, [EnumeratorCancellation] CancellationToken ct)
+    {
+        var route = SourceRoutes.InTable(Route, table.Name) + $"?{ReplicationRoutes.Slot}={slot}" + (from is null ? "" : $"&{ReplicationRoutes.From}={from}");
+        using var response = await client.OpenReplicationAsync(route, ct);
+        await using var body = await response.Content.ReadAsStreamAsync(ct);
+        using var lines = new StreamReader(body);
+        while (true)
+        {
+            string? line;
+            try
+            {
+                line = await lines.ReadLineAsync(ct);
+            }
+            catch (Exception ex) when (ex is IOException or HttpRequestException)
+            {
+                throw new SourceStreamException($"The replication stream of {table.Name} broke: {ex.Message}", ex);
+            }
+
+            var frame = line is null ? null : JsonSerializer.Deserialize(line, SyncJsonContext.Default.ChangeFrame);
+            if (frame is null || frame.Op == ChangeFrame.Failed)
+            {
+                throw new SourceStreamException(frame?.Error is { } error
+                    ? $"SyncDataSource's replication stream of {table.Name} failed: {error}"
+                    : $"SyncDataSource's replication stream of {table.Name} ended (a stream ends only when the source stops or fails).",
+                    frame is null ? new IOException("The stream's body ended.") : null);
+            }
+
+            yield return frame;
+        }
+    }
+}

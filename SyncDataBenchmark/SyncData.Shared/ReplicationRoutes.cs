@@ -1,0 +1,27 @@
+namespace SyncData.Shared;
+
+/// <summary>
+/// NpgsqlReplication's routes beside its stream (the fetch's declared route, GET ?slot=&amp;from=): the acknowledgement
+/// and the slot's removal, under the table's name as every source route (<see cref="SourceRoutes.InTable"/>).
+/// </summary>
+public static class ReplicationRoutes
+{
+    /// <summary>The query parameter naming the replication slot (and its publication, of the same name).</summary>
+    public const string Slot = "slot";
+
+    /// <summary>The stream's query parameter: the LSN the target has committed; absent, the slot is created anew and a first copy is sent.</summary>
+    public const string From = "from";
+
+    /// <summary>POST ?slot=&amp;lsn=: SomeService has committed everything up to this LSN; the only LSN confirmed to PostgreSQL.</summary>
+    public const string Ack = "users/replication/ack";
+
+    /// <summary>DELETE ?slot=: drops the slot and its publication (a forgotten slot keeps WAL forever).</summary>
+    public const string Drop = "users/replication";
+
+    /// <summary>The slot names a caller may give: a PostgreSQL slot name is lower-case letters, digits and underscores, up to 63.</summary>
+    public static bool IsSlotName(string? name) =>
+        name is { Length: > 0 and <= 63 } && name.All(c => c is (>= 'a' and <= 'z') or (>= '0' and <= '9') or '_');
+
+    /// <summary>The slot of a table when the caller names none.</summary>
+    public static string DefaultSlot(string table) => $"syncdata_{table}";
+}

@@ -1,0 +1,138 @@
+using System.Net;
+using System.Net.Http.Json;
+using Microsoft.AspNetCore.Mvc.Testing;
+using Npgsql;
+using SyncData.Harness;
+using SyncData.Postgres;
+using SyncData.Shared;
+using Xunit;
+
+namespace SyncDataBenchmark.Tests;
+
+/// <summary>
+/// A scratch source and target of their own on the in-process lab's cluster, both services in process over them, and
+/// NpgsqlReplication following one table: the follow is stopped and its slot and publication dropped through the API
+/// on every exit path (<see cref="DisposeAsync"/>), and anything still left is dropped by SQL, so no test leaves WAL
+/// held (nor a database that cannot be dropped: a slot pins its database).
+/// </summary>
+public sealed class FollowedPair : IAsyncDisposable
+{
+    private readonly InProcessLab _lab;
+    private WebApplicationFactory<SyncDataSource.Users.UsersApiOptions>? _source;
+    private WebApplicationFactory<SomeService.Sync.SyncOptions>? _someService;
+
+    private FollowedPair(InProcessLab lab, string name, SyncTable table, string sourceDb, string targetDb)
+    {
+        _lab = lab;
+        Slot = name;
+        Table = table;
+        SourceDb = sourceDb;
+        TargetDb = targetDb;
+    }
+
+    public string Slot { get; }
+    public SyncTable Table { get; }
+    public string SourceDb { get; }
+    public string TargetDb { get; }
+    public HttpClient SomeService { get; private set; } = null!;
+
+    /// <summary>Databases named after <paramref name="name"/> (also the slot's name), the source seeded with <paramref name="rows"/> rows of <paramref name="table"/>.</summary>
+    public static async Task<FollowedPair> CreateAsync(InProcessLab lab, string name, SyncTable table, long rows)
+    {
+        var sourceDb = await ScratchDatabase.RecreateAsync(lab.Postgres, name + "_source");
+        var targetDb = await ScratchDatabase.RecreateAsync(lab.Postgres, name + "_target");
+        await SqlScripts.SeedAsync(sourceDb, table, rows);
+        var pair = new FollowedPair(lab, name, table, sourceDb, targetDb);
+        pair.StartServices();
+        return pair;
+    }
+
+    private void StartServices()
+    {
+        _source ??= _lab.Source(new Dictionary<string, string?> { ["ConnectionStrings:Source"] = SourceDb, ["Replication:HeartbeatSeconds"] = "0.5" });
+        _someService = _lab.SomeService(_source, new Dictionary<string, string?> { ["ConnectionStrings:Target"] = TargetDb });
+        SomeService = _someService.CreateClient();
+    }
+
+    /// <summary>SomeService stopped mid-stream (its follower's open transaction rolled back) and started again, follower not yet restarted.</summary>
+    public async Task RestartSomeServiceAsync()
+    {
+        SomeService.Dispose();
+        await _someService!.DisposeAsync();
+        StartServices();
+    }
+
+    private string FollowRoute => $"{SyncRoutes.Follow}/{Table.Name}";
+
+    public async Task<FollowStatus> StartAsync(int batch = 1000)
+    {
+        using var response = await SomeService.PostAsync($"{FollowRoute}?slot={Slot}&batch={batch}", null);
+        Assert.True(response.StatusCode == HttpStatusCode.Accepted, await response.Content.ReadAsStringAsync());
+        return (await response.Content.ReadFromJsonAsync(SyncJsonContext.Default.FollowStatus))!;
+    }
+
+    public async Task<FollowStatus> StatusAsync() =>
+        (await SomeService.GetFromJsonAsync(FollowRoute, SyncJsonContext.Default.FollowStatus))!;
+
+    /// <summary>Waits until the follower's status satisfies <paramref name="done"/>; fails naming the last status if it never does.</summary>
+    public async Task<FollowStatus> WaitForAsync(Func<FollowStatus, bool> done, TimeSpan? timeout = null)
+    {
+        var until = DateTime.UtcNow + (timeout ?? TimeSpan.FromSeconds(60));
+        var status = await StatusAsync();
+        while (!done(status))
+        {
+            Assert.True(DateTime.UtcNow < until, $"The follower never got there: {status}");
+            await Task.Delay(100);
+            status = await StatusAsync();
+        }
+
+        return status;
+    }
+
+    /// <summary>
+    /// Once the writes stopped: waits until PostgreSQL's slot has confirmed the source's WAL position read now, which it
+    /// does only for an LSN SomeService committed (a transaction's end, or a heartbeat after everything before it).
+    /// </summary>
+    public async Task DrainAsync(TimeSpan? timeout = null)
+    {
+        var end = (string)(await Lab.ScalarAsync(SourceDb, "select pg_current_wal_insert_lsn()::text"))!;
+        var until = DateTime.UtcNow + (timeout ?? TimeSpan.FromSeconds(60));
+        while (!(bool)(await Lab.ScalarAsync(SourceDb, "select coalesce(bool_or(confirmed_flush_lsn >= $1::pg_lsn), false) from pg_replication_slots where slot_name = $2", [end, Slot]))!)
+        {
+            Assert.True(DateTime.UtcNow < until, $"The slot never confirmed {end}: {await StatusAsync()}");
+            await Task.Delay(100);
+        }
+    }
+
+    /// <summary>DELETE /follow/{table}?drop=true: the follower stopped, the slot and publication dropped.</summary>
+    public async Task<HttpStatusCode> StopAsync(bool drop = true)
+    {
+        using var response = await SomeService.DeleteAsync($"{FollowRoute}?drop={(drop ? "true" : "false")}");
+        return response.StatusCode;
+    }
+
+    /// <summary>The slot and publication left on the source (0, 0 once dropped).</summary>
+    public async Task<(long Slots, long Publications)> LeftOnSourceAsync() =>
+        ((long)(await Lab.ScalarAsync(SourceDb, "select count(*) from pg_replication_slots where slot_name = $1", [Slot]))!,
+         (long)(await Lab.ScalarAsync(SourceDb, "select count(*) from pg_publication where pubname = $1", [Slot]))!);
+
+    public async ValueTask DisposeAsync()
+    {
+        try
+        {
+            await StopAsync();
+        }
+        finally
+        {
+            SomeService.Dispose();
+            await _someService!.DisposeAsync();
+            await _source!.DisposeAsync();
+            // Last resort, should a test have broken the API's own drop: a slot left would pin the scratch database.
+            await using var connection = new NpgsqlConnection(SourceDb);
+            await connection.OpenAsync();
+            await using var drop = new NpgsqlCommand(
+                "select pg_drop_replication_slot(slot_name) from pg_replication_slots where slot_name = $1 and not active", connection) { Parameters = { new() { Value = Slot } } };
+            await drop.ExecuteNonQueryAsync();
+        }
+    }
+}

@@ -1,0 +1,204 @@
+using System.Net;
+using SyncData.Harness;
+using SyncData.Postgres;
+using SyncData.Shared;
+using Xunit;
+
+namespace SyncDataBenchmark.Tests;
+
+/// <summary>
+/// NpgsqlReplication's guarantees (docs/replication.md), each over scratch databases of the in-process lab's cluster
+/// (wal_level = logical, as the harness starts every cluster), both services in process: the first copy and the stream
+/// meet at the slot's consistent point under concurrent writes; a SomeService stopped mid-transaction and started again
+/// loses and repeats nothing; unchanged TOASTed values keep the target's; a DDL change is a named failure; no slot or
+/// publication is left. "Equal" is the runner's count and checksum (TableChecksumQueries); "applied twice" is a row
+/// version the target wrote twice (Fixtures/replication-audit.sql).
+/// </summary>
+[Collection(InProcessCollection.Name)]
+[Trait("Tier", "Lab")]
+public sealed class ReplicationTests(InProcessLab lab, Xunit.Abstractions.ITestOutputHelper output)
+{
+    private static string Fixture(string name) => File.ReadAllText(Path.Combine(AppContext.BaseDirectory, "Fixtures", name));
+
+    [Fact]
+    public async Task The_first_copy_and_the_stream_meet_at_the_consistent_point_under_concurrent_writes()
+    {
+        await using var pair = await FollowedPair.CreateAsync(lab, "repl_handover", SyncTable.Users, 2_000);
+        await Lab.ScalarAsync(pair.TargetDb, Fixture("replication-audit.sql"));
+        await using var load = new WriteLoad(pair.SourceDb, TimeSpan.FromMilliseconds(2));
+        await Task.Delay(300); // writes already flowing when the slot is created and the copy read
+
+        await pair.StartAsync(batch: 200);
+        var following = await pair.WaitForAsync(s => s.State == FollowStatus.Following);
+        await pair.WaitForAsync(s => s.TransactionsApplied >= 50);
+        await load.StopAsync();
+        await pair.DrainAsync();
+
+        Assert.True(following.RowsCopied > 0, $"{following}");
+        Assert.True(load.Transactions > 50, $"only {load.Transactions} transactions were written");
+        await AssertEqualAndOnceAsync(pair);
+    }
+
+    [Fact]
+    public async Task SomeService_stopped_mid_transaction_and_started_again_loses_and_repeats_nothing()
+    {
+        await using var pair = await FollowedPair.CreateAsync(lab, "repl_restart", SyncTable.Users, 2_000);
+        await Lab.ScalarAsync(pair.TargetDb, Fixture("replication-audit.sql"));
+        await pair.StartAsync(batch: 100);
+        await pair.WaitForAsync(s => s.State == FollowStatus.Following);
+        await using var load = new WriteLoad(pair.SourceDb, TimeSpan.FromMilliseconds(2));
+        await pair.WaitForAsync(s => s.TransactionsApplied >= 20);
+
+        // The target's users locked: the follower's next batch waits inside its transaction, rows and LSN written or not
+        // together; SomeService stops there, and the transaction is rolled back (a kill drops the connection: the same).
+        await using (var blocker = new Npgsql.NpgsqlConnection(pair.TargetDb))
+        {
+            await blocker.OpenAsync();
+            await using var locking = await blocker.BeginTransactionAsync();
+            await using (var lockTable = new Npgsql.NpgsqlCommand("lock table users in share mode", blocker, locking))
+            {
+                await lockTable.ExecuteNonQueryAsync();
+            }
+
+            await WaitForLockWaitAsync(pair.TargetDb);
+            await pair.RestartSomeServiceAsync();
+        }
+
+        await pair.StartAsync(batch: 100);
+        await pair.WaitForAsync(s => s is { State: FollowStatus.Following, TransactionsApplied: >= 20 });
+        await load.StopAsync();
+        await pair.DrainAsync();
+
+        await AssertEqualAndOnceAsync(pair);
+    }
+
+    [Fact]
+    public async Task Updates_leaving_TOASTed_values_unchanged_keep_the_targets_values()
+    {
+        await using var pair = await FollowedPair.CreateAsync(lab, "repl_toast", SyncTable.Orders, 300);
+        await Lab.ScalarAsync(pair.SourceDb, Fixture("replication-toast.sql"), [40]);
+        Assert.True((long)(await Lab.ScalarAsync(pair.SourceDb, "select count(*) from orders where pg_column_size(note) > 2000"))! >= 40);
+        await pair.StartAsync();
+        await pair.WaitForAsync(s => s.State == FollowStatus.Following);
+
+        // Twice, in two transactions: the second folds onto the first in one batch or applies on its own.
+        await Lab.ScalarAsync(pair.SourceDb, Fixture("replication-touch-orders.sql"), [40]);
+        await Lab.ScalarAsync(pair.SourceDb, Fixture("replication-touch-orders.sql"), [20]);
+        await pair.DrainAsync();
+
+        Assert.True((await pair.StatusAsync()).ChangesApplied >= 60);
+        Assert.Equal(await Lab.ReadChecksumAsync(pair.SourceDb, SyncTable.Orders), await Lab.ReadChecksumAsync(pair.TargetDb, SyncTable.Orders));
+        Assert.Equal(0L, (long)(await Lab.ScalarAsync(pair.TargetDb, "select count(*) from orders where note is null and id <= 40"))!);
+    }
+
+    [Fact]
+    public async Task A_column_added_on_the_source_stops_the_follower_naming_the_DDL_change_and_leaves_no_slot()
+    {
+        await using var pair = await FollowedPair.CreateAsync(lab, "repl_ddl", SyncTable.Users, 100);
+        await pair.StartAsync();
+        await pair.WaitForAsync(s => s.State == FollowStatus.Following);
+
+        await Lab.ScalarAsync(pair.SourceDb, "alter table users add column nickname text; update users set nickname = 'x' where id in (select id from users limit 1)");
+        var failed = await pair.WaitForAsync(s => s.State == FollowStatus.Failed);
+
+        Assert.Contains("a DDL change on the source table", failed.Error);
+        Assert.Equal(HttpStatusCode.OK, await pair.StopAsync(drop: true));
+        Assert.Equal((0L, 0L), await pair.LeftOnSourceAsync());
+    }
+
+    [Fact]
+    public async Task Stopping_with_drop_leaves_no_slot_or_publication_and_a_quiet_table_still_lets_the_slot_advance()
+    {
+        await using var pair = await FollowedPair.CreateAsync(lab, "repl_slot", SyncTable.Users, 100);
+        await pair.StartAsync();
+        await pair.WaitForAsync(s => s.State == FollowStatus.Following);
+        Assert.Equal((1L, 1L), await pair.LeftOnSourceAsync());
+
+        // Writes to another table only: the slot advances past them on the heartbeats SomeService acknowledges.
+        await Lab.ScalarAsync(pair.SourceDb, "create table noise as select g from generate_series(1, 100000) g");
+        await pair.DrainAsync(TimeSpan.FromSeconds(30));
+
+        Assert.Equal(HttpStatusCode.OK, await pair.StopAsync(drop: true));
+        Assert.Equal((0L, 0L), await pair.LeftOnSourceAsync());
+    }
+
+    /// <summary>
+    /// One source transaction of 200,000 rows (REPL_BIG_ROWS overrides, e.g. 1000000): decoded after its commit
+    /// (protocol 1, not streamed in progress), sent whole and applied as one target transaction with its end LSN.
+    /// </summary>
+    [Fact]
+    public async Task A_large_source_transaction_goes_through_as_one_target_transaction()
+    {
+        var rows = int.TryParse(Environment.GetEnvironmentVariable("REPL_BIG_ROWS"), out var asked) ? asked : 200_000;
+        await using var pair = await FollowedPair.CreateAsync(lab, "repl_big", SyncTable.Users, 1_000);
+        await pair.StartAsync();
+        await pair.WaitForAsync(s => s.State == FollowStatus.Following);
+
+        var clock = System.Diagnostics.Stopwatch.StartNew();
+        await Lab.ScalarAsync(pair.SourceDb, Fixture("replication-big-transaction.sql"), [rows]);
+        var committed = clock.Elapsed;
+        var applied = await pair.WaitForAsync(s => s.TransactionsApplied >= 1, TimeSpan.FromMinutes(10));
+        output.WriteLine($"{rows:N0} rows: source commit {committed.TotalSeconds:0.0} s, applied {clock.Elapsed.TotalSeconds:0.0} s after the statement began; lag {applied.LagMs:N0} ms");
+
+        Assert.Equal(1, applied.TransactionsApplied);
+        Assert.Equal(rows, applied.ChangesApplied);
+        await pair.DrainAsync();
+        Assert.Equal(await Lab.ReadChecksumAsync(pair.SourceDb, SyncTable.Users), await Lab.ReadChecksumAsync(pair.TargetDb, SyncTable.Users));
+    }
+
+    /// <summary>
+    /// The lab's pgbench write load (sql/follow/&lt;table&gt;.pgbench.sql: inserts, updates, deletes; on orders half the
+    /// updates leave the TOASTed columns unchanged) for 3 s at 200 transactions/s over 2 clients; once it stops and the
+    /// slot confirms the source's WAL position, the target equals the source.
+    /// </summary>
+    [Theory]
+    [InlineData("users")]
+    [InlineData("orders")]
+    public async Task The_pgbench_write_load_leaves_the_target_equal_to_the_source(string tableName)
+    {
+        var table = SyncTable.Named(tableName);
+        await using var pair = await FollowedPair.CreateAsync(lab, "repl_pgbench_" + tableName, table, 3_000);
+        if (table == SyncTable.Orders)
+        {
+            await Lab.ScalarAsync(pair.SourceDb, Fixture("replication-toast.sql"), [300]);
+        }
+
+        await pair.StartAsync();
+        await pair.WaitForAsync(s => s.State == FollowStatus.Following);
+        var database = new Npgsql.NpgsqlConnectionStringBuilder(pair.SourceDb);
+        var (exit, stdout, stderr) = await Tools.RunAsync("pgbench",
+            ["-n", "-f", Path.Combine(Lab.RepositoryRoot, "sql", "follow", $"{tableName}.pgbench.sql"), "-D", "max_id=3000", "-R", "200", "-T", "3", "-c", "2",
+             "-h", database.Host!, "-p", database.Port.ToString(System.Globalization.CultureInfo.InvariantCulture), "-U", database.Username!, database.Database!],
+            Lab.RepositoryRoot, "postgresql-client");
+        Assert.True(exit == 0, stderr + stdout);
+        await pair.DrainAsync();
+
+        var status = await pair.StatusAsync();
+        output.WriteLine($"{tableName}: {stdout.Split('\n').FirstOrDefault(l => l.StartsWith("number of transactions actually processed", StringComparison.Ordinal))}; follower {status}");
+        Assert.True(status.TransactionsApplied > 100, $"{status}");
+        Assert.Equal(await Lab.ReadChecksumAsync(pair.SourceDb, table), await Lab.ReadChecksumAsync(pair.TargetDb, table));
+        // The lag and the applied LSN as metrics, at SomeService's Prometheus endpoint.
+        var metrics = await pair.SomeService.GetStringAsync("metrics");
+        Assert.Matches($"(?m)^sync_follow_changes_total\\{{[^}}]*table=\"{tableName}\"", metrics);
+        Assert.Matches($"(?m)^sync_follow_applied_lsn\\{{[^}}]*table=\"{tableName}\"", metrics);
+        Assert.Matches($"(?m)^sync_follow_lag_seconds_bucket\\{{[^}}]*table=\"{tableName}\"", metrics);
+    }
+
+    /// <summary>Equal by count and checksum, and no row version written twice.</summary>
+    private static async Task AssertEqualAndOnceAsync(FollowedPair pair)
+    {
+        Assert.Equal(await Lab.ReadChecksumAsync(pair.SourceDb, pair.Table), await Lab.ReadChecksumAsync(pair.TargetDb, pair.Table));
+        Assert.Equal(0L, (long)(await Lab.ScalarAsync(pair.TargetDb, Fixture("replication-duplicates.sql")))!);
+    }
+
+    /// <summary>Until a session of the target waits for a lock (the follower's batch, behind the test's lock).</summary>
+    private static async Task WaitForLockWaitAsync(string targetDb)
+    {
+        var until = DateTime.UtcNow + TimeSpan.FromSeconds(30);
+        while ((long)(await Lab.ScalarAsync(targetDb, "select count(*) from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'"))! == 0)
+        {
+            Assert.True(DateTime.UtcNow < until, "The follower never waited on the locked table.");
+            await Task.Delay(50);
+        }
+    }
+}

@@ -1,0 +1,192 @@
+using System.Collections.Concurrent;
+using Microsoft.Extensions.Options;
+using Npgsql;
+using Npgsql.Replication;
+using Npgsql.Replication.PgOutput;
+using NpgsqlTypes;
+using SyncData.Postgres;
+using SyncData.Shared;
+
+namespace SyncDataSource.Replication;
+
+/// <summary>
+/// NpgsqlReplication's streams at the source, one per slot: the stream itself (a first copy in the slot's exported
+/// snapshot when the target has nothing, then the decoded changes), acknowledgements, and the slot's removal.
+/// </summary>
+public sealed class ReplicationStreams(NpgsqlDataSource source, IConfiguration configuration, IOptions<ReplicationOptions> options,
+    IHostApplicationLifetime lifetime, ILogger<ReplicationStreams> logger)
+{
+    private readonly ConcurrentDictionary<string, ReplicationSession> _sessions = new();
+    private readonly SemaphoreSlim _takeOver = new(1, 1);
+
+    // The replication connection needs the configured string itself (a data source hides its password).
+    private string ConnectionString => configuration.GetConnectionString("Source")!;
+
+    /// <summary>
+    /// GET {table}/replication?slot=&amp;from=: the stream, as newline-delimited <see cref="ChangeFrame"/>s. Without
+    /// from= the slot and publication are made anew and a first copy is sent; with it, the slot's changes after that LSN.
+    /// A failure after the response began is sent as the last frame (the status is 200 already).
+    /// </summary>
+    internal async Task<IResult> ServeAsync(SyncTable table, string? slot, string? from, HttpContext http, CancellationToken ct)
+    {
+        slot ??= ReplicationRoutes.DefaultSlot(table.Name);
+        NpgsqlLogSequenceNumber? start = null;
+        if (from is not null && NpgsqlLogSequenceNumber.TryParse(from, out var parsed))
+        {
+            start = parsed;
+        }
+
+        if (!ReplicationRoutes.IsSlotName(slot) || (from is not null && start is null))
+        {
+            return TypedResults.Problem($"slot must be a PostgreSQL slot name (a-z, 0-9, _), from an LSN (X/X); got slot '{slot}', from '{from}'.", statusCode: 400);
+        }
+
+        using var session = await TakeOverAsync(slot, ct);
+        var frames = new FrameWriter(http.Response);
+        try
+        {
+            http.Response.ContentType = "application/x-ndjson";
+            await http.Response.StartAsync(session.Stopping.Token);
+            await StreamAsync(table, session, start, frames, session.Stopping.Token);
+        }
+        catch (Exception ex) when (!session.Stopping.IsCancellationRequested)
+        {
+            logger.LogError(ex, "The replication stream of {Slot} failed", slot);
+            // The status is 200 already: the failure is the stream's last frame, and the consumer treats a stream that ends
+            // without one as broken too (aborting the connection here could drop the frame before it is read).
+            await frames.TryWriteFailureAsync(Messages(ex));
+        }
+        catch (Exception ex) when (session.Stopping.IsCancellationRequested)
+        {
+            // The consumer went away, a new stream took the slot over, or the service stops: nobody to tell.
+            logger.LogDebug(ex, "The replication stream of {Slot} stopped", slot);
+        }
+        finally
+        {
+            _sessions.TryRemove(new(slot, session));
+            session.MarkEnded();
+        }
+
+        return TypedResults.Empty;
+    }
+
+    /// <summary>The exception's message and its inner ones' (Npgsql's own often says only "Exception while reading from stream").</summary>
+    private static string Messages(Exception ex)
+    {
+        var messages = new List<string>();
+        for (Exception? e = ex; e is not null; e = e.InnerException)
+        {
+            messages.Add(e.Message);
+        }
+
+        return string.Join(": ", messages);
+    }
+
+    /// <summary>POST {table}/replication/ack?slot=&amp;lsn=: confirms <paramref name="lsn"/> to PostgreSQL; 409 when no stream reads the slot.</summary>
+    internal async Task<IResult> AcknowledgeAsync(string? slot, string? lsn, CancellationToken ct)
+    {
+        if (slot is null || lsn is null || !NpgsqlLogSequenceNumber.TryParse(lsn, out var confirmed))
+        {
+            return TypedResults.Problem("slot= and lsn= (X/X) are required.", statusCode: 400);
+        }
+
+        if (!_sessions.TryGetValue(slot, out var session))
+        {
+            return TypedResults.Problem($"No stream reads the slot {slot}: the next stream starts from the target's stored LSN.", statusCode: 409);
+        }
+
+        try
+        {
+            await session.ConfirmAsync(confirmed, ct);
+            return TypedResults.NoContent();
+        }
+        catch (Exception ex) when (ex is ObjectDisposedException or NpgsqlException or InvalidOperationException)
+        {
+            return TypedResults.Problem($"The stream of {slot} ended while confirming: {ex.Message}", statusCode: 409);
+        }
+    }
+
+    /// <summary>DELETE {table}/replication?slot=: ends the slot's stream, if any, then drops the slot and its publication.</summary>
+    internal async Task<IResult> DropAsync(string? slot, CancellationToken ct)
+    {
+        if (!ReplicationRoutes.IsSlotName(slot))
+        {
+            return TypedResults.Problem("slot= must name a slot.", statusCode: 400);
+        }
+
+        await StopAsync(slot!);
+        await ReplicationSql.DropAsync(source, slot!, ct);
+        return TypedResults.NoContent();
+    }
+
+    /// <summary>A new stream of <paramref name="slot"/>, once any earlier one has let go of it (a slot has one reader).</summary>
+    private async Task<ReplicationSession> TakeOverAsync(string slot, CancellationToken ct)
+    {
+        await _takeOver.WaitAsync(ct);
+        try
+        {
+            await StopAsync(slot);
+            var session = new ReplicationSession(slot, ct, lifetime.ApplicationStopping);
+            _sessions[slot] = session;
+            return session;
+        }
+        finally
+        {
+            _takeOver.Release();
+        }
+    }
+
+    private async Task StopAsync(string slot)
+    {
+        if (_sessions.TryGetValue(slot, out var earlier))
+        {
+            await earlier.Stopping.CancelAsync();
+            await earlier.Ended.WaitAsync(TimeSpan.FromSeconds(30));
+        }
+    }
+
+    private async Task StreamAsync(SyncTable table, ReplicationSession session, NpgsqlLogSequenceNumber? from, FrameWriter frames, CancellationToken ct)
+    {
+        await using var replication = new LogicalReplicationConnection(ConnectionString);
+        await replication.Open(ct);
+        PgOutputReplicationSlot slot;
+        if (from is { } resume)
+        {
+            slot = new PgOutputReplicationSlot(session.Slot);
+        }
+        else
+        {
+            slot = await CreateAndCopyAsync(table, session.Slot, replication, frames, ct);
+            resume = slot.ConsistentPoint;
+        }
+
+        session.Connection = replication;
+        using var heartbeats = new HeartbeatLoop(source, TimeSpan.FromSeconds(options.Value.HeartbeatSeconds), logger, ct);
+        var decoder = new ChangeDecoder(table, frames);
+        var messages = replication.StartReplication(slot, new PgOutputReplicationOptions(session.Slot, PgOutputProtocolVersion.V1, binary: false, messages: true), ct, resume);
+        await foreach (var message in messages)
+        {
+            await decoder.WriteAsync(message, ct);
+        }
+    }
+
+    /// <summary>
+    /// The slot made anew with an exported snapshot, and the first copy sent from it while the replication connection
+    /// stays idle (its next command would end the snapshot): the copy holds exactly the commits before the consistent
+    /// point, the stream every commit after it.
+    /// </summary>
+    private async Task<PgOutputReplicationSlot> CreateAndCopyAsync(SyncTable table, string name, LogicalReplicationConnection replication, FrameWriter frames, CancellationToken ct)
+    {
+        await ReplicationSql.DropAsync(source, name, ct);
+        await ReplicationSql.RecreatePublicationAsync(source, name, table, ct);
+        var slot = await replication.CreatePgOutputReplicationSlot(name, temporarySlot: false, LogicalSlotSnapshotInitMode.Export, cancellationToken: ct);
+        await foreach (var row in ReplicationSql.ReadCopyAsync(source, table, slot.SnapshotName!, ct))
+        {
+            await frames.WriteAsync(new ChangeFrame(ChangeFrame.Copy, row), ct);
+        }
+
+        await frames.WriteAsync(new ChangeFrame(ChangeFrame.Copied, Lsn: slot.ConsistentPoint.ToString()), ct);
+        await frames.FlushAsync(ct);
+        return slot;
+    }
+}

@@ -1,0 +1,22 @@
+-- NpgsqlReplication's write load on orders (docs/replication.md):
+--   pgbench -n -f sql/follow/orders.pgbench.sql -D max_id=<highest order id> -R <transactions/s> -T <seconds> -c 2 <source database>
+-- Half the transactions update item_count and status only, leaving the TOASTed columns (note, attributes,
+-- attachment) unchanged: pgoutput sends those as 'u'. The rest: 25% insert 1–5 rows (a copy of an existing order with
+-- a new id), 15% update the note, 10% delete 1–2 rows. Rows are picked by a key range from a random id, so a
+-- transaction costs the same at any table size.
+\set op random(1, 20)
+\set rows random(1, 5)
+\set id random(1, :max_id)
+BEGIN;
+\if :op <= 10
+update orders set item_count = item_count + 1, status = 'shipped' where id between :id and :id + :rows - 1;
+\elif :op <= 15
+insert into orders (customer_id, status, total, discount, exchange_rate, currency, placed_at, delivery_date, tags, attributes, note, attachment, item_count, is_gift, shipping_address)
+select customer_id, status, total, discount, exchange_rate, currency, now(), delivery_date, tags, attributes, note, attachment, item_count, is_gift, shipping_address
+from orders where id between :id and :id + :rows - 1;
+\elif :op <= 18
+update orders set note = 'load ' || :client_id || ' ' || txid_current() where id between :id and :id + :rows - 1;
+\else
+delete from orders where id between :id and :id + least(:rows, 2) - 1;
+\endif
+END;

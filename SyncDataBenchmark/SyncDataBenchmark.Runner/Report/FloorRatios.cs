@@ -29,7 +29,7 @@ public static class FloorRatios
         return new FloorRatio(title, rows, peer, median, caseMs.Count, peerMedian, peerMs.Count, median / peerMedian, interval?.Low, interval?.High);
     }
 
-    /// <summary>The 95% interval of median(case) / median(peer), as the headline's (RunStatistics.Ratio); null with fewer than three runs a side.</summary>
+    /// <summary>The 95% interval of median(case) / median(peer), as the headline's (RunStatistics.Ratio); null with fewer than five runs a side.</summary>
     public static (double Low, double High)? Interval(IReadOnlyList<double> caseMs, IReadOnlyList<double> peerMs) =>
         RunStatistics.Ratio(caseMs, peerMs) is { } ratio ? (ratio.Lower, ratio.Upper) : null;
 
@@ -45,7 +45,7 @@ public static class FloorRatios
         md.AppendLine("Each case's median time over its successful timed runs, and its ratio to the pipe's median at the same size and scope " +
                       "(target statements), on the first link. In brackets a 95% interval for that ratio, as the headline's: each median's 97.5% interval " +
                       "(Harrell-Davis, Maritz-Jarrett; Perfolizer), the case's low end over the pipe's high end to its high end over the pipe's low end; " +
-                      "none with fewer than three runs a side. Where an interval holds a line you care about (1.0×, 1.1×), these runs do not tell the case from that line.");
+                      "none with fewer than five runs a side. Where an interval holds a line you care about (1.0×, 1.1×), these runs do not tell the case from that line.");
         // One row per case (and profile) and a last one for the pipe itself; a column per size.
         var sizes = ratios.Select(r => r.Rows).Distinct().Order().ToList();
         foreach (var floor in Floors.Where(f => ratios.Any(r => r.Peer == f)))

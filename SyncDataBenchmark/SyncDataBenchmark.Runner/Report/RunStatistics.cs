@@ -32,10 +32,16 @@ public static class RunStatistics
     /// <summary>The sample median; null without values.</summary>
     public static double? Median(IReadOnlyCollection<double> values) => Statistics.Median(values);
 
-    /// <summary>The median's interval at <see cref="SideConfidence"/>; null with fewer than <see cref="MinRuns"/> values.</summary>
+    /// <summary>
+    /// The fewest runs a side an interval is given from: Maritz-Jarrett's interval rests on the runs' own spread, and
+    /// from three it is little more than their range (the brief's trap: the 3-run "95% intervals" were [min/max, max/min]).
+    /// </summary>
+    public const int MinIntervalRuns = 5;
+
+    /// <summary>The median's interval at <see cref="SideConfidence"/>; null with fewer than <see cref="MinIntervalRuns"/> values.</summary>
     public static (double Lower, double Upper)? MedianInterval(IReadOnlyList<double> values)
     {
-        if (values.Count < MinRuns)
+        if (values.Count < MinIntervalRuns)
         {
             return null;
         }

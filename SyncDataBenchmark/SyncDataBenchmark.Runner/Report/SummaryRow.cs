@@ -39,14 +39,14 @@ public sealed record SummaryRow
     public double? BestMs => Durations.Count > 0 ? Durations.Min() : null;
     public double? MedianMs => Statistics.Median(Durations);
     public double? StdDevMs => Statistics.StdDev(Durations);
-    /// <summary>The median's 97.5% interval (RunStatistics.MedianInterval), for the pictures' whiskers; null with fewer than three runs.</summary>
+    /// <summary>The median's 97.5% interval (RunStatistics.MedianInterval), for the pictures' whiskers; null with fewer than five runs.</summary>
     public double? MedianLowerMs => RunStatistics.MedianInterval(Durations)?.Lower;
     public double? MedianUpperMs => RunStatistics.MedianInterval(Durations)?.Upper;
     /// <summary>Median time over the fastest combination's median (median/median).</summary>
     public double? RatioToFastest { get; init; }
     /// <summary>Median time over the psql binary pipe's median at the same <see cref="Scope"/> (median/median).</summary>
     public double? RatioToPsqlBinary { get; init; }
-    /// <summary>The same ratio's interval (RunStatistics.Ratio); null with fewer than three runs a side or at the whole-command scope.</summary>
+    /// <summary>The same ratio's interval (RunStatistics.Ratio); null with fewer than five runs a side or at the whole-command scope.</summary>
     public MedianRatio? RatioInterval { get; init; }
     /// <summary>Timed runs in which SomeService compiled past the record's JIT threshold (CombinationRun.Unsettled); null for peers and records without a threshold.</summary>
     public int? UnsettledRuns { get; init; }

@@ -72,5 +72,9 @@ public sealed class VerdictTests
         Assert.True(same.Width < 0.1);
         // Too few runs a side: no interval rather than a range dressed as one.
         Assert.Null(RunStatistics.Ratio([100, 101], pipe));
+        // Three runs a side give their range, not a 95% interval: none under five (MinIntervalRuns), one from five.
+        Assert.Null(RunStatistics.Ratio([100, 101, 102], pipe));
+        Assert.Null(RunStatistics.MedianInterval([100, 101, 102, 103]));
+        Assert.NotNull(RunStatistics.MedianInterval([100, 101, 102, 103, 104]));
     }
 }

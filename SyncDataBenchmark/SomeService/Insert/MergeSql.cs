@@ -31,6 +31,12 @@ internal sealed class MergeSql
     }
 
     /// <summary>
+    /// The key's one column, quoted as an identifier: what main's NpgsqlReplication follower finds each change by (kept
+    /// from main's MergeSql for the merge of the branches); a composite key has no one column and is refused here.
+    /// </summary>
+    public string Key => SingleKey("{key}").Name;
+
+    /// <summary>
     /// The staging table's name (the COPY merges' own, Linq2DBTempMerge's linq2db temp table): temporary, so no other
     /// session sees it. A described table's is one fixed quoted name, since its own name may be anything (schema,
     /// quotes, spaces) and a run merges one table.

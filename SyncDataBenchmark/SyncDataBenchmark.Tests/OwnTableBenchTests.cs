@@ -63,7 +63,7 @@ public sealed class OwnTableBenchTests
                  {
                      "--rows does not apply to your own table", "leaves out foreign key", "Not run on your table: EFStream builds each row as a typed object", "EFStream × EFBulk, ",
                      "Not run on your table: NpgsqlCopy writes typed rows", "Not run on your table: ArrowStream builds", "ArrowStream × NpgsqlCopyRaw,",
-                     "Not run on your table: NpgsqlCopyRawMerge's merge is not built", "Not run on your table: the peers",
+                     "Not run on your table by the runner: NpgsqlCopy × NpgsqlCopyRawMerge: it merges into a populated target", "Not run on your table: the peers",
                      "Rough estimate:",
                  })
         {

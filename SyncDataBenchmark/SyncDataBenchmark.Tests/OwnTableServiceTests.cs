@@ -29,7 +29,7 @@ public sealed class OwnTableServiceTests(InProcessLab lab) : IAsyncLifetime
         await Lab.ScalarAsync(admin, "drop database if exists own_source with (force)");
         await Lab.ScalarAsync(admin, "create database own_source");
         _source = lab.Postgres.ConnectionString("own_source") + ";Pooling=false";
-        foreach (var fixture in new[] { "team-table.sql", "team-keyless.sql" })
+        foreach (var fixture in new[] { "team-table.sql", "team-keyless.sql", "team-always-identity.sql" })
         {
             await Lab.ScalarAsync(_source, await File.ReadAllTextAsync(Path.Combine(AppContext.BaseDirectory, "Fixtures", fixture)));
         }
@@ -39,7 +39,10 @@ public sealed class OwnTableServiceTests(InProcessLab lab) : IAsyncLifetime
         await connection.OpenAsync();
         await Lab.ScalarAsync(_target, (await TableCatalog.ReadAsync(connection, Table)).CreateSql);
         await Lab.ScalarAsync(_target, (await TableCatalog.ReadAsync(connection, Keyless)).CreateTableSql);
+        await Lab.ScalarAsync(_target, (await TableCatalog.ReadAsync(connection, AlwaysKeyed)).CreateTableSql);
     }
+
+    private const string AlwaysKeyed = "\"Team Sales\".\"Always Keyed\"";
 
     private const string Keyless = "\"Team Sales\".keyless";
 
@@ -65,6 +68,37 @@ public sealed class OwnTableServiceTests(InProcessLab lab) : IAsyncLifetime
         await using var connection = new NpgsqlConnection(_source);
         await connection.OpenAsync();
         var table = SyncTable.Of(name, await TableCatalog.ReadAsync(connection, name));
+        Assert.Equal(await Lab.ReadChecksumAsync(_source, table), await Lab.ReadChecksumAsync(_target, table));
+    }
+
+    /// <summary>
+    /// A whole-table merge into a target that differs from the source (Fixtures/team-merge-drift.sql: rows missing, rows
+    /// altered, an extra row): by a composite key over quoted mixed-case names, the generated column left to the target,
+    /// and into a table keyed by a GENERATED ALWAYS identity (OVERRIDING SYSTEM VALUE). Verified over every column.
+    /// </summary>
+    [Theory]
+    [InlineData(Table, 4L)]
+    [InlineData(AlwaysKeyed, 18L)]
+    public async Task A_merge_makes_a_differing_target_equal_to_the_source_over_every_column(string name, long rows)
+    {
+        await using var pair = Pair();
+        using (var reload = await pair.SomeService.TriggerAsync("NpgsqlCopy", "NpgsqlCopyRaw", wait: true, table: name))
+        {
+            Assert.True(reload.StatusCode == HttpStatusCode.OK, await reload.Content.ReadAsStringAsync());
+        }
+
+        await Lab.ScalarAsync(_target, await File.ReadAllTextAsync(Path.Combine(AppContext.BaseDirectory, "Fixtures", "team-merge-drift.sql")));
+        await using var connection = new NpgsqlConnection(_source);
+        await connection.OpenAsync();
+        var table = SyncTable.Of(name, await TableCatalog.ReadAsync(connection, name));
+        Assert.NotEqual(await Lab.ReadChecksumAsync(_source, table), await Lab.ReadChecksumAsync(_target, table));
+
+        using var response = await pair.SomeService.TriggerAsync("NpgsqlCopy", "NpgsqlCopyRawMerge", wait: true, table: name);
+        var body = await response.Content.ReadAsStringAsync();
+        Assert.True(response.StatusCode == HttpStatusCode.OK, body);
+        var run = JsonSerializer.Deserialize(body, SyncJsonContext.Default.RunResult)!;
+        Assert.True(run.Verified, body);
+        Assert.Equal(rows, run.Rows);
         Assert.Equal(await Lab.ReadChecksumAsync(_source, table), await Lab.ReadChecksumAsync(_target, table));
     }
 

@@ -1,6 +1,7 @@
 using Npgsql;
 using SomeService.Sync;
 using SyncData.Postgres;
+using SyncData.Postgres.Catalog;
 
 namespace SomeService.Insert;
 
@@ -21,42 +22,49 @@ internal sealed class MergeSql
     private static readonly string DropStagingSql = EmbeddedSql.Read("merge-drop-staging.sql");
 
     private readonly WriteTarget _target;
-    private readonly string _key;
-    private readonly string _keyType;
+    private readonly IReadOnlyList<(string Name, string Type)> _keys;
 
-    private MergeSql(WriteTarget target, string key, string keyType)
+    private MergeSql(WriteTarget target, IReadOnlyList<(string Name, string Type)> keys)
     {
         _target = target;
-        _key = key;
-        _keyType = keyType;
+        _keys = keys;
     }
 
-    /// <summary>The key's column, quoted as an identifier (NpgsqlReplication's follower finds it in each change by it).</summary>
-    public string Key => _key;
+    /// <summary>
+    /// The key's one column, quoted as an identifier: what NpgsqlReplication's follower finds each change by; a composite
+    /// key has no one column and is refused here.
+    /// </summary>
+    public string Key => SingleKey("{key}").Name;
 
-    /// <summary>The staging table's name (the COPY merges' own, Linq2DBTempMerge's linq2db temp table): temporary, so no other session sees it.</summary>
-    public string Staging => $"{_target.Table.Name}_merge_staging";
+    /// <summary>
+    /// The staging table's name (the COPY merges' own, Linq2DBTempMerge's linq2db temp table): temporary, so no other
+    /// session sees it. A described table's is one fixed quoted name, since its own name may be anything (schema,
+    /// quotes, spaces) and a run merges one table.
+    /// </summary>
+    public string Staging => _target.Table.Description is null ? $"{_target.Table.Name}_merge_staging" : "\"syncdata_merge_staging\"";
 
     /// <summary>COPY … FROM STDIN (FORMAT binary) into the staging table, in the table's COPY column order (<see cref="SyncTable.Columns"/>).</summary>
     public string CopyIntoStaging => $"COPY {Staging} ({_target.Table.Columns}) FROM STDIN (FORMAT binary)";
 
-    /// <summary>Reads the target table's key; refuses a table without a single-column primary key.</summary>
+    /// <summary>Reads the target table's primary key, its columns in order; refuses a table without one.</summary>
     public static async Task<MergeSql> ForAsync(WriteTarget target, CancellationToken ct)
     {
         await using var command = new NpgsqlCommand(ReadKeySql, target.Connection, target.Transaction);
-        command.Parameters.Add(new() { Value = target.Table.Name });
+        command.Parameters.Add(new() { Value = target.Table.SqlName });
         var keys = new List<(string Name, string Type)>();
         await using (var reader = await command.ExecuteReaderAsync(ct))
         {
             while (await reader.ReadAsync(ct))
             {
-                keys.Add((reader.GetString(0), reader.GetString(1)));
+                // Spelled as the table's COPY column list spells it (SyncTable.Columns), so the key is found in it.
+                var name = target.Table.Description is null ? reader.GetString(0) : TableDescription.Quote(reader.GetString(1));
+                keys.Add((name, reader.GetString(2)));
             }
         }
 
-        return keys is [var key]
-            ? new MergeSql(target, key.Name, key.Type)
-            : throw new InvalidOperationException($"A merge needs {target.Table.Name} to have a primary key of one column; it has {keys.Count}.");
+        return keys.Count > 0
+            ? new MergeSql(target, keys)
+            : throw new InvalidOperationException($"A merge needs {target.Table.SqlName} to have a primary key; it has none.");
     }
 
     public Task CreateStagingAsync(CancellationToken ct) => ExecuteAsync(CreateStagingSql, null, ct);
@@ -102,14 +110,29 @@ internal sealed class MergeSql
     private string Fill(string template)
     {
         var columns = _target.Table.Columns.Split(", ");
+        var keyNames = _keys.Select(k => k.Name).ToHashSet(StringComparer.Ordinal);
+        // A column the MERGE may not set: the key's (it matched) and, for a described table, the generated (computed)
+        // and GENERATED ALWAYS identity ones (only to DEFAULT; DescribedTableReach refuses one outside the key).
+        var described = _target.Table.Description?.CopyColumns ?? [];
+        var always = described.Where(c => c.Identity == "a").Select(c => TableDescription.Quote(c.Name)).ToHashSet(StringComparer.Ordinal);
+        var assigned = columns.Where(c => !keyNames.Contains(c) && !always.Contains(c)).ToList();
         return template
-            .Replace("{table}", _target.Table.Name, StringComparison.Ordinal)
+            .Replace("{table}", _target.Table.SqlName, StringComparison.Ordinal)
             .Replace("{staging}", Staging, StringComparison.Ordinal)
-            .Replace("{key}", _key, StringComparison.Ordinal)
-            .Replace("{key_type}", _keyType, StringComparison.Ordinal)
+            .Replace("{key}", SingleKey(template).Name, StringComparison.Ordinal)
+            .Replace("{key_type}", SingleKey(template).Type, StringComparison.Ordinal)
+            .Replace("{key_match}", string.Join(" and ", _keys.Select(k => $"s.{k.Name} = t.{k.Name}")), StringComparison.Ordinal)
             .Replace("{columns}", _target.Table.Columns, StringComparison.Ordinal)
+            .Replace("{target_columns}", string.Join(", ", columns.Select(c => $"t.{c}")), StringComparison.Ordinal)
             .Replace("{staged_columns}", string.Join(", ", columns.Select(c => $"s.{c}")), StringComparison.Ordinal)
-            .Replace("{assignments}", string.Join(", ", columns.Where(c => c != _key).Select(c => $"{c} = s.{c}")), StringComparison.Ordinal);
+            // Every column in the key: rows equal by key are equal, so the update is never reached; it sets the key to itself.
+            .Replace("{assignments}", string.Join(", ", (assigned.Count > 0 ? assigned : [_keys[0].Name]).Select(c => $"{c} = s.{c}")), StringComparison.Ordinal)
+            .Replace("{overriding}", always.Count > 0 ? "overriding system value " : "", StringComparison.Ordinal);
     }
 
+    /// <summary>The key of a statement that takes one key column (the deletes by key as text); a composite key cannot be given as one text.</summary>
+    private (string Name, string Type) SingleKey(string template) =>
+        !template.Contains("{key}", StringComparison.Ordinal) ? default
+        : _keys is [var key] ? key
+        : throw new InvalidOperationException($"{_target.Table.SqlName}'s primary key has {_keys.Count} columns; deletes by key as text take one (a change merge or Linq2DBMerge).");
 }

@@ -36,7 +36,16 @@ public static class OwnTableMatrix
             say($"Not run on your table: {reason.Key}: {string.Join(", ", reason.Select(s => $"{s.Case.Fetch} × {s.Case.Insert}"))}.");
         }
 
-        var carried = selected.Where(s => s.Why is null).Select(s => s.Case).ToList();
+        // A merge carries the table (SomeService runs it when triggered), but the runner runs merges only with --changed,
+        // which prepares a populated target from the change log that a user's database does not get.
+        var merges = selected.Where(s => s.Why is null && s.Case.Merges).Select(s => s.Case).ToList();
+        if (merges.Count > 0)
+        {
+            say($"Not run on your table by the runner: {string.Join(", ", merges.Select(c => $"{c.Fetch} × {c.Insert}"))}: it merges into a populated target, " +
+                "which the runner prepares only under --changed (the change log, not installed on your database); SomeService carries it when triggered (docs/own-table.md).");
+        }
+
+        var carried = selected.Where(s => s.Why is null && !s.Case.Merges).Select(s => s.Case).ToList();
         say("Not run on your table: the peers (psql pipes, pgcopydb, postgres_fdw, logical replication): their scripts name the lab's tables, and logical replication " +
             "and postgres_fdw's merge would install a publication, a slot or a trigger on your database.");
         if (carried.Count == 0)

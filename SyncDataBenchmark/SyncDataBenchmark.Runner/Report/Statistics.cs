@@ -1,29 +1,16 @@
+using Perfolizer.Mathematics.Common;
+using Perfolizer.Mathematics.QuantileEstimators;
+
 namespace SyncDataBenchmark.Runner.Report;
 
-/// <summary>The few statistics the tables use.</summary>
+/// <summary>The few statistics the tables use, from Perfolizer (as RunStatistics' intervals and tests), with null for too few values.</summary>
 public static class Statistics
 {
-    public static double? Median(IReadOnlyCollection<double> values)
-    {
-        if (values.Count == 0)
-        {
-            return null;
-        }
+    /// <summary>The sample median (the mean of the middle two for an even count); null without values.</summary>
+    public static double? Median(IReadOnlyCollection<double> values) =>
+        values.Count == 0 ? null : SimpleQuantileEstimator.Instance.Quantile(values as IReadOnlyList<double> ?? [.. values], 0.5);
 
-        var sorted = values.Order().ToArray();
-        var mid = sorted.Length / 2;
-        return sorted.Length % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-    }
-
-    /// <summary>The sample standard deviation; null with fewer than two values.</summary>
-    public static double? StdDev(IReadOnlyCollection<double> values)
-    {
-        if (values.Count < 2)
-        {
-            return null;
-        }
-
-        var mean = values.Average();
-        return Math.Sqrt(values.Sum(v => (v - mean) * (v - mean)) / (values.Count - 1));
-    }
+    /// <summary>The sample standard deviation (n − 1); null with fewer than two values.</summary>
+    public static double? StdDev(IReadOnlyCollection<double> values) =>
+        values.Count < 2 ? null : Moments.Create(values as IReadOnlyList<double> ?? [.. values]).StandardDeviation;
 }

@@ -34,7 +34,7 @@ internal sealed class MergeSql
     /// The key's one column, quoted as an identifier: what NpgsqlReplication's follower finds each change by; a composite
     /// key has no one column and is refused here.
     /// </summary>
-    public string Key => SingleKey("{key}").Name;
+    public string Key => SingleKey.Name;
 
     /// <summary>
     /// The staging table's name (the COPY merges' own, Linq2DBTempMerge's linq2db temp table): temporary, so no other
@@ -116,11 +116,12 @@ internal sealed class MergeSql
         var described = _target.Table.Description?.CopyColumns ?? [];
         var always = described.Where(c => c.Identity == "a").Select(c => TableDescription.Quote(c.Name)).ToHashSet(StringComparer.Ordinal);
         var assigned = columns.Where(c => !keyNames.Contains(c) && !always.Contains(c)).ToList();
+        var single = template.Contains("{key}", StringComparison.Ordinal) ? SingleKey : default;
         return template
             .Replace("{table}", _target.Table.SqlName, StringComparison.Ordinal)
             .Replace("{staging}", Staging, StringComparison.Ordinal)
-            .Replace("{key}", SingleKey(template).Name, StringComparison.Ordinal)
-            .Replace("{key_type}", SingleKey(template).Type, StringComparison.Ordinal)
+            .Replace("{key}", single.Name, StringComparison.Ordinal)
+            .Replace("{key_type}", single.Type, StringComparison.Ordinal)
             .Replace("{key_match}", string.Join(" and ", _keys.Select(k => $"s.{k.Name} = t.{k.Name}")), StringComparison.Ordinal)
             .Replace("{columns}", _target.Table.Columns, StringComparison.Ordinal)
             .Replace("{target_columns}", string.Join(", ", columns.Select(c => $"t.{c}")), StringComparison.Ordinal)
@@ -131,8 +132,7 @@ internal sealed class MergeSql
     }
 
     /// <summary>The key of a statement that takes one key column (the deletes by key as text); a composite key cannot be given as one text.</summary>
-    private (string Name, string Type) SingleKey(string template) =>
-        !template.Contains("{key}", StringComparison.Ordinal) ? default
-        : _keys is [var key] ? key
+    private (string Name, string Type) SingleKey =>
+        _keys is [var key] ? key
         : throw new InvalidOperationException($"{_target.Table.SqlName}'s primary key has {_keys.Count} columns; deletes by key as text take one (a change merge or Linq2DBMerge).");
 }

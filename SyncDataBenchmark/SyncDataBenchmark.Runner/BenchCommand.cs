@@ -14,9 +14,10 @@ public static class BenchCommand
 
     public static async Task<int> RunAsync(BenchSettings settings, CancellationToken ct)
     {
-        if (settings.ReportFrom is { } recordDirectory)
+        if (settings.ReportFrom is not null || settings.Readme is not null)
         {
-            return await ReportAgainAsync(recordDirectory.FullName, settings.Charts);
+            var reported = settings.ReportFrom is { } recordDirectory ? await ReportAgainAsync(recordDirectory.FullName, settings.Charts) : Passed;
+            return settings.Readme is { } page && reported == Passed ? await RenderPageAsync(page) : reported;
         }
 
         var startedAt = DateTimeOffset.UtcNow;
@@ -71,6 +72,29 @@ public static class BenchCommand
         var pictureProblem = await DerivedOutputs.WriteAsync(report, directory, charts, AnsiConsole.WriteLine);
         ConsoleSummary.Show(report, directory, pictureProblem);
         return pictureProblem is null ? Passed : RunsFailed;
+    }
+
+    /// <summary>--readme: the page's generated blocks rendered again from the records they name (ReadmeBlocks); nothing else on the page changes.</summary>
+    private static async Task<int> RenderPageAsync(FileInfo page)
+    {
+        try
+        {
+            var text = await File.ReadAllTextAsync(page.FullName);
+            var records = new Dictionary<string, ReportTables>(StringComparer.Ordinal);
+            foreach (var folder in ReadmeBlocks.Read(text).Select(b => b.Folder).Distinct())
+            {
+                records[folder] = ReportTables.Of(await ResultsFile.ReadAsync(Path.Combine(page.DirectoryName!, folder, ResultsFile.FileName)));
+            }
+
+            await File.WriteAllTextAsync(page.FullName, ReadmeBlocks.Rewrite(text, folder => records[folder]));
+            AnsiConsole.WriteLine($"{page.Name}: its blocks rendered again from {string.Join(", ", records.Keys.Select(f => f + "/" + ResultsFile.FileName))}.");
+            return Passed;
+        }
+        catch (Exception ex) when (ex is InvalidOperationException or IOException or System.Text.Json.JsonException)
+        {
+            Error($"{page.Name}: {ex.Message}");
+            return SetupFailed;
+        }
     }
 
     /// <summary>The plan carried out, the record written after each item and once more, complete (or not), at the end.</summary>

@@ -283,7 +283,38 @@ public sealed class BenchCommandTests
         var (exitCode, console) = await RunAsync(["--report-from", Path.Combine(SyncData.Harness.Lab.RepositoryRoot, "artifacts", "floor-warm"), "--rows", "1000"]);
 
         Assert.Equal(1, exitCode);
-        Assert.Contains("--report-from only writes the reports again from a record and runs nothing: --rows would be ignored", console);
+        Assert.Contains("--report-from and --readme only write reports again from records and run nothing: --rows would be ignored", console);
+    }
+
+    [Fact]
+    public async Task Readme_renders_a_pages_blocks_again_from_their_records_and_leaves_the_rest()
+    {
+        var directory = Directory.CreateTempSubdirectory("syncdata-readme-");
+        try
+        {
+            Directory.CreateDirectory(Path.Combine(directory.FullName, "run"));
+            File.Copy(Path.Combine(SyncData.Harness.Lab.RepositoryRoot, "artifacts", ResultsFile.FileName), Path.Combine(directory.FullName, "run", ResultsFile.FileName));
+            var page = Path.Combine(directory.FullName, "PAGE.md");
+            await File.WriteAllTextAsync(page, "Before.\n<!-- generated: headline of run -->stale<!-- end: headline of run -->\nAfter.\n");
+
+            var (exitCode, console) = await RunAsync(["--readme", page]);
+
+            Assert.True(exitCode == 0, console);
+            var text = await File.ReadAllTextAsync(page);
+            Assert.StartsWith("Before.\n<!-- generated: headline of run -->", text, StringComparison.Ordinal);
+            Assert.EndsWith("<!-- end: headline of run -->\nAfter.\n", text, StringComparison.Ordinal);
+            Assert.DoesNotContain("stale", text, StringComparison.Ordinal);
+            Assert.Contains("](run/9.png) |", text, StringComparison.Ordinal);
+
+            await File.WriteAllTextAsync(page, "No block here.\n");
+            (exitCode, console) = await RunAsync(["--readme", page]);
+            Assert.Equal(BenchCommand.SetupFailed, exitCode);
+            Assert.Contains("marks no block to render", console);
+        }
+        finally
+        {
+            directory.Delete(recursive: true);
+        }
     }
 
     /// <summary>(option, bad value, what the one line must say is accepted). {file} is an existing regular file.</summary>

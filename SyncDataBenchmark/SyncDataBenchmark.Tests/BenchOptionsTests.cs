@@ -27,7 +27,7 @@ public sealed class BenchOptionsTests
 
         var line = Assert.Single(errors);
         Assert.True(line.StartsWith($"'{unknown}' is not an option of this command. Valid options: --help, --version, --rows, ", StringComparison.Ordinal), line);
-        Assert.Contains("--profile, --profile-cases, --link, --compression, --table, --changed, --report-from.", line);
+        Assert.Contains("--profile, --profile-cases, --link, --compression, --table, --changed, --report-from, --readme.", line);
     }
 
     /// <summary>Every argument that is not an option is refused (above), so the help offers none.</summary>
@@ -62,7 +62,7 @@ public sealed class BenchOptionsTests
 
     /// <summary>Every rule across options, each refused with its own line.</summary>
     [Theory]
-    [InlineData(new[] { "--report-from", "{record}", "--rows", "1000" }, "--report-from only writes the reports again from a record and runs nothing: --rows, --out would be ignored")]
+    [InlineData(new[] { "--report-from", "{record}", "--rows", "1000" }, "--report-from and --readme only write reports again from records and run nothing: --rows, --out would be ignored")]
     [InlineData(new[] { "--someservice-url", "http://127.0.0.1:1" }, "need --connection")]
     [InlineData(new[] { "--source-url", "http://127.0.0.1:1" }, "need --connection")]
     [InlineData(new[] { "--peers", "psql-binary", "--no-peers" }, "--peers and --no-peers contradict each other")]

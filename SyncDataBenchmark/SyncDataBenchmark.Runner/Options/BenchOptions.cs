@@ -90,6 +90,13 @@ public sealed class BenchOptions
         CustomParser = r => OptionParsing.RecordDirectory(r, "--report-from"),
     };
 
+    private readonly Option<FileInfo?> _readme = new("--readme")
+    {
+        Description = "Run nothing: render again the blocks PAGE marks from the records they name (<!-- generated: verdict of FOLDER --> … <!-- end: verdict of FOLDER -->, "
+                      + "or headline; FOLDER relative to PAGE), e.g. --readme README.md. Takes no other option but --report-from and --no-charts.",
+        CustomParser = r => OptionParsing.ExistingPage(r, "--readme"),
+    };
+
     private readonly Option<string?> _connection = new("--connection")
     {
         Description = "Base Npgsql connection string of an existing PostgreSQL server (databases source/target are created if missing; a seed of the right size is reused). Default: a throwaway local cluster.",
@@ -147,7 +154,7 @@ public sealed class BenchOptions
             "Runs every runnable fetch × insert combination of SyncDataBenchmark (and the peers: psql pipes, pgcopydb, postgres_fdw, logical replication) against the same seeded table, " +
             "verifies every run, and writes results.json, results.csv, results.md and pictures. Exits 1 if any run failed or was not verified.")
         {
-            _rows, _maxRunSeconds, _noMaxRun, _repeat, _maxRepeat, _ciWidth, _caseBudget, _warmup, _maxWarmup, _jitThreshold, _seed, _cases, _pageSize, _batchSize, _out, _connection, _sourceConnection, _sourceUrl, _someServiceUrl, _tmpfs, _noPeers, _peers, _noCharts, _profile, _profileCases, _link, _compression, _table, _changed, _reportFrom,
+            _rows, _maxRunSeconds, _noMaxRun, _repeat, _maxRepeat, _ciWidth, _caseBudget, _warmup, _maxWarmup, _jitThreshold, _seed, _cases, _pageSize, _batchSize, _out, _connection, _sourceConnection, _sourceUrl, _someServiceUrl, _tmpfs, _noPeers, _peers, _noCharts, _profile, _profileCases, _link, _compression, _table, _changed, _reportFrom, _readme,
         };
         _cases.Validators.Add(r => ValidateCases(r, "--cases"));
         _profileCases.Validators.Add(r => ValidateCases(r, "--profile-cases"));
@@ -209,6 +216,7 @@ public sealed class BenchOptions
         Tables = parse.GetValue(_sourceConnection) is not null ? BenchSettings.DefaultTables
             : OrDefault(OptionParsing.List(parse.GetValue(_table) ?? []).Select(SyncTable.Named).ToList(), BenchSettings.DefaultTables),
         ReportFrom = parse.GetValue(_reportFrom),
+        Readme = parse.GetValue(_readme),
         // Not given reads as an empty list: no shares.
         Changed = parse.GetValue(_changed) is { Length: > 0 } shares ? shares : null,
     };
@@ -325,12 +333,12 @@ public sealed class BenchOptions
 
     private IEnumerable<string> Contradictions(CommandResult r)
     {
-        if (r.GetResult(_reportFrom) is { Implicit: false } && r.GetValue(_reportFrom) is not null)
+        if (r.GetResult(_reportFrom) is { Implicit: false } || r.GetResult(_readme) is { Implicit: false })
         {
-            var others = r.Children.OfType<OptionResult>().Where(o => !o.Implicit && o.Option != _reportFrom && o.Option != _noCharts).Select(o => o.Option.Name).ToList();
+            var others = r.Children.OfType<OptionResult>().Where(o => !o.Implicit && o.Option != _reportFrom && o.Option != _readme && o.Option != _noCharts).Select(o => o.Option.Name).ToList();
             if (others.Count > 0)
             {
-                yield return $"--report-from only writes the reports again from a record and runs nothing: {string.Join(", ", others)} would be ignored. Give it alone (or with --no-charts).";
+                yield return $"--report-from and --readme only write reports again from records and run nothing: {string.Join(", ", others)} would be ignored. Give them alone (or with --no-charts).";
             }
 
             yield break;

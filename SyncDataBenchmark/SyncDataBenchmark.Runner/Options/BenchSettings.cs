@@ -86,6 +86,8 @@ public sealed record BenchSettings
     public static IReadOnlyList<SyncTable> DefaultTables { get; } = [SyncTable.Users];
     /// <summary>--report-from: a directory whose results.json the reports are written again from; null: measure.</summary>
     public DirectoryInfo? ReportFrom { get; init; }
+    /// <summary>--readme: a page whose generated blocks are rendered again from the records they name; null: none.</summary>
+    public FileInfo? Readme { get; init; }
     /// <summary>
     /// --changed: the shares of the source's rows changed before each run, ascending; null: the classic runs into an
     /// emptied target. With shares the plan holds the merge cases beside the reloads, and the change peers.

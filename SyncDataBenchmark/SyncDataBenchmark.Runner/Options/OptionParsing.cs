@@ -113,6 +113,19 @@ public static class OptionParsing
         return directory;
     }
 
+    /// <summary>--readme: a page that exists; its blocks and their records are checked when it is rendered.</summary>
+    public static FileInfo? ExistingPage(ArgumentResult result, string option)
+    {
+        var page = new FileInfo(Text(result));
+        if (!page.Exists)
+        {
+            result.AddError($"{option}: '{Text(result)}' is not a file: give the page whose generated blocks to render again, e.g. README.md.");
+            return null;
+        }
+
+        return page;
+    }
+
     /// <summary>
     /// A directory the runner can write into, checked before any work starts and without creating anything: it
     /// exists as a directory, or its nearest existing parent is a directory that accepts a new file.

@@ -25,6 +25,7 @@ public static class MarkdownReport
         MarkdownParameters.Append(md, tables);
         var headline = SummaryColumns.Headline(report.Parameters, charts);
         MarkdownTable.Append(md, headline, tables.Summary.Where(r => r.MainProfile));
+        Modality.Append(md, tables.Summary.Where(r => r.MainProfile));
         Verdict.Append(md, tables);
         AppendWireAndCpu(md, tables);
         AppendProfileComparison(md, tables, charts);

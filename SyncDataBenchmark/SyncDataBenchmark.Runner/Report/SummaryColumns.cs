@@ -53,9 +53,9 @@ public static class SummaryColumns
 
     private const string PictureLegend = "Each TestCase number links to its picture: both services' working set, allocation rate and GC collections over the best run.";
 
-    /// <summary>"[7](7.png)", "7" without pictures, or "peer: psql binary pipe".</summary>
-    public static ReportColumn<SummaryRow> TestCase(bool charts) => new("TestCase",
-        r => r.Kind == SummaryRow.Kinds.Peer ? $"peer: {r.Title}" : charts ? $"[{r.Number}]({r.Picture})" : $"{r.Number}",
+    /// <summary>"[7](7.png)", "7" without pictures, or "peer: psql binary pipe"; <paramref name="pictures"/> is the pictures' folder as seen from the page ("" beside it).</summary>
+    public static ReportColumn<SummaryRow> TestCase(bool charts, string pictures = "") => new("TestCase",
+        r => r.Kind == SummaryRow.Kinds.Peer ? $"peer: {r.Title}" : charts ? $"[{r.Number}]({pictures}{r.Picture})" : $"{r.Number}",
         charts ? PictureLegend : null);
 
     public static ReportColumn<SummaryRow> Case { get; } = new("Case", r => r.ProfiledLabel);
@@ -123,6 +123,16 @@ public static class SummaryColumns
         TestCase(charts), Rank, new("FetchApproach", r => r.Fetch), new("InsertApproach", r => r.Insert), Median, RatioToPsqlBinary, Runs, .. Dimensions(parameters),
         .. Service("SomeService", r => r.SomeService), .. Service("SyncDataSource", r => r.SyncDataSource),
         Best(parameters.Repeat), StdDev, Failures, Verified, RatioToFastest, TimeScope, Unsettled, Ties,
+    ];
+
+    /// <summary>
+    /// README's copy of the headline (ReadmeBlocks): the original's columns with the median, the ratio and n first and
+    /// Best after them; the rest (dimensions, StdDev, ties, JIT) stay in results.md.
+    /// </summary>
+    public static IReadOnlyList<ReportColumn<SummaryRow>> Readme(bool charts, string pictures) =>
+    [
+        TestCase(charts, pictures), Rank, new("FetchApproach", r => r.Fetch), new("InsertApproach", r => r.Insert), Median, RatioToPsqlBinary, Runs,
+        .. Service("SomeService", r => r.SomeService), .. Service("SyncDataSource", r => r.SyncDataSource), Best(0), Verified,
     ];
 
     /// <summary>The cases measured under every profile, each row against its main-profile row (SummaryRow.Baseline).</summary>

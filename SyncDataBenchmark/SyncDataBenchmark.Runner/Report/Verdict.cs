@@ -22,22 +22,35 @@ public static class Verdict
         ("An ORM's own writer, no paid licence", r => WriterLibrary.Of(r.Insert) is "EF Core" or "linq2db"),
     ];
 
-    /// <summary>The headline split's situations, then one "any way" row per further split (a table, a changed share) and per shaped link.</summary>
+    /// <summary>
+    /// The headline split's situations, then one "any way" row per further split (a table, a changed share) and per
+    /// split of every further shaped link; a situation nothing was measured for is left out. The headline is the first
+    /// link's, so when that link is shaped every row says so.
+    /// </summary>
     public static IReadOnlyList<VerdictRow> Build(ReportTables tables)
     {
+        var first = tables.Parameters.Links[0];
+        var across = first.Shaped ? $", across the {first.Name} link" : "";
         var splits = tables.Summary.Select(r => r.Split).Distinct().Where(s => s != "");
-        var links = tables.Links.Where(l => l.RateBitsPerSecond is not null);
+        var links = tables.Links.Skip(1).Where(l => l.RateBitsPerSecond is not null);
         return
         [
-            .. Build(tables.Summary),
-            .. splits.Select(split => Of($"A full copy, any way [{split[1..]}]", Candidates(tables.Summary, split))),
-            .. links.Select(link => Of($"A full copy across the {link.Link} link, any way", Candidates(link.Cases, ""))),
+            .. Build(tables.Summary).Select(r => r with { Situation = r.Situation + across }),
+            .. splits.Select(split => Of($"{Any(tables.Parameters)}{across} {Split(split)}", Candidates(tables.Summary, split))).Where(r => r.Use is not null),
+            .. links.SelectMany(link => link.Cases.Select(r => r.Split).Distinct().Select(split =>
+                Of($"{Any(tables.Parameters)}, across the {link.Link} link{(split == "" ? "" : " " + Split(split))}", Candidates(link.Cases, split)))).Where(r => r.Use is not null),
         ];
     }
 
-    /// <summary>The headline split's situations.</summary>
+    /// <summary>The headline split's situations that have a candidate.</summary>
     public static IReadOnlyList<VerdictRow> Build(IReadOnlyList<SummaryRow> summary) =>
-        [.. Situations.Select(s => Of(s.Situation, Candidates(summary, "").Where(s.Allowed)))];
+        [.. Situations.Select(s => Of(s.Situation, Candidates(summary, "").Where(s.Allowed))).Where(r => r.Use is not null)];
+
+    /// <summary>What every way of a split does: a full copy, or (--changed) bring a populated target up to date.</summary>
+    private static string Any(BenchParameters parameters) => parameters.Changed is null ? "A full copy, any way" : "A target whose source changed by the share, any way";
+
+    /// <summary>"[orders]" for the split "-orders" (CaseIdentity.Split: its values, each after a '-').</summary>
+    private static string Split(string split) => $"[{split[1..]}]";
 
     /// <summary>The main profile's combinations of one split whose every timed run verified.</summary>
     private static IEnumerable<SummaryRow> Candidates(IEnumerable<SummaryRow> rows, string split) =>
@@ -68,18 +81,24 @@ public static class Verdict
         }
 
         md.AppendLine().AppendLine("## What to pick (computed)").AppendLine();
-        md.AppendLine($"For each situation: the verified combination with the lowest median; every combination a Mann-Whitney test with a {RunStatistics.TieThreshold} threshold "
-                      + $"(α = {RunStatistics.Alpha}) cannot tell from it (a tie: pick by something else); the runner-up, the fastest the test says is slower. "
-                      + "Ratios are median/median to the psql binary pipe, with their 95% interval.").AppendLine();
-        var columns = new ReportColumn<VerdictRow>[]
-        {
-            new("Situation", r => r.Situation),
-            new("Use", r => r.Use is { } u ? Figure(u) : "none measured"),
-            new("Not told apart from it", r => r.Tied.Count == 0 ? "none" : string.Join("; ", r.Tied.Select(Figure))),
-            new("Runner-up", r => r.RunnerUp is { } u ? Figure(u) : "none told apart"),
-        };
-        MarkdownTable.Append(md, columns, rows);
+        md.AppendLine(Rule).AppendLine();
+        MarkdownTable.Append(md, Columns, rows);
     }
+
+    /// <summary>The rule each row follows, in words.</summary>
+    public static string Rule { get; } =
+        $"For each situation: the verified combination with the lowest median; every combination a Mann-Whitney test with a {RunStatistics.TieThreshold} threshold "
+        + $"(α = {RunStatistics.Alpha}) cannot tell from it (a tie: pick by something else); the runner-up, the fastest the test says is slower. "
+        + "Ratios are median/median to the psql binary pipe, with their 95% interval.";
+
+    /// <summary>The table's columns: results.md and README print the same.</summary>
+    public static IReadOnlyList<ReportColumn<VerdictRow>> Columns { get; } =
+    [
+        new("Situation", r => r.Situation),
+        new("Use", r => r.Use is { } u ? Figure(u) : "none measured"),
+        new("Not told apart from it", r => r.Tied.Count == 0 ? "none" : string.Join("; ", r.Tied.Select(Figure))),
+        new("Runner-up", r => r.RunnerUp is { } u ? Figure(u) : "none told apart"),
+    ];
 
     private static string Figure(SummaryRow r) =>
         $"{r.Label}: {Ms(r.MedianMs!.Value)}" + (r.RatioToPsqlBinary is { } x ? $", {SummaryColumns.RatioToPsqlBinary.Cell(r)} pipe" : "") + $", n={r.Succeeded}";

@@ -49,6 +49,7 @@ public static class MarkdownReport
         }
 
         ChangedReport.Append(md, tables, charts);
+        FollowTable.Append(md, report.Follow);
 
         GrowthTable.Append(md, tables, charts);
         FloorRatios.Append(md, tables);

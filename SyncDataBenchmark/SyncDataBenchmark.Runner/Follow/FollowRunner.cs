@@ -22,12 +22,12 @@ public sealed class FollowRunner(FollowContext lab, Action<string> say)
         return run with { LeftBehind = await LeftBehindAsync() };
     }
 
-    /// <summary>Slots, publications and subscriptions of the follow prefix still on the source or the target, named; null when none.</summary>
+    /// <summary>Slots, publications and subscriptions of the follow prefix still on the source or the target, named once each (a slot is the cluster's: both see it); null when none.</summary>
     public async Task<string?> LeftBehindAsync()
     {
         var sql = FollowSql.Fill(FollowSql.Read("leftovers.sql"), SyncTable.Users);
         var found = new[] { (await FollowSql.RowAsync(lab.SourceDb, sql, CancellationToken.None))[0] as string, (await FollowSql.RowAsync(lab.TargetDb, sql, CancellationToken.None))[0] as string }
-            .Where(s => !string.IsNullOrEmpty(s)).Distinct().ToList();
+            .SelectMany(s => (s ?? "").Split(", ", StringSplitOptions.RemoveEmptyEntries)).Distinct().ToList();
         return found.Count > 0 ? string.Join(", ", found) : null;
     }
 

@@ -4,7 +4,7 @@ using Xunit;
 namespace SyncDataBenchmark.Tests;
 
 /// <summary>
-/// --follow end to end: the built runner as its own process, its own cluster and services, both mechanisms following
+/// --follow end to end: the built runner as its own process, its own cluster and services, the three mechanisms following
 /// `users` under pgbench for 5 s; every run verified, its lag sampled, and nothing left behind on either side (the
 /// runner's own check after each stop: the lab's cluster is gone once the runner exits).
 /// </summary>
@@ -23,7 +23,7 @@ public sealed class FollowBenchCommandTests
             using var json = JsonDocument.Parse(await File.ReadAllTextAsync(Path.Combine(output.FullName, "results.json")));
             Assert.True(json.RootElement.GetProperty("passed").GetBoolean());
             var runs = json.RootElement.GetProperty("follow").EnumerateArray().ToList();
-            Assert.Equal(["NpgsqlReplication", "native subscription"], runs.Select(r => r.GetProperty("mechanism").GetString()));
+            Assert.Equal(["NpgsqlReplication", "native subscription", "change log polled (1 s)"], runs.Select(r => r.GetProperty("mechanism").GetString()));
             Assert.All(runs, run =>
             {
                 Assert.True(run.GetProperty("verified").GetBoolean(), run.ToString());

@@ -6,5 +6,5 @@ public static class FollowMechanisms
     /// <summary>Every slot, publication and subscription a mechanism makes starts with this.</summary>
     public const string Prefix = "syncdata_follow";
 
-    public static IReadOnlyList<IFollowMechanism> All { get; } = [new NpgsqlReplicationMechanism(), new NativeSubscriptionMechanism()];
+    public static IReadOnlyList<IFollowMechanism> All { get; } = [new NpgsqlReplicationMechanism(), new NativeSubscriptionMechanism(), new ChangeLogPollMechanism()];
 }

@@ -121,7 +121,7 @@ public sealed class BenchOptions
     private readonly Option<double?> _follow = new("--follow")
     {
         Description = "Keep a copy fresh instead of copying once: for each --table × --write-rate × mechanism (NpgsqlReplication through SomeService's /follow, PostgreSQL's native " +
-                      "subscription), the mechanism follows the lab's source while pgbench writes for this long, e.g. 60s or 2m (1 s to 1 h); then the runner waits for the target " +
+                      "subscription, the change log polled every second), the mechanism follows the lab's source while pgbench writes for this long, e.g. 60s or 2m (1 s to 1 h); then the runner waits for the target " +
                       "to catch up, verifies it by checksum and records the commit-to-applied lag, rows applied per second and the catch-up time (docs/replication.md). Default: none.",
         CustomParser = r => OptionParsing.Duration(r, "--follow", 1, 3600),
     };
@@ -290,7 +290,8 @@ public sealed class BenchOptions
 
     /// <summary>What --follow would install on a user's database, said when it is refused there.</summary>
     public const string FollowOnOwnTable =
-        "--follow with --source-connection would install on YOUR database a publication and a logical replication slot (which holds WAL until dropped), and run pgbench's " +
+        "--follow with --source-connection would install on YOUR database a publication and a logical replication slot (which holds WAL until dropped), the change-log " +
+        "triggers and functions the polled change fetch reads (sql/change-tracking.sql), and run pgbench's " +
         "inserts, updates and deletes against your table. The lab never writes a user's database, so it is refused: --follow runs on the lab's own users and orders.";
 
     /// <summary>The values given, or the option's one default (BenchSettings) when none were.</summary>

@@ -23,8 +23,13 @@ public static class BenchCommand
         var startedAt = DateTimeOffset.UtcNow;
         var wall = Stopwatch.StartNew();
         var display = Displays.ForConsole(settings.Repeat);
-        display.Say($"Seed {settings.Seed} (--seed {settings.Seed} repeats this order); each case: at least {settings.Repeat} timed runs, more until its ratio's interval is within "
+        // --follow has no rounds to order or repeat.
+        if (settings.FollowSeconds is null)
+        {
+            display.Say($"Seed {settings.Seed} (--seed {settings.Seed} repeats this order); each case: at least {settings.Repeat} timed runs, more until its ratio's interval is within "
                     + $"{settings.TargetWidth:P0} or {settings.CaseBudgetSeconds:0} s of runs are spent (at most {settings.MaxRepeat}).");
+        }
+
         Directory.CreateDirectory(settings.Out.FullName);
         if (await ToolsAsync(settings) is not { } tools)
         {

@@ -29,7 +29,7 @@ public static class FollowCommand
             return BenchCommand.SetupFailed;
         }
 
-        using var someService = new HttpClient { BaseAddress = new Uri(lab.SomeServiceAddress), Timeout = TimeSpan.FromMinutes(2) };
+        using var someService = new HttpClient { BaseAddress = new Uri(lab.SomeServiceAddress), Timeout = TimeSpan.FromMinutes(15) };
         var context = new FollowContext(lab.SourceDb, lab.TargetDb, someService, settings.BatchSize);
         var runner = new FollowRunner(context, say);
         var runs = new List<FollowRun>();

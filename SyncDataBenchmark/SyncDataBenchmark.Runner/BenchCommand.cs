@@ -81,6 +81,14 @@ public static class BenchCommand
         var report = await ResultsFile.ReadAsync(Path.Combine(directory, ResultsFile.FileName));
         // A --follow record has no copy-once runs to draw.
         var pictureProblem = await DerivedOutputs.WriteAsync(report, directory, charts && report.Follow is null, AnsiConsole.WriteLine);
+        if (report.Follow is not null)
+        {
+            var md = new System.Text.StringBuilder();
+            FollowTable.Append(md, report.Follow);
+            AnsiConsole.WriteLine(md.ToString());
+            return Passed;
+        }
+
         ConsoleSummary.Show(report, directory, pictureProblem);
         return pictureProblem is null ? Passed : RunsFailed;
     }

@@ -8,13 +8,14 @@ namespace SyncDataBenchmark.Tests;
 /// --follow end to end: the built runner as its own process and services, on a server this test starts (--connection,
 /// so the test can look at it after the runner exits), the three mechanisms following `users` under pgbench for 5 s:
 /// every run verified with its lag sampled; then a second run stopped by SIGINT mid-load. After each, the server holds
-/// no slot, publication or subscription (read by the test itself, not only the runner's own check).
+/// no slot, publication or subscription (read by the test itself, not only the runner's own check). Last, a server
+/// without track_commit_timestamp is refused with the reason.
 /// </summary>
 [Trait("Tier", "Engine")]
 public sealed class FollowBenchCommandTests
 {
     [Fact]
-    public async Task Follow_runs_each_mechanism_verified_with_lag_figures_and_leaves_no_slot_publication_or_subscription_even_when_interrupted()
+    public async Task Follow_runs_each_mechanism_verified_with_lag_figures_and_leaves_no_slot_publication_or_subscription_even_when_interrupted_and_refuses_a_server_without_commit_timestamps()
     {
         await using var postgres = await LocalPostgres.StartAsync(LabDatabases.LabPostgresSettings);
         var output = Directory.CreateTempSubdirectory("syncdata-follow-test-");
@@ -41,6 +42,12 @@ public sealed class FollowBenchCommandTests
 
             Assert.True(runner.ExitCode == 130, $"exit code {runner.ExitCode}:\n{runner.StandardOutput}{runner.StandardError}");
             Assert.Equal("", await LeftOnServerAsync(postgres));
+
+            // A server without commit timestamps cannot time the lag: refused, saying why.
+            await using var untracked = await LocalPostgres.StartAsync(new Dictionary<string, string> { ["wal_level"] = "logical" });
+            var (refused, why) = await BenchCommandTests.RunAsync(["--follow", "5s", "--connection", untracked.ConnectionString("postgres"), "--rows", "1000", "--no-charts", "--out", output.FullName]);
+            Assert.True(refused == 2, $"exit code {refused}:\n{why}");
+            Assert.Contains("--follow cannot run here: track_commit_timestamp is off on this server", why);
         }
         finally
         {

@@ -41,4 +41,10 @@ public sealed record ChangeFrame(
 
     /// <summary>The source failed after the response began (its status is already 200): <see cref="Error"/> says why.</summary>
     public const string Failed = "error";
+
+    /// <summary>
+    /// The source's database went away mid-stream (a broken connection, a server shutting down or restarting): not a
+    /// failure of the stream's own; opened again from the target's stored LSN once the database is back, it goes on.
+    /// </summary>
+    public const string Broken = "broken";
 }

@@ -29,6 +29,34 @@ public static class Consumers
     public static IEnumerable<(FetchApproach Fetch, InsertApproach Insert)> FullFetchCombinations =>
         ApproachRegistry.Catalog.RunnableCombinations.Where(c => !ApproachRegistry.Catalog[c.Fetch].Changes);
 
+    /// <summary>
+    /// For a value no parsing writer can be handed (it fails where the fetch meets it, before any writer sees it): every
+    /// combination into a raw relay (CopyBytes: the value must cross exactly), and each full fetch into
+    /// <see cref="ParsingWritersPerValue"/> parsing writers that turn with <paramref name="turn"/> (the value's place in its theory), so that across a theory's values
+    /// every fetch fails into every parsing writer and each writer's rollback is met, without running the same fetch-side
+    /// failure through all of them for every value.
+    /// </summary>
+    public static IEnumerable<(string Fetch, string Insert)> ForAValueNoRowHolds(int turn)
+    {
+        var catalog = ApproachRegistry.Catalog;
+        var combinations = FullFetchCombinations.ToList();
+        var relays = combinations.Where(c => catalog[c.Insert].CopyBytes);
+        var parsed = combinations.Where(c => !catalog[c.Insert].CopyBytes).GroupBy(c => c.Fetch.Name, StringComparer.Ordinal).OrderBy(g => g.Key, StringComparer.Ordinal)
+            .SelectMany((byFetch, i) =>
+            {
+                var writers = byFetch.OrderBy(c => c.Insert.Name, StringComparer.Ordinal).ToList();
+                return Enumerable.Range(0, Math.Min(ParsingWritersPerValue, writers.Count)).Select(k => writers[(turn * ParsingWritersPerValue + k + i) % writers.Count]);
+            });
+        return relays.Concat(parsed).Select(c => (c.Fetch.Name, c.Insert.Name));
+    }
+
+    /// <summary>How many parsing writers each fetch fails into per value: with 11 writers a fetch, 6 values meet them all.</summary>
+    public const int ParsingWritersPerValue = 2;
+
+    /// <summary>The turn of theory data row <paramref name="value"/> among <paramref name="values"/>: its index, for <see cref="ForAValueNoRowHolds"/>.</summary>
+    public static int TurnOf(TheoryData values, params object[] value) =>
+        values.Select((row, i) => (row, i)).Single(x => x.row.SequenceEqual(value)).i;
+
     public static TheoryData<string> FetchNames() => new(Fetches);
 
     /// <summary>Fetches that answer with one long response (a query held open while the consumer reads).</summary>

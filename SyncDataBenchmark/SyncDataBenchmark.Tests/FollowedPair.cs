@@ -37,9 +37,13 @@ public sealed class FollowedPair : IAsyncDisposable
     public HttpClient SomeService { get; private set; } = null!;
 
     /// <summary>Databases named after <paramref name="name"/> (also the slot's name), the source seeded with <paramref name="rows"/> rows of <paramref name="table"/>.</summary>
-    public static async Task<FollowedPair> CreateAsync(InProcessLab lab, string name, SyncTable table, long rows)
+    public static async Task<FollowedPair> CreateAsync(InProcessLab lab, string name, SyncTable table, long rows) =>
+        await CreateAsync(lab, name, table, rows, lab.Postgres);
+
+    /// <summary>The same with the source database on <paramref name="sourceCluster"/> (a cluster a test can restart without the target's).</summary>
+    public static async Task<FollowedPair> CreateAsync(InProcessLab lab, string name, SyncTable table, long rows, LocalPostgres sourceCluster)
     {
-        var sourceDb = await ScratchDatabase.RecreateAsync(lab.Postgres, name + "_source");
+        var sourceDb = await ScratchDatabase.RecreateAsync(sourceCluster, name + "_source");
         var targetDb = await ScratchDatabase.RecreateAsync(lab.Postgres, name + "_target");
         await SqlScripts.SeedAsync(sourceDb, table, rows);
         var pair = new FollowedPair(lab, name, table, sourceDb, targetDb);
@@ -49,9 +53,25 @@ public sealed class FollowedPair : IAsyncDisposable
 
     private void StartServices()
     {
-        _source ??= _lab.Source(new Dictionary<string, string?> { ["ConnectionStrings:Source"] = SourceDb, ["Replication:HeartbeatSeconds"] = "0.5" });
-        _someService = _lab.SomeService(_source, new Dictionary<string, string?> { ["ConnectionStrings:Target"] = TargetDb });
+        _source ??= NewSource();
+        _someService = _lab.SomeService(() => _source, new Dictionary<string, string?> { ["ConnectionStrings:Target"] = TargetDb });
         SomeService = _someService.CreateClient();
+    }
+
+    private WebApplicationFactory<SyncDataSource.Users.UsersApiOptions> NewSource()
+    {
+        var source = _lab.Source(new Dictionary<string, string?> { ["ConnectionStrings:Source"] = SourceDb, ["Replication:HeartbeatSeconds"] = "0.5" });
+        _ = source.Server; // started now, not at SomeService's first request
+        return source;
+    }
+
+    /// <summary>SyncDataSource stopped mid-stream (its replication connection closed, the slot kept) and another started; SomeService keeps running.</summary>
+    public async Task RestartSourceAsync()
+    {
+        var stopping = _source!;
+        _source = null;
+        await stopping.DisposeAsync();
+        _source = NewSource();
     }
 
     /// <summary>SomeService stopped mid-stream (its follower's open transaction rolled back) and started again, follower not yet restarted.</summary>
@@ -81,7 +101,8 @@ public sealed class FollowedPair : IAsyncDisposable
         var status = await StatusAsync();
         while (!done(status))
         {
-            Assert.True(DateTime.UtcNow < until, $"The follower never got there: {status}");
+            // A failed follower stays failed: say so now rather than after the timeout.
+            Assert.True(status.State != FollowStatus.Failed && DateTime.UtcNow < until, $"The follower never got there: {status}");
             await Task.Delay(100);
             status = await StatusAsync();
         }

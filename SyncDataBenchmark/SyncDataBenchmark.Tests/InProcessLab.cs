@@ -47,6 +47,14 @@ public sealed class InProcessLab : IAsyncLifetime
     /// <summary>SomeService in process, calling <paramref name="source"/> through its in-memory handler; log lines go to <paramref name="log"/>.</summary>
     public WebApplicationFactory<SomeService.Sync.SyncOptions> SomeService(
         WebApplicationFactory<SyncDataSource.Users.UsersApiOptions> source, IReadOnlyDictionary<string, string?>? settings = null, ConcurrentQueue<string>? log = null) =>
+        SomeService(() => source, settings, log);
+
+    /// <summary>
+    /// The same, calling whichever SyncDataSource <paramref name="source"/> gives at each request (none: refused): a test
+    /// can stop the source and start another under a SomeService that keeps running, as a restarted process would be.
+    /// </summary>
+    public WebApplicationFactory<SomeService.Sync.SyncOptions> SomeService(
+        Func<WebApplicationFactory<SyncDataSource.Users.UsersApiOptions>?> source, IReadOnlyDictionary<string, string?>? settings = null, ConcurrentQueue<string>? log = null) =>
         new WebApplicationFactory<SomeService.Sync.SyncOptions>().WithWebHostBuilder(b =>
         {
             b.UseEnvironment("Production");
@@ -59,7 +67,7 @@ public sealed class InProcessLab : IAsyncLifetime
 
             b.ConfigureTestServices(services =>
             {
-                services.AddHttpClient<SourceClient>().ConfigurePrimaryHttpMessageHandler(() => source.Server.CreateHandler());
+                services.AddHttpClient<SourceClient>().ConfigurePrimaryHttpMessageHandler(() => new CurrentSourceHandler(() => source()?.Server.CreateHandler()));
                 if (log is not null)
                 {
                     services.AddLogging(l => l.AddProvider(new QueueLoggerProvider(log)));

@@ -8,11 +8,12 @@ namespace SyncDataBenchmark.Tests;
 /// <summary>
 /// No value is altered silently on the wide table: a legal PostgreSQL value the row's .NET type cannot hold exactly
 /// (numeric NaN, ±Infinity, beyond decimal; a timestamp or date .NET cannot tell from ±infinity; an array string?[]
-/// cannot describe) fails every parsing combination naming the row, the column and the value, wherever it was met
+/// cannot describe) fails every fetch that parses naming the row, the column and the value, wherever it was met
 /// (SyncDataSource's guarded query for the JSON fetches, SomeService's COPY decoder for NpgsqlCopy), and crosses the
 /// raw relays exactly (NpgsqlCopy's bytes; ArrowStream's columns encoded as COPY, but for the arrays list&lt;utf8&gt;
-/// cannot carry, which its source refuses by name). The values .NET can hold at its edges are among OrdersMatrixTests'
-/// awkward rows.
+/// cannot carry, which its source refuses by name). Each fetch fails into one parsing writer per value, turning
+/// (Consumers.ForAValueNoRowHolds): across the values every fetch fails into every parsing writer. The values .NET can
+/// hold at its edges are among OrdersMatrixTests' awkward rows.
 /// </summary>
 [Collection(OrdersCollection.Name)]
 [Trait("Tier", "Lab")]
@@ -48,7 +49,7 @@ public sealed class OrdersUnrepresentableTests(OrdersLab lab)
         try
         {
             var source = await OrdersLab.ReadChecksumAsync(lab.SourceDb);
-            foreach (var (fetch, insert) in Consumers.FullFetchCombinations.Select(c => (c.Fetch.Name, c.Insert.Name)))
+            foreach (var (fetch, insert) in Consumers.ForAValueNoRowHolds(Consumers.TurnOf(Values, column, type, value, named)))
             {
                 await lab.MakeTargetDifferAsync();
                 var run = await lab.SyncOrdersAsync(fetch, insert);

@@ -1,5 +1,6 @@
 using System.Globalization;
 using System.Net;
+using System.Net.Http.Json;
 using System.Text;
 using System.Text.Json;
 using System.Text.RegularExpressions;
@@ -231,6 +232,7 @@ public sealed class PrometheusScrapeTests(ScrapeLab lab, ITestOutputHelper outpu
             Assert.Equal(HttpStatusCode.NotFound, missing.StatusCode);
         }
 
+        await FollowBrieflyAsync(api);
         var runs = new List<(RunResult Run, DateTimeOffset Start, DateTimeOffset End)>();
         using (lab.Slow())
         {
@@ -401,6 +403,49 @@ public sealed class PrometheusScrapeTests(ScrapeLab lab, ITestOutputHelper outpu
     }
 
     /// <summary>Waits until Prometheus has scraped both services at a time after <paramref name="after"/>.</summary>
+    /// <summary>
+    /// NpgsqlReplication following users through a few source transactions (updates that leave every value as it was,
+    /// so the lab's source keeps its rows), scraped while it follows, so the follow panels have data; stopped with its
+    /// slot and publication dropped before the runs, which reload the target's users.
+    /// </summary>
+    private async Task FollowBrieflyAsync(HttpClient api)
+    {
+        var route = $"{SyncRoutes.Follow}/users";
+        using (var started = await lab.Client.PostAsync($"{route}?slot=scrape_follow&batch=10", null))
+        {
+            Assert.True(started.StatusCode == HttpStatusCode.Accepted, await started.Content.ReadAsStringAsync());
+        }
+
+        try
+        {
+            await WaitForFollowerAsync(route, s => s.State == FollowStatus.Following);
+            for (var i = 0; i < 5; i++)
+            {
+                await Lab.ScalarAsync(lab.SourceDb, "update users set name = name where id in (select id from users order by id limit 3)");
+            }
+
+            await WaitForFollowerAsync(route, s => s.TransactionsApplied >= 5);
+            await WaitForScrapesAfterAsync(api, DateTimeOffset.UtcNow + ScrapeInterval);
+        }
+        finally
+        {
+            using var stopped = await lab.Client.DeleteAsync($"{route}?drop=true");
+            Assert.Equal(HttpStatusCode.OK, stopped.StatusCode);
+        }
+    }
+
+    private async Task WaitForFollowerAsync(string route, Func<FollowStatus, bool> done)
+    {
+        var until = DateTime.UtcNow + TimeSpan.FromSeconds(60);
+        var status = await lab.Client.GetFromJsonAsync(route, SyncJsonContext.Default.FollowStatus);
+        while (!done(status!))
+        {
+            Assert.True(status!.State != FollowStatus.Failed && DateTime.UtcNow < until, $"The follower never got there: {status}");
+            await Task.Delay(100);
+            status = await lab.Client.GetFromJsonAsync(route, SyncJsonContext.Default.FollowStatus);
+        }
+    }
+
     private static async Task WaitForScrapesAfterAsync(HttpClient api, DateTimeOffset after)
     {
         var deadline = DateTime.UtcNow + TimeSpan.FromSeconds(60);

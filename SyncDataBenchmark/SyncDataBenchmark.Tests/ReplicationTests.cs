@@ -73,6 +73,75 @@ public sealed class ReplicationTests(InProcessLab lab, Xunit.Abstractions.ITestO
     }
 
     [Fact]
+    public async Task SyncDataSource_restarted_mid_stream_the_follower_resumes_and_loses_and_repeats_nothing()
+    {
+        await using var pair = await FollowedPair.CreateAsync(lab, "repl_source_restart", SyncTable.Users, 2_000);
+        await Lab.ScalarAsync(pair.TargetDb, Fixture("replication-audit.sql"));
+        await pair.StartAsync(batch: 100);
+        await pair.WaitForAsync(s => s.State == FollowStatus.Following);
+        await using var load = new WriteLoad(pair.SourceDb, TimeSpan.FromMilliseconds(2));
+        var before = await pair.WaitForAsync(s => s.TransactionsApplied >= 20);
+        var reader = await SlotReaderAsync(pair);
+
+        await pair.RestartSourceAsync();
+
+        // The same follower (not started again) reopens the stream from the LSN it stored and goes on applying.
+        var after = await pair.WaitForAsync(s => s is { State: FollowStatus.Following } && s.TransactionsApplied >= before.TransactionsApplied + 20);
+        await load.StopAsync();
+        await pair.DrainAsync();
+
+        output.WriteLine($"before the restart: {before}; after: {after}");
+        // Another replication connection reads the slot now: the stream was opened again, not left running.
+        Assert.NotEqual(reader, await SlotReaderAsync(pair));
+        await AssertEqualAndOnceAsync(pair);
+    }
+
+    [Fact]
+    public async Task The_source_PostgreSQL_restarted_mid_stream_the_follower_resumes_and_loses_and_repeats_nothing()
+    {
+        // The source on a cluster of its own, so that its restart leaves the target's connection alone.
+        await using var sourceCluster = await LocalPostgres.StartAsync(LabDatabases.LabPostgresSettings);
+        await using var pair = await FollowedPair.CreateAsync(lab, "repl_pg_restart", SyncTable.Users, 2_000, sourceCluster);
+        await Lab.ScalarAsync(pair.TargetDb, Fixture("replication-audit.sql"));
+        await pair.StartAsync(batch: 100);
+        await pair.WaitForAsync(s => s.State == FollowStatus.Following);
+        FollowStatus before;
+        await using (var load = new WriteLoad(pair.SourceDb, TimeSpan.FromMilliseconds(2)))
+        {
+            before = await pair.WaitForAsync(s => s.TransactionsApplied >= 20);
+            await load.StopAsync();
+        }
+
+        // An immediate stop: the server's processes end as in a crash, the slot back at its last checkpointed position.
+        await sourceCluster.StopAsync(immediate: true);
+        await sourceCluster.RestartAsync();
+        await using (var load = new WriteLoad(pair.SourceDb, TimeSpan.FromMilliseconds(2)))
+        {
+            await pair.WaitForAsync(s => s is { State: FollowStatus.Following } && s.TransactionsApplied >= before.TransactionsApplied + 20);
+            await load.StopAsync();
+        }
+
+        await pair.DrainAsync();
+        output.WriteLine($"before the restart: {before}; after: {await pair.StatusAsync()}");
+        await AssertEqualAndOnceAsync(pair);
+    }
+
+    /// <summary>The backend reading the slot (pg_replication_slots.active_pid), once one does.</summary>
+    private static async Task<int> SlotReaderAsync(FollowedPair pair)
+    {
+        for (var tries = 0; ; tries++)
+        {
+            if (await Lab.ScalarAsync(pair.SourceDb, "select active_pid from pg_replication_slots where slot_name = $1", [pair.Slot]) is int pid)
+            {
+                return pid;
+            }
+
+            Assert.True(tries < 300, "No connection reads the slot");
+            await Task.Delay(100);
+        }
+    }
+
+    [Fact]
     public async Task Updates_leaving_TOASTed_values_unchanged_keep_the_targets_values()
     {
         await using var pair = await FollowedPair.CreateAsync(lab, "repl_toast", SyncTable.Orders, 300);

@@ -36,12 +36,13 @@ internal static class ReplicationStream
             }
 
             var frame = line is null ? null : JsonSerializer.Deserialize(line, SyncJsonContext.Default.ChangeFrame);
-            if (frame is null || frame.Op == ChangeFrame.Failed)
+            if (frame is null || frame.Op is ChangeFrame.Failed or ChangeFrame.Broken)
             {
+                // A body that ended, or a database that went away, is a broken stream the follower opens again (an IOException inside).
                 throw new SourceStreamException(frame?.Error is { } error
-                    ? $"SyncDataSource's replication stream of {table.Name} failed: {error}"
+                    ? $"SyncDataSource's replication stream of {table.Name} {(frame.Op == ChangeFrame.Broken ? "broke" : "failed")}: {error}"
                     : $"SyncDataSource's replication stream of {table.Name} ended (a stream ends only when the source stops or fails).",
-                    frame is null ? new IOException("The stream's body ended.") : null);
+                    frame is null ? new IOException("The stream's body ended.") : frame.Op == ChangeFrame.Broken ? new IOException("The source's database went away.") : null);
             }
 
             yield return frame;

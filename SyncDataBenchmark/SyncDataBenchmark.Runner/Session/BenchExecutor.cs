@@ -18,14 +18,24 @@ public sealed class BenchExecutor(BenchSettings settings, BenchLab lab, SessionM
     // A million rows through EFOffsetPaging × EFTypical takes minutes; HttpClient's 100 s default would cut it.
     private readonly HttpClient _http = lab.Services.CreateSomeServiceClient(TimeSpan.FromHours(2));
 
-    public async Task<ItemOutcome> RunAsync(PlanItem item, CancellationToken ct)
+    /// <summary>How many times a service that had exited was started again: a case warmed in the old process is cold in the new.</summary>
+    public int Revivals { get; private set; }
+
+    /// <summary>The item's services ready: under its profile, and started again (said and recorded) if one had exited.</summary>
+    public async Task PrepareAsync(PlanItem item, CancellationToken ct)
     {
         await lab.Services.UseProfileAsync(item.Profile, say, ct);
         if (await lab.Services.ReviveAsync(ct) is { } revived)
         {
+            Revivals++;
             record.AddProblem($"Before {item.Title} {item.RunLabel(settings.Repeat)}: {revived}");
             say(revived);
         }
+    }
+
+    public async Task<ItemOutcome> RunAsync(PlanItem item, CancellationToken ct)
+    {
+        await PrepareAsync(item, ct);
 
         if (item.Combination is { } combination)
         {

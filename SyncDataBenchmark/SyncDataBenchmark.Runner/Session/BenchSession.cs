@@ -152,6 +152,8 @@ public sealed class BenchSession(BenchPlan plan, SessionMeasurements record, IBe
             display.Say($"Round {round} ({rows:N0} rows, seed {Settings.Seed}): {items.Count} run(s), {items.Select(j => j.Key).Distinct().Count()} case(s) whose interval is not yet within {Settings.TargetWidth:P0} of the ratio.");
             await display.RunAsync(items, async (item, token) =>
             {
+                // Before deciding whether the case is warm: a service that died since its last run is started again here.
+                await executor.PrepareAsync(item, token);
                 var warmups = await WarmUpAsync(executor, item, token);
                 var outcome = await executor.RunAsync(item, token);
                 await checkpoint(Plan);
@@ -162,18 +164,20 @@ public sealed class BenchSession(BenchPlan plan, SessionMeasurements record, IBe
 
     private readonly HashSet<string> _warm = [];
     private string? _warmProfile;
+    private int _warmRevivals;
 
     /// <summary>
     /// The item's warm-ups, when its case has not run in this service process (a profile switch restarts the
-    /// services): at least --warmup, then until a run compiled less than --jit-threshold-ms in SomeService, at most
+    /// services, and so does a revival of one that exited): at least --warmup, then until a run compiled less than --jit-threshold-ms in SomeService, at most
     /// --max-warmup and, past --warmup, no longer than a third of --case-budget. Returns how many ran.
     /// </summary>
     private async Task<int> WarmUpAsync(BenchExecutor executor, PlanItem item, CancellationToken ct)
     {
-        if (_warmProfile != item.Profile.Name)
+        if (_warmProfile != item.Profile.Name || _warmRevivals != executor.Revivals)
         {
             _warm.Clear();
             _warmProfile = item.Profile.Name;
+            _warmRevivals = executor.Revivals;
         }
 
         if (!_warm.Add(item.Key))

@@ -35,12 +35,12 @@ internal sealed class FrameWriter(HttpResponse response)
         await _pipe.FlushAsync(ct);
     }
 
-    /// <summary>The failure as the stream's last frame, if the client can still read it.</summary>
-    public async Task TryWriteFailureAsync(string error)
+    /// <summary>The failure as the stream's last frame (<see cref="ChangeFrame.Broken"/> when only the database went away), if the client can still read it.</summary>
+    public async Task TryWriteFailureAsync(string error, bool databaseGone)
     {
         try
         {
-            await WriteAsync(new ChangeFrame(ChangeFrame.Failed, Error: error), CancellationToken.None);
+            await WriteAsync(new ChangeFrame(databaseGone ? ChangeFrame.Broken : ChangeFrame.Failed, Error: error), CancellationToken.None);
             await FlushAsync(CancellationToken.None);
         }
         catch (Exception ex) when (ex is IOException or InvalidOperationException or OperationCanceledException)

@@ -5,6 +5,7 @@ using Npgsql.Replication;
 using Npgsql.Replication.PgOutput;
 using NpgsqlTypes;
 using SyncData.Postgres;
+using SyncData.ServiceDefaults;
 using SyncData.Shared;
 
 namespace SyncDataSource.Replication;
@@ -54,7 +55,7 @@ public sealed class ReplicationStreams(NpgsqlDataSource source, IConfiguration c
             logger.LogError(ex, "The replication stream of {Slot} failed", slot);
             // The status is 200 already: the failure is the stream's last frame, and the consumer treats a stream that ends
             // without one as broken too (aborting the connection here could drop the frame before it is read).
-            await frames.TryWriteFailureAsync(Messages(ex));
+            await frames.TryWriteFailureAsync(Messages(ex), PostgresPool.IsDatabaseUnreachable(ex));
         }
         catch (Exception ex) when (session.Stopping.IsCancellationRequested)
         {

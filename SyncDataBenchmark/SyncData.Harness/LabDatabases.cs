@@ -41,9 +41,11 @@ public sealed record LabDatabases(string SourceDb, string TargetDb, PeerPlacemen
 
     /// <summary>
     /// Always set on the lab's own clusters: the logical-replication peer needs logical decoding, and wal_level can
-    /// only change at server start (README, "The peers").
+    /// only change at server start (README, "The peers"); --follow measures lag as the difference of the source's and
+    /// the target's commit timestamps, which PostgreSQL keeps only with track_commit_timestamp (also set at start).
     /// </summary>
-    public static IReadOnlyDictionary<string, string> LabPostgresSettings { get; } = new Dictionary<string, string> { ["wal_level"] = "logical" };
+    public static IReadOnlyDictionary<string, string> LabPostgresSettings { get; } =
+        new Dictionary<string, string> { ["wal_level"] = "logical", ["track_commit_timestamp"] = "on" };
 
     /// <summary>
     /// --tmpfs adds the sqlx write-up's finding: on a throwaway cluster durability costs dominate COPY; with these off

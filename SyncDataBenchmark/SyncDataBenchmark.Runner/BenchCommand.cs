@@ -23,8 +23,13 @@ public static class BenchCommand
         var startedAt = DateTimeOffset.UtcNow;
         var wall = Stopwatch.StartNew();
         var display = Displays.ForConsole(settings.Repeat);
-        display.Say($"Seed {settings.Seed} (--seed {settings.Seed} repeats this order); each case: at least {settings.Repeat} timed runs, more until its ratio's interval is within "
+        // --follow has no rounds to order or repeat.
+        if (settings.FollowSeconds is null)
+        {
+            display.Say($"Seed {settings.Seed} (--seed {settings.Seed} repeats this order); each case: at least {settings.Repeat} timed runs, more until its ratio's interval is within "
                     + $"{settings.TargetWidth:P0} or {settings.CaseBudgetSeconds:0} s of runs are spent (at most {settings.MaxRepeat}).");
+        }
+
         Directory.CreateDirectory(settings.Out.FullName);
         if (await ToolsAsync(settings) is not { } tools)
         {
@@ -58,6 +63,11 @@ public static class BenchCommand
             }
 
             var environment = await EnvironmentProbe.ReadAsync(lab.PostgresVersion, tools, startedAt);
+            if (settings.FollowSeconds is not null)
+            {
+                return await Follow.FollowCommand.RunAsync(settings, lab, display.Say, environment, wall, ct);
+            }
+
             var (report, complete) = await MeasureAsync(settings, lab, display, environment, wall, ct);
             var pictureProblem = await DerivedOutputs.WriteAsync(report, settings.Out.FullName, settings.Charts, display.Say);
             ConsoleSummary.Show(report, settings.Out.FullName, pictureProblem);
@@ -69,7 +79,16 @@ public static class BenchCommand
     private static async Task<int> ReportAgainAsync(string directory, bool charts)
     {
         var report = await ResultsFile.ReadAsync(Path.Combine(directory, ResultsFile.FileName));
-        var pictureProblem = await DerivedOutputs.WriteAsync(report, directory, charts, AnsiConsole.WriteLine);
+        // A --follow record has no copy-once runs to draw.
+        var pictureProblem = await DerivedOutputs.WriteAsync(report, directory, charts && report.Follow is null, AnsiConsole.WriteLine);
+        if (report.Follow is not null)
+        {
+            var md = new System.Text.StringBuilder();
+            FollowTable.Append(md, report.Follow);
+            AnsiConsole.WriteLine(md.ToString());
+            return Passed;
+        }
+
         ConsoleSummary.Show(report, directory, pictureProblem);
         return pictureProblem is null ? Passed : RunsFailed;
     }
@@ -134,7 +153,13 @@ public static class BenchCommand
             tools["pgcopydb"] = await ShellCommand.FirstLineAsync("pgcopydb", "--version") ?? "not installed";
         }
 
-        if (!settings.Charts)
+        if (settings.FollowSeconds is not null)
+        {
+            tools["pgbench"] = await ShellCommand.FirstLineAsync("pgbench", "--version") ?? "not installed";
+        }
+
+        // --follow draws no pictures.
+        if (!settings.Charts || settings.FollowSeconds is not null)
         {
             return tools;
         }

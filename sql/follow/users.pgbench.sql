@@ -1,7 +1,7 @@
 -- NpgsqlReplication's write load on users (docs/replication.md), one pgbench transaction per run of this script:
 --   pgbench -n -f sql/follow/users.pgbench.sql -R <transactions/s> -T <seconds> -c 2 <source database>
--- Mixed: 40% insert 1–5 rows, 40% update 1–5 rows, 20% delete 1–2 rows (about 2.7 rows a transaction, so rows/s is
--- about 2.7 × -R). The rows updated and deleted are picked from a few random pages (TABLESAMPLE SYSTEM), not by
+-- Mixed: 40% insert 1–5 rows, 40% update 1–5 rows, 20% delete 1–2 rows (about 2.76 rows a transaction, so rows/s is
+-- about 2.76 × -R: the runner's FollowLoad). The rows updated and deleted are picked from a few random pages (TABLESAMPLE SYSTEM), not by
 -- sorting the table, so a transaction costs the same at any table size.
 \set op random(1, 10)
 \set rows random(1, 5)

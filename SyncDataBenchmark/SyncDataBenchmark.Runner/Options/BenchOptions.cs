@@ -118,6 +118,21 @@ public sealed class BenchOptions
     private readonly Option<bool> _noPeers = Flag("--no-peers", "Skip the peers (psql pipes, pgcopydb, postgres_fdw, logical replication, the tuned psql pipe).");
     private readonly Option<bool> _noCharts = Flag("--no-charts", "Skip the pictures (no matplotlib needed).");
 
+    private readonly Option<double?> _follow = new("--follow")
+    {
+        Description = "Keep a copy fresh instead of copying once: for each --table × --write-rate × mechanism (NpgsqlReplication through SomeService's /follow, PostgreSQL's native " +
+                      "subscription, the change log polled every second), the mechanism follows the lab's source while pgbench writes for this long, e.g. 60s or 2m (1 s to 1 h); then the runner waits for the target " +
+                      "to catch up, verifies it by checksum and records the commit-to-applied lag, rows applied per second and the catch-up time (docs/replication.md). Default: none.",
+        CustomParser = r => OptionParsing.Duration(r, "--follow", 1, 3600),
+    };
+
+    private readonly Option<long[]> _writeRate = new("--write-rate")
+    {
+        Description = $"With --follow: the source's write rates in rows per second, comma-separated, each its own run ({OptionParsing.WholeNumber(1, 1_000_000)}); pgbench's -R is the rate over " +
+                      $"the script's mean rows per transaction (FollowLoad). Default: {string.Join(',', BenchSettings.DefaultWriteRates)}.",
+        CustomParser = r => OptionParsing.Sizes(r, "--write-rate", 1, 1_000_000) ?? [],
+    };
+
     private readonly Option<string[]> _peers = Names("--peers", "peer", PeerDefinition.Keys, k => PeerDefinition.Find(k) is not null,
         "Peers to run, e.g. psql-binary,psql-binary-tuned for the two the COPY cases are measured against. Default: every peer that fills an emptied target; with --changed the change peers and psql-binary.");
 
@@ -154,7 +169,7 @@ public sealed class BenchOptions
             "Runs every runnable fetch × insert combination of SyncDataBenchmark (and the peers: psql pipes, pgcopydb, postgres_fdw, logical replication) against the same seeded table, " +
             "verifies every run, and writes results.json, results.csv, results.md and pictures. Exits 1 if any run failed or was not verified.")
         {
-            _rows, _maxRunSeconds, _noMaxRun, _repeat, _maxRepeat, _ciWidth, _caseBudget, _warmup, _maxWarmup, _jitThreshold, _seed, _cases, _pageSize, _batchSize, _out, _connection, _sourceConnection, _sourceUrl, _someServiceUrl, _tmpfs, _noPeers, _peers, _noCharts, _profile, _profileCases, _link, _compression, _table, _changed, _reportFrom, _readme,
+            _rows, _maxRunSeconds, _noMaxRun, _repeat, _maxRepeat, _ciWidth, _caseBudget, _warmup, _maxWarmup, _jitThreshold, _seed, _cases, _pageSize, _batchSize, _out, _connection, _sourceConnection, _sourceUrl, _someServiceUrl, _tmpfs, _noPeers, _peers, _noCharts, _follow, _writeRate, _profile, _profileCases, _link, _compression, _table, _changed, _reportFrom, _readme,
         };
         _cases.Validators.Add(r => ValidateCases(r, "--cases"));
         _profileCases.Validators.Add(r => ValidateCases(r, "--profile-cases"));
@@ -219,6 +234,8 @@ public sealed class BenchOptions
         Readme = parse.GetValue(_readme),
         // Not given reads as an empty list: no shares.
         Changed = parse.GetValue(_changed) is { Length: > 0 } shares ? shares : null,
+        FollowSeconds = parse.GetValue(_follow),
+        WriteRates = parse.GetValue(_writeRate) is { Length: > 0 } rates ? rates : BenchSettings.DefaultWriteRates,
     };
 
     /// <summary>--profile as given; else every default profile, or the default alone for a sweep or someone else's services.</summary>
@@ -250,6 +267,32 @@ public sealed class BenchOptions
                 "--source-connection runs on one host: a shaped --link builds its own two hosts, whose source cluster is not your database."),
         ];
     }
+
+    /// <summary>
+    /// --follow's rules: the options it honours (one size, the tables, the output, the lab's own cluster or --connection's,
+    /// --tmpfs, --batch-size as the follower's batch, --seed, --no-charts); every other one given is named as not applying.
+    /// </summary>
+    private IEnumerable<(bool Broken, string Why)> FollowRules(CommandResult r)
+    {
+        var follow = r.GetResult(_follow) is { Implicit: false };
+        Option[] honoured = [_follow, _writeRate, _rows, _table, _out, _connection, _tmpfs, _batchSize, _seed, _noCharts];
+        var ignored = r.Children.OfType<OptionResult>().Where(o => !o.Implicit && !honoured.Contains(o.Option)).Select(o => o.Option.Name).ToList();
+        return
+        [
+            (!follow && r.GetResult(_writeRate) is { Implicit: false }, "--write-rate is the write load of --follow: give --follow DURATION with it (e.g. --follow 60s)."),
+            (follow && r.GetValue(_sourceConnection) is not null, FollowOnOwnTable),
+            (follow && ignored.Count > 0 && r.GetValue(_sourceConnection) is null,
+                $"--follow measures its own matrix (mechanism × --write-rate × --table, on the lab's own tables at one --rows size) and cannot honour {string.Join(", ", ignored)}: "
+                + "those choose cases, peers, profiles, repeats, links or shares of the copy-once runs. Give them without --follow."),
+            (follow && r.GetValue(_rows) is { Length: > 1 }, "--follow runs at one size: give --rows one number."),
+        ];
+    }
+
+    /// <summary>What --follow would install on a user's database, said when it is refused there.</summary>
+    public const string FollowOnOwnTable =
+        "--follow with --source-connection would install on YOUR database a publication and a logical replication slot (which holds WAL until dropped), the change-log " +
+        "triggers and functions the polled change fetch reads (sql/change-tracking.sql), and run pgbench's " +
+        "inserts, updates and deletes against your table. The lab never writes a user's database, so it is refused: --follow runs on the lab's own users and orders.";
 
     /// <summary>The values given, or the option's one default (BenchSettings) when none were.</summary>
     private static IReadOnlyList<T> OrDefault<T>(List<T> given, IReadOnlyList<T> defaults) => given.Count > 0 ? given : defaults;
@@ -368,6 +411,7 @@ public sealed class BenchOptions
         [
             .. rules,
             .. OwnTableRules(r),
+            .. FollowRules(r),
             (!changed && changePeers.Count > 0,
                 $"--peers {string.Join(',', changePeers)}: these bring a populated target up to date, so they run only with --changed (the share of rows changed before each run)."),
             (!changed && r.GetValue(_cases) is { Length: > 0 } && !CaseNumbers.Runnable.Any(c => !c.Merges && cases.Matches(c.Fetch, c.Insert)),

@@ -95,6 +95,12 @@ public sealed record BenchSettings
     public IReadOnlyList<double>? Changed { get; init; }
     /// <summary>The plan's shares: each changed share, or the one "no share" of the classic runs.</summary>
     public IReadOnlyList<double?> Shares => Changed is { } shares ? [.. shares.Select(s => (double?)s)] : [null];
+    /// <summary>--follow: seconds of write load per run of the follow matrix; null: the copy-once runs (docs/replication.md).</summary>
+    public double? FollowSeconds { get; init; }
+    /// <summary>--write-rate: the source's write rates (rows/s) of the follow matrix, in the order given.</summary>
+    public IReadOnlyList<long> WriteRates { get; init; } = DefaultWriteRates;
+    public static IReadOnlyList<long> DefaultWriteRates { get; } = [100, 1_000, 10_000];
+
     /// <summary>The links to measure across, in order (--link); the first is the headline table's.</summary>
     public IReadOnlyList<NetworkLink> Links { get; init; } = DefaultLinks;
     public static IReadOnlyList<NetworkLink> DefaultLinks { get; } = [NetworkLink.Loopback];

@@ -41,6 +41,21 @@ public static class OptionParsing
         return true;
     }
 
+    /// <summary>A duration as seconds: "60s", "2m", "1h" or bare seconds, whole, from <paramref name="min"/> to <paramref name="max"/> seconds; or an error naming option, value and range.</summary>
+    public static double? Duration(ArgumentResult result, string option, long min, long max)
+    {
+        var text = Text(result).Trim();
+        var (digits, unit) = text.Length > 0 && char.IsLetter(text[^1]) ? (text[..^1], char.ToLowerInvariant(text[^1])) : (text, 's');
+        long? factor = unit switch { 's' => 1, 'm' => 60, 'h' => 3600, _ => null };
+        if (factor is { } f && TryParseNumbers(digits, 1, max, out var numbers) && numbers.Count == 1 && numbers[0] * f >= min && numbers[0] * f <= max)
+        {
+            return numbers[0] * f;
+        }
+
+        result.AddError(Invalid(option, text, $"a duration from {min} s to {max / 3600} h, as 60s, 2m or 1h"));
+        return null;
+    }
+
     /// <summary>One whole number in range, or an error naming option, value and range.</summary>
     public static long? Number(ArgumentResult result, string option, long min, long max)
     {

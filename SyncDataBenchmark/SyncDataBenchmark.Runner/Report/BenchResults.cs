@@ -27,6 +27,9 @@ public sealed record BenchResults
     /// <summary>--changed: change_&lt;table&gt;(share) timed with and without the change-log triggers; null (absent) without --changed.</summary>
     [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
     public IReadOnlyList<TriggerCost>? TriggerCosts { get; init; }
+    /// <summary>--follow: the runs of the follow matrix (table × write rate × mechanism); null (absent) without --follow.</summary>
+    [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
+    public IReadOnlyList<FollowRun>? Follow { get; init; }
     /// <summary>Peers the server cannot run (PeerDefinition.Precondition), with why and what to change.</summary>
     public required IReadOnlyList<SkippedPeer> SkippedPeers { get; init; }
 }

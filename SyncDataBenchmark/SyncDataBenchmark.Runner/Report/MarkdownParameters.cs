@@ -27,6 +27,18 @@ public static class MarkdownParameters
         }
 
         md.AppendLine($"- Page size: {Setting(p.PageSize, report.Runs.Select(r => r.Result?.PageSize))}; batch size: {Setting(p.BatchSize, report.Runs.Select(r => r.Result?.BatchSize))}");
+        AppendMachine(md, report);
+        var main = p.Profiles.First(x => x.Main);
+        md.AppendLine($"- Runtime profile of this table: **{main.Name}** ({main.Description}){Reported(tables, main.Name)}");
+        md.AppendLine();
+    }
+
+    /// <summary>"; SomeService reported: …" from the runs of that profile; nothing when none reported.</summary>
+    /// <summary>Where it ran: the server, the machine, the services, the commit, the tools (also the --follow page's).</summary>
+    public static void AppendMachine(StringBuilder md, BenchResults report)
+    {
+        var p = report.Parameters;
+        var e = report.Environment;
         md.AppendLine($"- PostgreSQL {e.PostgresVersion}, {(p.Database == "local" ? "throwaway local cluster" : "existing server (--connection)")}"
                       + (p.Tmpfs ? ", **tmpfs**" : ", on disk, default durability settings")
                       + (p.PostgresSettings.Count > 0 ? $" ({string.Join(", ", p.PostgresSettings.Select(s => $"{s.Key}={s.Value}"))})" : "")
@@ -35,12 +47,8 @@ public static class MarkdownParameters
         md.AppendLine($"- Services: {(p.ServicesStartedByRunner ? "started by the runner as separate Release processes" : "already running")}; SomeService {Where(p)}");
         md.AppendLine($"- Commit {e.GitCommit ?? "unknown"}{(e.GitDirty == true ? " (with uncommitted changes)" : "")}; {e.StartedAt:yyyy-MM-dd HH:mm} UTC; wall time {(e.WallTimeMs is { } w ? Estimator.Format(TimeSpan.FromMilliseconds(w)) : "n/a")}");
         md.AppendLine($"- Tools: {string.Join("; ", e.Tools.Values)}");
-        var main = p.Profiles.First(x => x.Main);
-        md.AppendLine($"- Runtime profile of this table: **{main.Name}** ({main.Description}){Reported(tables, main.Name)}");
-        md.AppendLine();
     }
 
-    /// <summary>"; SomeService reported: …" from the runs of that profile; nothing when none reported.</summary>
     public static string Reported(ReportTables tables, string profile)
     {
         var some = tables.Summary.FirstOrDefault(r => r.Profile == profile && r.SomeService?.Runtime is not null)?.SomeService?.Runtime;

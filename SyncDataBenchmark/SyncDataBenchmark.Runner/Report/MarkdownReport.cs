@@ -17,6 +17,11 @@ public static class MarkdownReport
             md.AppendLine("> **Incomplete:** the runner was stopped before every run finished.").AppendLine();
         }
 
+        if (report.Follow is not null)
+        {
+            return RenderFollow(md, report);
+        }
+
         var anyFailure = report.AllRuns.Any(r => !r.Ok) || report.Problems.Count > 0 || pictureProblem is not null;
         md.AppendLine(report.Passed && pictureProblem is null
             ? "Every run succeeded and was verified (target row count and checksum equal the source's)."
@@ -49,10 +54,23 @@ public static class MarkdownReport
         }
 
         ChangedReport.Append(md, tables, charts);
+        FollowTable.Append(md, report.Follow);
 
         GrowthTable.Append(md, tables, charts);
         FloorRatios.Append(md, tables);
         AppendLinks(md, tables, charts);
+        return md.ToString();
+    }
+
+    /// <summary>A --follow record: where it ran and the "Keeping a copy fresh" table; it has no copy-once runs.</summary>
+    private static string RenderFollow(StringBuilder md, BenchResults report)
+    {
+        md.AppendLine(report.Passed ? "Every follow run verified (target count and checksum equal the source's after the load) and left no slot, publication or subscription behind."
+            : "**Not every follow run verified and left nothing behind**: see the Verified column.").AppendLine();
+        md.AppendLine($"- Rows: {Rows(report.Parameters.Rows)} seeded in each table before the first run (the load then changes them)");
+        MarkdownParameters.AppendMachine(md, report);
+        FollowTable.Append(md, report.Follow);
+        AppendList(md, "Failures:", report.Problems);
         return md.ToString();
     }
 

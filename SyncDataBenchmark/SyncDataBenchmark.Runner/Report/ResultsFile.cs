@@ -10,15 +10,18 @@ public static class ResultsFile
 {
     public const string FileName = "results.json";
 
-    public static BenchResults Build(SessionMeasurements session, BenchLab system, BenchSettings settings, BenchEnvironment environment, bool complete)
+    /// <param name="follow">--follow's runs; null without --follow (the record then has no "follow").</param>
+    public static BenchResults Build(SessionMeasurements session, BenchLab system, BenchSettings settings, BenchEnvironment environment, bool complete,
+        IReadOnlyList<FollowRun>? follow = null)
     {
         // The headline table and the per-case pictures describe one size: the largest one measured so far.
         var headline = settings.Sizes.LastOrDefault(s => session.Runs.Any(r => r.SourceRows == s) || session.PeerRuns.Any(r => r.SourceRows == s), settings.Sizes[0]);
-        var anyRun = session.Runs.Count + session.PeerRuns.Count > 0;
+        var anyRun = session.Runs.Count + session.PeerRuns.Count + (follow?.Count ?? 0) > 0;
         var record = new BenchResults
         {
             Complete = complete,
-            Passed = complete && anyRun && session.Runs.All(r => r.Ok) && session.PeerRuns.All(r => r.Ok) && session.Problems.Count == 0,
+            Passed = complete && anyRun && session.Runs.All(r => r.Ok) && session.PeerRuns.All(r => r.Ok) && session.Problems.Count == 0
+                     && (follow ?? []).All(r => r.Ok),
             Environment = environment,
             Parameters = Parameters(session, system, settings, headline),
             Runs = session.Runs.ToList(),
@@ -27,6 +30,7 @@ public static class ResultsFile
             Skipped = session.Skipped.ToList(),
             SkippedPeers = session.SkippedPeers.ToList(),
             TriggerCosts = settings.Changed is null ? null : session.TriggerCosts.ToList(),
+            Follow = follow?.ToList(),
         };
         return record with { Runs = SampleThinning.KeepPictured(record.Runs, ReportTables.Of(record).Summary) };
     }

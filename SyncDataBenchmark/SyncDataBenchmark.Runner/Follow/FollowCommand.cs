@@ -1,0 +1,61 @@
+using System.Diagnostics;
+using System.Text;
+using SyncData.Harness;
+using SyncDataBenchmark.Runner.Report;
+
+namespace SyncDataBenchmark.Runner.Follow;
+
+/// <summary>
+/// --follow: the matrix table × --write-rate × mechanism on the lab's own tables (FollowRunner, one run each), the
+/// record written after every run and at the end, results.md's "Keeping a copy fresh" table from it.
+/// </summary>
+public static class FollowCommand
+{
+    public static async Task<int> RunAsync(BenchSettings settings, BenchLab lab, Action<string> say, BenchEnvironment environment, Stopwatch wall, CancellationToken ct)
+    {
+        if (await Lab.ScalarAsync(lab.SourceDb, FollowSql.Read("commit-timestamps-check.sql"), ct) is string reason)
+        {
+            say($"--follow cannot run here: {reason}.");
+            return BenchCommand.SetupFailed;
+        }
+
+        try
+        {
+            await Lab.ScalarAsync(lab.TargetDb, FollowSql.Read("prepare-target.sql"), ct);
+        }
+        catch (Npgsql.PostgresException ex)
+        {
+            say($"--follow cannot run here: it reads the target's commit times from the WAL through pg_walinspect (PostgreSQL's contrib), which failed: {ex.MessageText}.");
+            return BenchCommand.SetupFailed;
+        }
+
+        using var someService = new HttpClient { BaseAddress = new Uri(lab.SomeServiceAddress), Timeout = TimeSpan.FromMinutes(15) };
+        var context = new FollowContext(lab.SourceDb, lab.TargetDb, someService, settings.BatchSize);
+        var runner = new FollowRunner(context, say);
+        var runs = new List<FollowRun>();
+        var jsonPath = Path.Combine(settings.Out.FullName, ResultsFile.FileName);
+        var complete = true;
+        try
+        {
+            foreach (var (table, rate, mechanism) in from t in settings.Tables from r in settings.WriteRates from m in FollowMechanisms.All select (t, r, m))
+            {
+                runs.Add(await runner.RunAsync(mechanism, table, rate, settings.FollowSeconds!.Value, ct));
+                await ResultsFile.WriteAsync(ResultsFile.Build(new SessionMeasurements(), lab, settings, environment, complete: false, runs), jsonPath);
+            }
+        }
+        catch (OperationCanceledException)
+        {
+            complete = false;
+            say("Stopped: writing what was measured so far.");
+        }
+
+        var finished = environment with { FinishedAt = DateTimeOffset.UtcNow, WallTimeMs = Math.Round(wall.Elapsed.TotalMilliseconds) };
+        var report = ResultsFile.Build(new SessionMeasurements(), lab, settings, finished, complete, runs);
+        await ResultsFile.WriteAsync(report, jsonPath);
+        await DerivedOutputs.WriteAsync(report, settings.Out.FullName, charts: false, say);
+        var md = new StringBuilder();
+        FollowTable.Append(md, report.Follow);
+        say(md.ToString());
+        return !complete ? BenchCommand.Interrupted : report.Passed ? BenchCommand.Passed : BenchCommand.RunsFailed;
+    }
+}

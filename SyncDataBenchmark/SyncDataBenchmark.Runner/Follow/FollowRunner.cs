@@ -1,0 +1,117 @@
+using System.Globalization;
+using SyncData.Harness;
+using SyncData.Postgres;
+using SyncDataBenchmark.Runner.Report;
+
+namespace SyncDataBenchmark.Runner.Follow;
+
+/// <summary>
+/// One run of the follow matrix: the target made to differ, the mechanism following (its own first copy), pgbench's
+/// load for the duration, the wait until the target equals the source by the runner's checksum (bounded by
+/// <see cref="CatchUpBound"/>), the lag sample; the mechanism stopped and its slots, publications and subscriptions
+/// dropped on every path, failure and cancellation included.
+/// </summary>
+public sealed class FollowRunner(FollowContext lab, Action<string> say)
+{
+    /// <summary>How long after the load stops the target may take to equal the source before the run fails unverified.</summary>
+    public static readonly TimeSpan CatchUpBound = TimeSpan.FromSeconds(120);
+
+    public async Task<FollowRun> RunAsync(IFollowMechanism mechanism, SyncTable table, long rate, double seconds, CancellationToken ct)
+    {
+        var run = await RunOnceAsync(mechanism, table, rate, seconds, ct);
+        return run with { LeftBehind = await LeftBehindAsync() };
+    }
+
+    /// <summary>Slots, publications and subscriptions of the follow prefix still on the source or the target, named once each (a slot is the cluster's: both see it); null when none.</summary>
+    public async Task<string?> LeftBehindAsync()
+    {
+        var sql = FollowSql.Fill(FollowSql.Read("leftovers.sql"), SyncTable.Users);
+        var found = new[] { (await FollowSql.RowAsync(lab.SourceDb, sql, CancellationToken.None))[0] as string, (await FollowSql.RowAsync(lab.TargetDb, sql, CancellationToken.None))[0] as string }
+            .SelectMany(s => (s ?? "").Split(", ", StringSplitOptions.RemoveEmptyEntries)).Distinct().ToList();
+        return found.Count > 0 ? string.Join(", ", found) : null;
+    }
+
+    private async Task<FollowRun> RunOnceAsync(IFollowMechanism mechanism, SyncTable table, long rate, double seconds, CancellationToken ct)
+    {
+        var run = new FollowRun(table.Name, mechanism.Name, rate, seconds) { TransactionsPerSecondAsked = Math.Round(FollowLoad.TransactionsPerSecond(table, rate), 1) };
+        try
+        {
+            say($"{table.Name}, {rate:N0} rows/s, {mechanism.Name}: the target emptied, the first copy…");
+            await TargetPreparation.EmptyAsync(lab.TargetDb, table, await Lab.ReadChecksumAsync(lab.SourceDb, table, ct), ct);
+            await mechanism.StartAsync(lab, table, ct);
+            return await MeasureAsync(mechanism, table, run, ct);
+        }
+        catch (Exception ex) when (ex is not OperationCanceledException || !ct.IsCancellationRequested)
+        {
+            return run with { Error = ex.Message };
+        }
+        finally
+        {
+            await mechanism.StopAsync(lab, table);
+        }
+    }
+
+    private async Task<FollowRun> MeasureAsync(IFollowMechanism mechanism, SyncTable table, FollowRun run, CancellationToken ct)
+    {
+        say($"  following; pgbench at {run.TransactionsPerSecondAsked:N1} transactions/s for {run.Seconds:0} s…");
+        var writtenBefore = await RowsWrittenAsync(table, ct);
+        var walStart = await FollowLag.FlushedPositionAsync(lab.SourceDb, ct);
+        var loadStart = await ClockAsync(ct);
+        var load = await FollowLoad.RunAsync(lab.SourceDb, table, run.WriteRate, run.Seconds, ct);
+        var loadEnd = await ClockAsync(ct);
+        run = run with { PgbenchTransactions = load.Transactions, PgbenchTps = load.Tps };
+        if (await CatchUpAsync(mechanism, table, ct) is { } failure)
+        {
+            return run with { Error = failure };
+        }
+
+        var written = await RowsWrittenAsync(table, ct) - writtenBefore;
+        var sample = await FollowLag.MeasureAsync(lab.SourceDb, lab.TargetDb, table, loadStart, loadEnd, walStart, ct);
+        var applyingMs = sample.LastTargetCommitMs - ToEpochMs(loadStart);
+        say($"  verified; {sample.LagsMs.Count:N0} rows timed, pgbench {load.Tps:N1} tps.");
+        return run with
+        {
+            Verified = true,
+            SourceRowsWritten = written,
+            Lag = FollowLagSummary.Of(sample.LagsMs),
+            RowsAppliedPerSecond = applyingMs > 0 ? Math.Round(written / (applyingMs.Value / 1000), 1) : null,
+            CatchUpMs = sample.LastTargetCommitMs - sample.LastSourceCommitMs,
+        };
+    }
+
+    /// <summary>Null once the target equals the source by count and checksum; else why not within the bound (or the mechanism's own failure).</summary>
+    private async Task<string?> CatchUpAsync(IFollowMechanism mechanism, SyncTable table, CancellationToken ct)
+    {
+        var source = await Lab.ReadChecksumAsync(lab.SourceDb, table, ct);
+        var until = DateTime.UtcNow + CatchUpBound;
+        var reading = System.Diagnostics.Stopwatch.StartNew();
+        while (await Lab.ReadChecksumAsync(lab.TargetDb, table, ct) is var target && target != source)
+        {
+            // The checksum reads the whole table: on a large one, waiting twice its time between reads keeps the
+            // polling to a third of a core, so it slows the mechanism it waits for less.
+            var pause = TimeSpan.FromTicks(Math.Max(TimeSpan.FromMilliseconds(200).Ticks, 2 * reading.Elapsed.Ticks));
+            if (await mechanism.FailureAsync(lab, table, ct) is { } failure)
+            {
+                return failure;
+            }
+
+            if (DateTime.UtcNow > until)
+            {
+                return $"the target did not equal the source within {CatchUpBound.TotalSeconds:0} s after the load stopped (target {target}, source {source})";
+            }
+
+            await Task.Delay(pause, ct);
+            reading.Restart();
+        }
+
+        return null;
+    }
+
+    private async Task<long> RowsWrittenAsync(SyncTable table, CancellationToken ct) =>
+        Convert.ToInt64((await FollowSql.RowAsync(lab.SourceDb, FollowSql.Fill(FollowSql.Read("rows-written.sql"), table), ct))[0], CultureInfo.InvariantCulture);
+
+    /// <summary>The cluster's clock, which the commit timestamps are read on.</summary>
+    private async Task<DateTime> ClockAsync(CancellationToken ct) => (DateTime)(await Lab.ScalarAsync(lab.SourceDb, "select clock_timestamp()", ct))!;
+
+    private static double ToEpochMs(DateTime utc) => (utc - DateTime.UnixEpoch).TotalMilliseconds;
+}

@@ -1,0 +1,23 @@
+using SyncData.Postgres;
+
+namespace SyncDataBenchmark.Runner.Follow;
+
+/// <summary>
+/// One way of keeping the target's copy of a table fresh while the source takes writes (--follow). Every mechanism
+/// makes its own first copy into a target that starts emptied but for a sentinel row, and names everything it creates
+/// after <see cref="FollowMechanisms.Prefix"/>, so the leftover check (FollowLeftovers) finds what a stop missed.
+/// </summary>
+public interface IFollowMechanism
+{
+    /// <summary>The name results.md shows.</summary>
+    string Name { get; }
+
+    /// <summary>Starts following; returns once the first copy is in and changes flow.</summary>
+    Task StartAsync(FollowContext lab, SyncTable table, CancellationToken ct);
+
+    /// <summary>Why the mechanism stopped applying (a failed follower, an apply error), or null while it works.</summary>
+    Task<string?> FailureAsync(FollowContext lab, SyncTable table, CancellationToken ct);
+
+    /// <summary>Stops following and drops every slot, publication and subscription it made; safe after a failed or partial start, and twice.</summary>
+    Task StopAsync(FollowContext lab, SyncTable table);
+}

@@ -1,0 +1,52 @@
+using SyncData.Postgres;
+
+namespace SyncDataBenchmark.Runner.Follow;
+
+/// <summary>
+/// PostgreSQL's own logical replication as the peer: a publication and slot on the source, CREATE SUBSCRIPTION on the
+/// target with copy_data (its first copy), then the apply worker streams the changes (Peers/LogicalReplication's SQL,
+/// kept running instead of stopped after the initial sync).
+/// </summary>
+public sealed class NativeSubscriptionMechanism : IFollowMechanism
+{
+    private static readonly TimeSpan CopyBound = TimeSpan.FromMinutes(15);
+
+    public string Name => "native subscription";
+
+    public async Task StartAsync(FollowContext lab, SyncTable table, CancellationToken ct)
+    {
+        await FollowSql.RunAsync(lab.SourceDb, "subscription-source-setup.sql", table, ct);
+        await FollowSql.RunAsync(lab.TargetDb, "subscription-target-setup.sql", table, ct, ("conninfo", FollowSql.Literal(Conninfo.From(lab.SourceDb, withPassword: true))));
+        var until = DateTime.UtcNow + CopyBound;
+        while (await StateAsync(lab, table, ct) is var (state, errors) && state != "r")
+        {
+            if (errors > 0 || DateTime.UtcNow > until)
+            {
+                throw new InvalidOperationException($"The subscription's table did not become ready within {CopyBound.TotalMinutes:0} min (state '{state}', {errors} errors: the server log has them).");
+            }
+
+            await Task.Delay(100, ct);
+        }
+    }
+
+    public async Task<string?> FailureAsync(FollowContext lab, SyncTable table, CancellationToken ct) =>
+        (await StateAsync(lab, table, ct)).Errors > 0 ? "the subscription's apply worker failed (its error is in the server log)" : null;
+
+    public async Task StopAsync(FollowContext lab, SyncTable table)
+    {
+        try
+        {
+            await FollowSql.RunAsync(lab.TargetDb, "subscription-target-drop.sql", table, CancellationToken.None);
+        }
+        finally
+        {
+            await FollowSql.RunAsync(lab.SourceDb, "subscription-source-drop.sql", table, CancellationToken.None);
+        }
+    }
+
+    private static async Task<(string State, long Errors)> StateAsync(FollowContext lab, SyncTable table, CancellationToken ct)
+    {
+        var row = await FollowSql.RowAsync(lab.TargetDb, FollowSql.Fill(FollowSql.Read("subscription-state.sql"), table), ct);
+        return ((string)row[0]!, Convert.ToInt64(row[1], System.Globalization.CultureInfo.InvariantCulture));
+    }
+}

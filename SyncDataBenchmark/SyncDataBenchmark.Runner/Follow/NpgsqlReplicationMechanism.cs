@@ -1,0 +1,65 @@
+using System.Net;
+using System.Net.Http.Json;
+using SyncData.Postgres;
+using SyncData.Shared;
+
+namespace SyncDataBenchmark.Runner.Follow;
+
+/// <summary>
+/// The fetch approach NpgsqlReplication through SomeService's follow API (docs/replication.md): POST /follow/{table}
+/// starts the follower (its first copy in the slot's exported snapshot, then the stream), DELETE ?drop=true stops it
+/// and drops its slot and publication, replication-drop.sql after it as the last resort.
+/// </summary>
+public sealed class NpgsqlReplicationMechanism : IFollowMechanism
+{
+    /// <summary>How long the first copy may take before the start is a failure (1M orders rows on 2 slow cores: minutes).</summary>
+    private static readonly TimeSpan CopyBound = TimeSpan.FromMinutes(15);
+
+    public string Name => "NpgsqlReplication";
+
+    private static string Slot(SyncTable table) => $"{FollowMechanisms.Prefix}_{table.Name}";
+
+    private static string Route(SyncTable table) => $"{SyncRoutes.Follow}/{table.Name}";
+
+    public async Task StartAsync(FollowContext lab, SyncTable table, CancellationToken ct)
+    {
+        await FollowSql.RunAsync(lab.TargetDb, "replication-forget.sql", table, ct);
+        var batch = lab.Batch is { } b ? $"&batch={b}" : "";
+        using var response = await lab.SomeService.PostAsync($"{Route(table)}?slot={Slot(table)}{batch}", null, ct);
+        if (response.StatusCode != HttpStatusCode.Accepted)
+        {
+            throw new InvalidOperationException($"POST {Route(table)} answered {(int)response.StatusCode}: {await response.Content.ReadAsStringAsync(ct)}");
+        }
+
+        var until = DateTime.UtcNow + CopyBound;
+        for (var status = await StatusAsync(lab, table, ct); status.State != FollowStatus.Following; status = await StatusAsync(lab, table, ct))
+        {
+            if (status.State is FollowStatus.Failed or FollowStatus.Stopped || DateTime.UtcNow > until)
+            {
+                throw new InvalidOperationException($"The follower did not reach '{FollowStatus.Following}' (within {CopyBound.TotalMinutes:0} min): {status}");
+            }
+
+            await Task.Delay(100, ct);
+        }
+    }
+
+    public async Task<string?> FailureAsync(FollowContext lab, SyncTable table, CancellationToken ct) =>
+        await StatusAsync(lab, table, ct) is { State: FollowStatus.Failed or FollowStatus.Stopped } status ? $"the follower stopped: {status.Error ?? status.State}" : null;
+
+    public async Task StopAsync(FollowContext lab, SyncTable table)
+    {
+        try
+        {
+            // 404: never started (a failed start); the SQL below still runs.
+            using var response = await lab.SomeService.DeleteAsync($"{Route(table)}?drop=true");
+        }
+        finally
+        {
+            await FollowSql.RunAsync(lab.SourceDb, "replication-drop.sql", table, CancellationToken.None, ("slot", Slot(table)));
+        }
+    }
+
+    private static async Task<FollowStatus> StatusAsync(FollowContext lab, SyncTable table, CancellationToken ct) =>
+        await lab.SomeService.GetFromJsonAsync(Route(table), SyncJsonContext.Default.FollowStatus, ct)
+        ?? throw new InvalidOperationException($"GET {Route(table)} answered nothing.");
+}

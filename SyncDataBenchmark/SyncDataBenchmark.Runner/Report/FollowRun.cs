@@ -1,0 +1,31 @@
+namespace SyncDataBenchmark.Runner.Report;
+
+/// <summary>
+/// One run of the --follow matrix: a mechanism keeping <see cref="Table"/>'s copy fresh while pgbench wrote at
+/// <see cref="WriteRate"/> rows/s for <see cref="Seconds"/> s (docs/replication.md, "The --follow matrix").
+/// </summary>
+public sealed record FollowRun(string Table, string Mechanism, long WriteRate, double Seconds)
+{
+    /// <summary>pgbench's -R: the rate over the script's mean rows per transaction (FollowLoad).</summary>
+    public double TransactionsPerSecondAsked { get; init; }
+    /// <summary>pgbench's own report: "number of transactions actually processed" and its tps.</summary>
+    public long? PgbenchTransactions { get; init; }
+    public double? PgbenchTps { get; init; }
+    /// <summary>The source table's inserted + updated + deleted rows over the run (pg_stat_user_tables), the rows the mechanism had to apply.</summary>
+    public long? SourceRowsWritten { get; init; }
+    /// <summary>Commit-to-applied lag over the run's sample (FollowLag); null when nothing was sampled.</summary>
+    public FollowLagSummary? Lag { get; init; }
+    /// <summary><see cref="SourceRowsWritten"/> over the time from the load's start until the target had caught up.</summary>
+    public double? RowsAppliedPerSecond { get; init; }
+    /// <summary>The target's last commit of a sampled row after the source's last: how long the target took to catch up once the load stopped.</summary>
+    public double? CatchUpMs { get; init; }
+    /// <summary>The target equalled the source by the runner's checksum within the catch-up bound after the load stopped.</summary>
+    public bool Verified { get; init; }
+    public string? Error { get; init; }
+    /// <summary>Slots, publications or subscriptions the run left on the source or target after its stop, named; null: none (FollowRunner.LeftBehindAsync).</summary>
+    public string? LeftBehind { get; init; }
+
+    /// <summary>Verified, and nothing left behind.</summary>
+    [System.Text.Json.Serialization.JsonIgnore]
+    public bool Ok => Verified && LeftBehind is null;
+}

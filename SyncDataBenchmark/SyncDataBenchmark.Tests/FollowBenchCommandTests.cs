@@ -1,0 +1,84 @@
+using System.Text.Json;
+using SyncData.Harness;
+using Xunit;
+
+namespace SyncDataBenchmark.Tests;
+
+/// <summary>
+/// --follow end to end: the built runner as its own process and services, on a server this test starts (--connection,
+/// so the test can look at it after the runner exits), the three mechanisms following `users` under pgbench for 5 s:
+/// every run verified with its lag sampled; then a second run stopped by SIGINT mid-load. After each, the server holds
+/// no slot, publication or subscription (read by the test itself, not only the runner's own check). Last, a server
+/// without track_commit_timestamp is refused with the reason.
+/// </summary>
+[Trait("Tier", "Engine")]
+public sealed class FollowBenchCommandTests
+{
+    [Fact]
+    public async Task Follow_runs_each_mechanism_verified_with_lag_figures_and_leaves_no_slot_publication_or_subscription_even_when_interrupted_and_refuses_a_server_without_commit_timestamps()
+    {
+        await using var postgres = await LocalPostgres.StartAsync(LabDatabases.LabPostgresSettings);
+        var output = Directory.CreateTempSubdirectory("syncdata-follow-test-");
+        try
+        {
+            string[] arguments = ["--connection", postgres.ConnectionString("postgres"), "--write-rate", "50", "--table", "users", "--rows", "1000", "--no-charts", "--out", output.FullName];
+            var (exitCode, console) = await BenchCommandTests.RunAsync(["--follow", "5s", .. arguments]);
+            Assert.True(exitCode == 0, $"exit code {exitCode}:\n{console}");
+            await AssertRecordAsync(output.FullName);
+            Assert.Equal("", await LeftOnServerAsync(postgres));
+
+            // Interrupted while pgbench writes and NpgsqlReplication's slot is in use.
+            await using var runner = ChildProcess.Start("dotnet", [Lab.BuiltAssembly("SyncDataBenchmark.Runner"), "--follow", "60s", .. arguments], new ChildProcessOptions { KeepAllOutput = true });
+            using (var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(90)))
+            {
+                while (!runner.StandardOutput.Contains("following; pgbench", StringComparison.Ordinal))
+                {
+                    await Task.Delay(100, timeout.Token);
+                }
+
+                await runner.SignalAsync("INT");
+                await runner.WaitForExitAsync(timeout.Token);
+            }
+
+            Assert.True(runner.ExitCode == 130, $"exit code {runner.ExitCode}:\n{runner.StandardOutput}{runner.StandardError}");
+            Assert.Equal("", await LeftOnServerAsync(postgres));
+
+            // A server without commit timestamps cannot time the lag: refused, saying why.
+            await using var untracked = await LocalPostgres.StartAsync(new Dictionary<string, string> { ["wal_level"] = "logical" });
+            var (refused, why) = await BenchCommandTests.RunAsync(["--follow", "5s", "--connection", untracked.ConnectionString("postgres"), "--rows", "1000", "--no-charts", "--out", output.FullName]);
+            Assert.True(refused == 2, $"exit code {refused}:\n{why}");
+            Assert.Contains("--follow cannot run here: track_commit_timestamp is off on this server", why);
+        }
+        finally
+        {
+            output.Delete(recursive: true);
+        }
+    }
+
+    private static async Task AssertRecordAsync(string directory)
+    {
+        using var json = JsonDocument.Parse(await File.ReadAllTextAsync(Path.Combine(directory, "results.json")));
+        Assert.True(json.RootElement.GetProperty("passed").GetBoolean());
+        var runs = json.RootElement.GetProperty("follow").EnumerateArray().ToList();
+        Assert.Equal(["NpgsqlReplication", "native subscription", "change log polled (1 s)"], runs.Select(r => r.GetProperty("mechanism").GetString()));
+        Assert.All(runs, run =>
+        {
+            Assert.True(run.GetProperty("verified").GetBoolean(), run.ToString());
+            Assert.Equal(JsonValueKind.Null, run.GetProperty("leftBehind").ValueKind);
+            var lag = run.GetProperty("lag");
+            Assert.True(lag.GetProperty("count").GetInt32() > 0, run.ToString());
+            Assert.True(lag.GetProperty("p99Ms").GetDouble() >= lag.GetProperty("p50Ms").GetDouble(), run.ToString());
+            Assert.True(run.GetProperty("pgbenchTransactions").GetInt64() > 0, run.ToString());
+        });
+        // The subscription's lag is read from the target's WAL commit records, not its commit timestamp (the source's).
+        Assert.True(runs[1].GetProperty("lag").GetProperty("maxMs").GetDouble() > 0, runs[1].ToString());
+        Assert.Contains("## Keeping a copy fresh", await File.ReadAllTextAsync(Path.Combine(directory, "results.md")));
+    }
+
+    /// <summary>Every slot (the cluster's), publication (the source's) and subscription (the target's) on the server, named; "" when none.</summary>
+    private static async Task<string> LeftOnServerAsync(LocalPostgres postgres) => string.Join(", ",
+        (string)(await Lab.ScalarAsync(postgres.ConnectionString(Lab.SourceDatabase),
+            "select concat_ws(', ', (select string_agg('slot ' || slot_name, ', ') from pg_replication_slots), (select string_agg('publication ' || pubname, ', ') from pg_publication))"))!,
+        (string)(await Lab.ScalarAsync(postgres.ConnectionString(Lab.TargetDatabase), "select coalesce(string_agg('subscription ' || subname, ', '), '') from pg_subscription"))!)
+        .Trim(',', ' ');
+}

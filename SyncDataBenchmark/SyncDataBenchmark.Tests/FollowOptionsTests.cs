@@ -1,0 +1,125 @@
+using System.CommandLine;
+using System.Text;
+using SyncData.Postgres;
+using SyncDataBenchmark.Runner;
+using SyncDataBenchmark.Runner.Follow;
+using SyncDataBenchmark.Runner.Report;
+using Xunit;
+
+namespace SyncDataBenchmark.Tests;
+
+/// <summary>Fast tier: --follow's command line and refusals, its lag summary from made-up lags, its results.md table, pgbench's report read.</summary>
+[Trait("Tier", "Fast")]
+public sealed class FollowOptionsTests
+{
+    private static readonly string Out = Path.Combine(Path.GetTempPath(), "syncdata-follow-options-test");
+
+    private static (BenchOptions Options, ParseResult Parse) Parse(params string[] args)
+    {
+        var options = new BenchOptions();
+        return (options, options.Command((_, _) => Task.FromResult(0)).Parse([.. args, "--out", Out]));
+    }
+
+    [Theory]
+    [InlineData("60s", 60)]
+    [InlineData("2m", 120)]
+    [InlineData("90", 90)]
+    public void Follow_and_write_rate_parse_into_the_settings(string duration, double seconds)
+    {
+        var (options, parse) = Parse("--follow", duration, "--write-rate", "100,1000,10000", "--table", "users,orders", "--rows", "1000");
+
+        Assert.Empty(BenchOptions.Errors(parse));
+        var settings = options.Settings(parse);
+        Assert.Equal(seconds, settings.FollowSeconds);
+        Assert.Equal([100L, 1_000L, 10_000L], settings.WriteRates);
+        Assert.Equal(["users", "orders"], settings.Tables.Select(t => t.Name));
+    }
+
+    [Fact]
+    public void Without_follow_there_is_no_follow_matrix_and_the_rates_default()
+    {
+        var (options, parse) = Parse();
+
+        Assert.Null(options.Settings(parse).FollowSeconds);
+        Assert.Equal(BenchSettings.DefaultWriteRates, options.Settings(parse).WriteRates);
+    }
+
+    [Theory]
+    [InlineData("--write-rate 100", "--write-rate is the write load of --follow")]
+    [InlineData("--follow 5s --cases NpgsqlCopy:*", "cannot honour --cases")]
+    [InlineData("--follow 5s --peers psql-binary --compression gzip", "cannot honour --peers, --compression")]
+    [InlineData("--follow 5s --changed 1%", "cannot honour --changed")]
+    [InlineData("--follow 5s --rows 1000,2000", "--follow runs at one size")]
+    [InlineData("--follow 5s --source-connection Host=x --table public.t", "--follow with --source-connection would install on YOUR database a publication")]
+    [InlineData("--follow 0s", "--follow: '0s' is not valid")]
+    [InlineData("--follow 5x", "--follow: '5x' is not valid")]
+    [InlineData("--follow 5s --write-rate 0", "--write-rate: '0' is not valid")]
+    public void Follow_refuses_what_it_cannot_honour(string args, string message)
+    {
+        var errors = BenchOptions.Errors(Parse(args.Split(' ')).Parse);
+
+        Assert.Contains(errors, e => e.Contains(message, StringComparison.Ordinal));
+    }
+
+    /// <summary>Type 7 quantiles of 1…100 (Perfolizer's SimpleQuantileEstimator): p50 50.5, p95 95.05, p99 99.01.</summary>
+    [Fact]
+    public void The_lag_summary_is_the_samples_quantiles_and_maximum()
+    {
+        var lags = Enumerable.Range(1, 100).Select(i => (double)i).Reverse().ToList();
+
+        var summary = FollowLagSummary.Of(lags)!;
+
+        Assert.Equal(100, summary.Count);
+        Assert.Equal(50.5, summary.P50Ms, 6);
+        Assert.Equal(95.05, summary.P95Ms, 6);
+        Assert.Equal(99.01, summary.P99Ms, 6);
+        Assert.Equal(100, summary.MaxMs);
+        Assert.Null(FollowLagSummary.Of([]));
+    }
+
+    [Fact]
+    public void The_keeping_a_copy_fresh_table_has_a_row_per_run_and_names_a_failure_and_a_leftover()
+    {
+        FollowRun[] runs =
+        [
+            new("users", "NpgsqlReplication", 1_000, 60)
+            {
+                TransactionsPerSecondAsked = 362.3, PgbenchTps = 361.9, Verified = true, Lag = new FollowLagSummary(40_000, 12.5, 48, 130, 410),
+                RowsAppliedPerSecond = 998, CatchUpMs = 35,
+            },
+            new("orders", "native subscription", 10_000, 60) { TransactionsPerSecondAsked = 3472.2, Error = "the target did not equal the source", LeftBehind = "slot syncdata_follow" },
+        ];
+        var md = new StringBuilder();
+
+        FollowTable.Append(md, runs);
+
+        var text = md.ToString();
+        Assert.Contains("## Keeping a copy fresh", text);
+        Assert.Contains("| Table | Mechanism | Write rate (rows/s) | pgbench tps (asked) | Lag p50 | Lag p95 | Lag p99 | Lag max | n | Rows applied/s | Catch-up | Verified |", text);
+        Assert.Contains("| users | NpgsqlReplication | 1,000 | 361.9 (362.3) | 12.5 ms | 48 ms | 130 ms | 410 ms | 40,000 | 998 | 35 ms | yes |", text);
+        Assert.Contains("| orders | native subscription | 10,000 | n/a (3,472.2) | n/a | n/a | n/a | n/a | 0 | n/a | n/a | **no**: the target did not equal the source; **left behind**: slot syncdata_follow |", text);
+        var empty = new StringBuilder();
+        FollowTable.Append(empty, null);
+        Assert.Equal("", empty.ToString());
+    }
+
+    [Fact]
+    public void Pgbench_s_report_gives_the_transactions_and_tps_and_a_rate_maps_to_transactions_per_second()
+    {
+        const string output = """
+            transaction type: sql/follow/users.pgbench.sql
+            number of clients: 2
+            number of transactions actually processed: 559
+            number of failed transactions: 0 (0.000%)
+            latency average = 1.337 ms
+            rate limit schedule lag: avg 0.120 (max 2.000) ms
+            initial connection time = 4.000 ms
+            tps = 186.302000 (without initial connection time)
+            """;
+
+        Assert.Equal(new FollowLoad.Report(559, 186.302), FollowLoad.Parse(output));
+        Assert.Null(FollowLoad.Parse("pgbench: error: connection refused"));
+        Assert.Equal(1_000 / 2.76, FollowLoad.TransactionsPerSecond(SyncTable.Users, 1_000), 6);
+        Assert.Equal(1_000 / 2.88, FollowLoad.TransactionsPerSecond(SyncTable.Orders, 1_000), 6);
+    }
+}

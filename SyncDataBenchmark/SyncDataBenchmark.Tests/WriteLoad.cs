@@ -4,13 +4,17 @@ namespace SyncDataBenchmark.Tests;
 
 /// <summary>
 /// Concurrent writes to the source's users while a test follows it: small transactions of inserts, updates and deletes
-/// (Fixtures/replication-*.sql), each row version named after its transaction, until stopped.
+/// (Fixtures/replication-*.sql), each row version named after its load and transaction, until stopped.
 /// </summary>
 public sealed class WriteLoad : IAsyncDisposable
 {
     private static readonly string[] Statements = [.. new[] { "insert", "update", "delete" }
         .Select(op => File.ReadAllText(Path.Combine(AppContext.BaseDirectory, "Fixtures", $"replication-{op}.sql")))];
 
+    /// <summary>Loads made so far in this process: each names its versions after itself too, so two loads of one test never write the same name.</summary>
+    private static int _loads;
+
+    private readonly int _load = Interlocked.Increment(ref _loads);
     private readonly CancellationTokenSource _stop = new();
     private readonly Task _writing;
 
@@ -34,7 +38,7 @@ public sealed class WriteLoad : IAsyncDisposable
             for (var i = random.Next(1, 3); i > 0; i--)
             {
                 await using var command = new NpgsqlCommand(Statements[random.Next(10) switch { < 4 => 0, < 8 => 1, _ => 2 }], connection, transaction);
-                command.Parameters.Add(new() { Value = Transactions });
+                command.Parameters.Add(new() { Value = $"{_load}.{Transactions}" });
                 command.Parameters.Add(new() { Value = random.Next(1, 6) });
                 await command.ExecuteNonQueryAsync(ct);
             }

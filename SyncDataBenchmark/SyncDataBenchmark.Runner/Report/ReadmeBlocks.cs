@@ -4,8 +4,8 @@ using System.Text.RegularExpressions;
 namespace SyncDataBenchmark.Runner.Report;
 
 /// <summary>
-/// The parts of a page (README.md) rendered from records rather than written by hand: a computed verdict or a headline
-/// table, each between markers that name the block and the record's folder, relative to the page
+/// The parts of a page (README.md) rendered from records rather than written by hand: a computed verdict, a headline
+/// table or a --follow record's "Keeping a copy fresh" table, each between markers that name the block and the record's folder, relative to the page
 /// (<c>&lt;!-- generated: verdict of artifacts --&gt;</c> … <c>&lt;!-- end: verdict of artifacts --&gt;</c>).
 /// <c>--readme PAGE</c> rewrites them; a Fast test holds the committed README to what its records render, so a figure
 /// there cannot drift from its run.
@@ -14,6 +14,7 @@ public static partial class ReadmeBlocks
 {
     public const string VerdictBlock = "verdict";
     public const string HeadlineBlock = "headline";
+    public const string FollowBlock = "follow";
 
     /// <summary>Every block of <paramref name="page"/> rendered again; <paramref name="record"/> reads a folder's record, by the path the marker gives.</summary>
     public static string Rewrite(string page, Func<string, ReportTables> record)
@@ -22,7 +23,7 @@ public static partial class ReadmeBlocks
         if (blocks.Count == 0)
         {
             throw new InvalidOperationException($"The page marks no block to render: put <!-- generated: {VerdictBlock} of FOLDER --> and <!-- end: {VerdictBlock} of FOLDER --> "
-                                                + $"(or {HeadlineBlock}) where it goes, FOLDER holding a results.json, relative to the page.");
+                                                + $"(or {HeadlineBlock}, {FollowBlock}) where it goes, FOLDER holding a results.json, relative to the page.");
         }
 
         return Block().Replace(page, m => m.Groups["begin"].Value + Render(m.Groups["name"].Value, m.Groups["folder"].Value, record(m.Groups["folder"].Value)) + m.Groups["end"].Value);
@@ -45,8 +46,11 @@ public static partial class ReadmeBlocks
             case HeadlineBlock:
                 MarkdownTable.Append(md, SummaryColumns.Readme(tables.Parameters.Charts, folder + "/"), tables.Summary.Where(r => r.MainProfile));
                 break;
+            case FollowBlock:
+                MarkdownTable.Append(md, FollowColumns.All, tables.Record.Follow ?? throw new InvalidOperationException($"{folder}/results.json holds no --follow runs."));
+                break;
             default:
-                throw new InvalidOperationException($"No block is named '{name}': {VerdictBlock} and {HeadlineBlock} are.");
+                throw new InvalidOperationException($"No block is named '{name}': {VerdictBlock}, {HeadlineBlock} and {FollowBlock} are.");
         }
 
         return md.AppendLine().ToString();

@@ -362,6 +362,7 @@ public sealed class BenchCommandTests
         { "--peers", "psql", "one or more of psql-binary, psql-text, pgcopydb, postgres-fdw, logical-replication, psql-binary-tuned" },
         { "--report-from", "{file}", "a directory that exists or can be created, and is writable" },
         { "--report-from", "{file}.none", "give the --out directory of an earlier run" },
+        { "--readme", "{file}.none", "is not a file: give the page whose generated blocks to render again" },
     };
 
     /// <summary>

@@ -376,7 +376,9 @@ public sealed class BenchOptions
 
     private IEnumerable<string> Contradictions(CommandResult r)
     {
-        if (r.GetResult(_reportFrom) is { Implicit: false } || r.GetResult(_readme) is { Implicit: false })
+        // Only a value that parsed: a bad one has its own error line, and the other options are then not in question.
+        if ((r.GetResult(_reportFrom) is { Implicit: false } && r.GetValue(_reportFrom) is not null)
+            || (r.GetResult(_readme) is { Implicit: false } && r.GetValue(_readme) is not null))
         {
             var others = r.Children.OfType<OptionResult>().Where(o => !o.Implicit && o.Option != _reportFrom && o.Option != _readme && o.Option != _noCharts).Select(o => o.Option.Name).ToList();
             if (others.Count > 0)

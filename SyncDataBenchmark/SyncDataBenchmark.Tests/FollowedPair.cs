@@ -95,16 +95,19 @@ public sealed class FollowedPair : IAsyncDisposable
         (await SomeService.GetFromJsonAsync(FollowRoute, SyncJsonContext.Default.FollowStatus))!;
 
     /// <summary>Waits until the follower's status satisfies <paramref name="done"/>; fails naming the last status if it never does.</summary>
-    public async Task<FollowStatus> WaitForAsync(Func<FollowStatus, bool> done, TimeSpan? timeout = null)
+    public Task<FollowStatus> WaitForAsync(Func<FollowStatus, bool> done, TimeSpan? timeout = null) => WaitForAsync(SomeService, FollowRoute, done, timeout);
+
+    /// <summary>The same for any SomeService's follower of <paramref name="route"/> (follow/{table}).</summary>
+    public static async Task<FollowStatus> WaitForAsync(HttpClient someService, string route, Func<FollowStatus, bool> done, TimeSpan? timeout = null)
     {
         var until = DateTime.UtcNow + (timeout ?? TimeSpan.FromSeconds(60));
-        var status = await StatusAsync();
+        var status = (await someService.GetFromJsonAsync(route, SyncJsonContext.Default.FollowStatus))!;
         while (!done(status))
         {
             // A failed follower stays failed: say so now rather than after the timeout.
             Assert.True(status.State != FollowStatus.Failed && DateTime.UtcNow < until, $"The follower never got there: {status}");
             await Task.Delay(100);
-            status = await StatusAsync();
+            status = (await someService.GetFromJsonAsync(route, SyncJsonContext.Default.FollowStatus))!;
         }
 
         return status;

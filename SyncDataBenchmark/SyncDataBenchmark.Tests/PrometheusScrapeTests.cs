@@ -1,6 +1,5 @@
 using System.Globalization;
 using System.Net;
-using System.Net.Http.Json;
 using System.Text;
 using System.Text.Json;
 using System.Text.RegularExpressions;
@@ -418,31 +417,19 @@ public sealed class PrometheusScrapeTests(ScrapeLab lab, ITestOutputHelper outpu
 
         try
         {
-            await WaitForFollowerAsync(route, s => s.State == FollowStatus.Following);
+            await FollowedPair.WaitForAsync(lab.Client, route, s => s.State == FollowStatus.Following);
             for (var i = 0; i < 5; i++)
             {
                 await Lab.ScalarAsync(lab.SourceDb, "update users set name = name where id in (select id from users order by id limit 3)");
             }
 
-            await WaitForFollowerAsync(route, s => s.TransactionsApplied >= 5);
+            await FollowedPair.WaitForAsync(lab.Client, route, s => s.TransactionsApplied >= 5);
             await WaitForScrapesAfterAsync(api, DateTimeOffset.UtcNow + ScrapeInterval);
         }
         finally
         {
             using var stopped = await lab.Client.DeleteAsync($"{route}?drop=true");
             Assert.Equal(HttpStatusCode.OK, stopped.StatusCode);
-        }
-    }
-
-    private async Task WaitForFollowerAsync(string route, Func<FollowStatus, bool> done)
-    {
-        var until = DateTime.UtcNow + TimeSpan.FromSeconds(60);
-        var status = await lab.Client.GetFromJsonAsync(route, SyncJsonContext.Default.FollowStatus);
-        while (!done(status!))
-        {
-            Assert.True(status!.State != FollowStatus.Failed && DateTime.UtcNow < until, $"The follower never got there: {status}");
-            await Task.Delay(100);
-            status = await lab.Client.GetFromJsonAsync(route, SyncJsonContext.Default.FollowStatus);
         }
     }
 

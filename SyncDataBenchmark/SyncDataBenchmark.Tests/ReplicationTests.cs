@@ -43,9 +43,7 @@ public sealed class ReplicationTests(InProcessLab lab, Xunit.Abstractions.ITestO
     public async Task SomeService_stopped_mid_transaction_and_started_again_loses_and_repeats_nothing()
     {
         await using var pair = await FollowedPair.CreateAsync(lab, "repl_restart", SyncTable.Users, 2_000);
-        await Lab.ScalarAsync(pair.TargetDb, Fixture("replication-audit.sql"));
-        await pair.StartAsync(batch: 100);
-        await pair.WaitForAsync(s => s.State == FollowStatus.Following);
+        await FollowAuditedAsync(pair);
         await using var load = new WriteLoad(pair.SourceDb, TimeSpan.FromMilliseconds(2));
         await pair.WaitForAsync(s => s.TransactionsApplied >= 20);
 
@@ -76,9 +74,7 @@ public sealed class ReplicationTests(InProcessLab lab, Xunit.Abstractions.ITestO
     public async Task SyncDataSource_restarted_mid_stream_the_follower_resumes_and_loses_and_repeats_nothing()
     {
         await using var pair = await FollowedPair.CreateAsync(lab, "repl_source_restart", SyncTable.Users, 2_000);
-        await Lab.ScalarAsync(pair.TargetDb, Fixture("replication-audit.sql"));
-        await pair.StartAsync(batch: 100);
-        await pair.WaitForAsync(s => s.State == FollowStatus.Following);
+        await FollowAuditedAsync(pair);
         await using var load = new WriteLoad(pair.SourceDb, TimeSpan.FromMilliseconds(2));
         var before = await pair.WaitForAsync(s => s.TransactionsApplied >= 20);
         var reader = await SlotReaderAsync(pair);
@@ -102,9 +98,7 @@ public sealed class ReplicationTests(InProcessLab lab, Xunit.Abstractions.ITestO
         // The source on a cluster of its own, so that its restart leaves the target's connection alone.
         await using var sourceCluster = await LocalPostgres.StartAsync(LabDatabases.LabPostgresSettings);
         await using var pair = await FollowedPair.CreateAsync(lab, "repl_pg_restart", SyncTable.Users, 2_000, sourceCluster);
-        await Lab.ScalarAsync(pair.TargetDb, Fixture("replication-audit.sql"));
-        await pair.StartAsync(batch: 100);
-        await pair.WaitForAsync(s => s.State == FollowStatus.Following);
+        await FollowAuditedAsync(pair);
         FollowStatus before;
         await using (var load = new WriteLoad(pair.SourceDb, TimeSpan.FromMilliseconds(2)))
         {
@@ -254,6 +248,14 @@ public sealed class ReplicationTests(InProcessLab lab, Xunit.Abstractions.ITestO
     }
 
     /// <summary>Equal by count and checksum, and no row version written twice.</summary>
+    /// <summary>The target's audit of row versions installed (replication-audit.sql), then the pair following in batches of 100.</summary>
+    private static async Task FollowAuditedAsync(FollowedPair pair)
+    {
+        await Lab.ScalarAsync(pair.TargetDb, Fixture("replication-audit.sql"));
+        await pair.StartAsync(batch: 100);
+        await pair.WaitForAsync(s => s.State == FollowStatus.Following);
+    }
+
     private static async Task AssertEqualAndOnceAsync(FollowedPair pair)
     {
         Assert.Equal(await Lab.ReadChecksumAsync(pair.SourceDb, pair.Table), await Lab.ReadChecksumAsync(pair.TargetDb, pair.Table));

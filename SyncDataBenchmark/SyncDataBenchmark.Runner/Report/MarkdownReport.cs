@@ -114,7 +114,7 @@ public static class MarkdownReport
             return;
         }
 
-        // How much of its margin each pair used: small figures are held to the fixed part, large ones to the 0.5%.
+        // How much of its margin each pair used: small figures are held to the fixed part, large ones to the 1%.
         var worst = pairs.Max(x => Math.Abs(x.Figures!.AllocationTickBytes!.Value - x.Figures.AllocatedBytes!.Value) / (double)x.Figures.AllocationTickPrecision());
         var off = pairs.Where(x => x.Figures!.AllocationTicksAgree == false).ToList();
         var precision = SummaryColumns.TickPrecisionText;

@@ -15,7 +15,7 @@ public static class SummaryColumns
         + "sampled (every 50 ms) during the run, not the process lifetime peak. GC collections are exclusive per generation.";
 
     /// <summary>ServiceFigures.AllocationTickPrecisionBytes in words.</summary>
-    public const string TickPrecisionText = "±(0.5% + 512 KiB per GC heap, at least 1 MiB)";
+    public const string TickPrecisionText = "±(1% + 512 KiB per GC heap, at least 1 MiB)";
 
     private const string AllocatedLegend =
         "Memory Allocated is GC.GetTotalAllocatedBytes over the run where that is exact. Under DATAS it is not when the GC heap "

@@ -26,6 +26,7 @@ public sealed class FollowBenchCommandTests
             Assert.True(exitCode == 0, $"exit code {exitCode}:\n{console}");
             await AssertRecordAsync(output.FullName);
             Assert.Equal("", await LeftOnServerAsync(postgres));
+            Assert.Equal(4L, await ChangeLogTriggersOnAsync(postgres));
 
             // Interrupted while pgbench writes and NpgsqlReplication's slot is in use.
             await using var runner = ChildProcess.Start("dotnet", [Lab.BuiltAssembly("SyncDataBenchmark.Runner"), "--follow", "60s", .. arguments], new ChildProcessOptions { KeepAllOutput = true });
@@ -42,6 +43,8 @@ public sealed class FollowBenchCommandTests
 
             Assert.True(runner.ExitCode == 130, $"exit code {runner.ExitCode}:\n{runner.StandardOutput}{runner.StandardError}");
             Assert.Equal("", await LeftOnServerAsync(postgres));
+            // Interrupted while NpgsqlReplication ran with them off: the change log's triggers are back on.
+            Assert.Equal(4L, await ChangeLogTriggersOnAsync(postgres));
 
             // A server without commit timestamps cannot time the lag: refused, saying why.
             await using var untracked = await LocalPostgres.StartAsync(new Dictionary<string, string> { ["wal_level"] = "logical" });
@@ -69,11 +72,19 @@ public sealed class FollowBenchCommandTests
             Assert.True(lag.GetProperty("count").GetInt32() > 0, run.ToString());
             Assert.True(lag.GetProperty("p99Ms").GetDouble() >= lag.GetProperty("p50Ms").GetDouble(), run.ToString());
             Assert.True(run.GetProperty("pgbenchTransactions").GetInt64() > 0, run.ToString());
+            // The writers' own transactions, from pgbench's log; the change log's triggers on only for the mechanism that reads it.
+            var writers = run.GetProperty("writers");
+            Assert.True(writers.GetProperty("count").GetInt32() > 0 && writers.GetProperty("medianMs").GetDouble() > 0, run.ToString());
+            Assert.Equal(run.GetProperty("mechanism").GetString() == "change log polled (1 s)", run.GetProperty("changeLogTriggers").GetBoolean());
         });
         // The subscription's lag is read from the target's WAL commit records, not its commit timestamp (the source's).
         Assert.True(runs[1].GetProperty("lag").GetProperty("maxMs").GetDouble() > 0, runs[1].ToString());
         Assert.Contains("## Keeping a copy fresh", await File.ReadAllTextAsync(Path.Combine(directory, "results.md")));
     }
+
+    /// <summary>The source's users change-log triggers enabled (inserts, updates, deletes, truncations: 4 when all are).</summary>
+    private static async Task<long> ChangeLogTriggersOnAsync(LocalPostgres postgres) => (long)(await Lab.ScalarAsync(postgres.ConnectionString(Lab.SourceDatabase),
+        "select count(*) from pg_trigger where tgrelid = 'users'::regclass and tgname like 'users\\_log\\_%' and tgenabled <> 'D'"))!;
 
     /// <summary>Every slot (the cluster's), publication (the source's) and subscription (the target's) on the server, named; "" when none.</summary>
     private static async Task<string> LeftOnServerAsync(LocalPostgres postgres) => string.Join(", ",

@@ -22,6 +22,8 @@ public sealed class ChangeLogPollMechanism : IFollowMechanism
 
     public string Name => "change log polled (1 s)";
 
+    public bool ReadsChangeLog => true;
+
     public async Task StartAsync(FollowContext lab, SyncTable table, CancellationToken ct)
     {
         _failure = null;

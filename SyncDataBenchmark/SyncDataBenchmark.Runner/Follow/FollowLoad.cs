@@ -24,21 +24,37 @@ public static partial class FollowLoad
 
     public static double TransactionsPerSecond(SyncTable table, long rowsPerSecond) => rowsPerSecond / RowsPerTransaction(table);
 
-    /// <summary>pgbench's own report: the transactions it processed and its tps (without the initial connection time).</summary>
-    public sealed record Report(long Transactions, double Tps);
+    /// <summary>
+    /// pgbench's own report: the transactions it processed and its tps (without the initial connection time); and from
+    /// its per-transaction log, each transaction's time from its actual start (WriterLog).
+    /// </summary>
+    public sealed record Report(long Transactions, double Tps)
+    {
+        public IReadOnlyList<double> TransactionMs { get; init; } = [];
+    }
 
     public static async Task<Report> RunAsync(string sourceDb, SyncTable table, long rowsPerSecond, double seconds, CancellationToken ct)
     {
         var maxId = table == SyncTable.Orders ? Convert.ToInt64(await Lab.ScalarAsync(sourceDb, "select coalesce(max(id), 1) from orders", ct), CultureInfo.InvariantCulture) : 1;
         var database = new NpgsqlConnectionStringBuilder(sourceDb);
-        var result = await ChildProcess.RunAsync("pgbench",
-            ["-n", "-f", Path.Combine(Lab.RepositoryRoot, "sql", "follow", $"{table.Name}.pgbench.sql"), "-D", $"max_id={maxId}",
-             "-R", TransactionsPerSecond(table, rowsPerSecond).ToString("0.###", CultureInfo.InvariantCulture), "-T", seconds.ToString("0", CultureInfo.InvariantCulture),
-             "-c", $"{Clients}", "-j", $"{Clients}", "-h", database.Host!, "-p", database.Port.ToString(CultureInfo.InvariantCulture), "-U", database.Username!, database.Database!],
-            new ChildProcessOptions { KeepAllOutput = true, Environment = new Dictionary<string, string?> { ["PGPASSWORD"] = database.Password } },
-            TimeSpan.FromSeconds(seconds + 120), ct);
-        return result.ExitCode == 0 && Parse(result.StandardOutput) is { } report ? report
-            : throw new InvalidOperationException($"pgbench exited {result.ExitCode}: {result.RecentOutput}");
+        var logs = Directory.CreateTempSubdirectory("follow-pgbench-");
+        try
+        {
+            var result = await ChildProcess.RunAsync("pgbench",
+                ["-n", "-f", Path.Combine(Lab.RepositoryRoot, "sql", "follow", $"{table.Name}.pgbench.sql"), "-D", $"max_id={maxId}",
+                 "-R", TransactionsPerSecond(table, rowsPerSecond).ToString("0.###", CultureInfo.InvariantCulture), "-T", seconds.ToString("0", CultureInfo.InvariantCulture),
+                 "-c", $"{Clients}", "-j", $"{Clients}", "-l", $"--log-prefix={Path.Combine(logs.FullName, WriterLog.Prefix)}",
+                 "-h", database.Host!, "-p", database.Port.ToString(CultureInfo.InvariantCulture), "-U", database.Username!, database.Database!],
+                new ChildProcessOptions { KeepAllOutput = true, Environment = new Dictionary<string, string?> { ["PGPASSWORD"] = database.Password } },
+                TimeSpan.FromSeconds(seconds + 120), ct);
+            return result.ExitCode == 0 && Parse(result.StandardOutput) is { } report
+                ? report with { TransactionMs = WriterLog.Read(logs.FullName) }
+                : throw new InvalidOperationException($"pgbench exited {result.ExitCode}: {result.RecentOutput}");
+        }
+        finally
+        {
+            logs.Delete(recursive: true);
+        }
     }
 
     /// <summary>The two figures from pgbench's report; null when either is missing.</summary>

@@ -37,6 +37,7 @@ public sealed class FollowRunner(FollowContext lab, Action<string> say)
         try
         {
             say($"{table.Name}, {rate:N0} rows/s, {mechanism.Name}: the target emptied, the first copy…");
+            await SetChangeLogTriggersAsync(table, mechanism.ReadsChangeLog, ct);
             await TargetPreparation.EmptyAsync(lab.TargetDb, table, await Lab.ReadChecksumAsync(lab.SourceDb, table, ct), ct);
             await mechanism.StartAsync(lab, table, ct);
             return await MeasureAsync(mechanism, table, run, ct);
@@ -48,8 +49,14 @@ public sealed class FollowRunner(FollowContext lab, Action<string> say)
         finally
         {
             await mechanism.StopAsync(lab, table);
+            // Back on whatever happened: the lab's change fetches rely on the log being complete.
+            await SetChangeLogTriggersAsync(table, true, CancellationToken.None);
         }
     }
+
+    /// <summary>The source table's change-log row triggers on or off (change-log-triggers.sql).</summary>
+    private Task SetChangeLogTriggersAsync(SyncTable table, bool enabled, CancellationToken ct) =>
+        FollowSql.RunAsync(lab.SourceDb, "change-log-triggers.sql", table, ct, ("action", enabled ? "enable" : "disable"), ("name", table.Name));
 
     private async Task<FollowRun> MeasureAsync(IFollowMechanism mechanism, SyncTable table, FollowRun run, CancellationToken ct)
     {
@@ -59,7 +66,11 @@ public sealed class FollowRunner(FollowContext lab, Action<string> say)
         var loadStart = await ClockAsync(ct);
         var load = await FollowLoad.RunAsync(lab.SourceDb, table, run.WriteRate, run.Seconds, ct);
         var loadEnd = await ClockAsync(ct);
-        run = run with { PgbenchTransactions = load.Transactions, PgbenchTps = load.Tps };
+        run = run with
+        {
+            PgbenchTransactions = load.Transactions, PgbenchTps = load.Tps, Writers = WriterTransactionSummary.Of(load.TransactionMs),
+            ChangeLogTriggers = (bool?)(await FollowSql.RowAsync(lab.SourceDb, FollowSql.Fill(FollowSql.Read("change-log-triggers-state.sql"), table, ("name", table.Name)), ct))[0],
+        };
         if (await CatchUpAsync(mechanism, table, ct) is { } failure)
         {
             return run with { Error = failure };

@@ -12,6 +12,9 @@ public interface IFollowMechanism
     /// <summary>The name results.md shows.</summary>
     string Name { get; }
 
+    /// <summary>Reads the source's change log: only then are its triggers on during the run (FollowRunner), so the other mechanisms' writers do not pay for them.</summary>
+    bool ReadsChangeLog { get; }
+
     /// <summary>Starts following; returns once the first copy is in and changes flow.</summary>
     Task StartAsync(FollowContext lab, SyncTable table, CancellationToken ct);
 

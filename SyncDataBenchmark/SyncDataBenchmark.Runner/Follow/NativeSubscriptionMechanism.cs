@@ -13,6 +13,8 @@ public sealed class NativeSubscriptionMechanism : IFollowMechanism
 
     public string Name => "native subscription";
 
+    public bool ReadsChangeLog => false;
+
     public async Task StartAsync(FollowContext lab, SyncTable table, CancellationToken ct)
     {
         await FollowSql.RunAsync(lab.SourceDb, "subscription-source-setup.sql", table, ct);

@@ -17,6 +17,8 @@ public sealed class NpgsqlReplicationMechanism : IFollowMechanism
 
     public string Name => "NpgsqlReplication";
 
+    public bool ReadsChangeLog => false;
+
     private static string Slot(SyncTable table) => $"{FollowMechanisms.Prefix}_{table.Name}";
 
     private static string Route(SyncTable table) => $"{SyncRoutes.Follow}/{table.Name}";

@@ -11,6 +11,10 @@ public sealed record FollowRun(string Table, string Mechanism, long WriteRate, d
     /// <summary>pgbench's own report: "number of transactions actually processed" and its tps.</summary>
     public long? PgbenchTransactions { get; init; }
     public double? PgbenchTps { get; init; }
+    /// <summary>The source table's change-log row triggers as the catalog had them once pgbench stopped: on only for the mechanism that reads the log; null in records made before this was chosen per mechanism (then always on), or when only some were on.</summary>
+    public bool? ChangeLogTriggers { get; init; }
+    /// <summary>What pgbench's writers paid per transaction (its per-transaction log); null in older records.</summary>
+    public WriterTransactionSummary? Writers { get; init; }
     /// <summary>The source table's inserted + updated + deleted rows over the run (pg_stat_user_tables), the rows the mechanism had to apply.</summary>
     public long? SourceRowsWritten { get; init; }
     /// <summary>Commit-to-applied lag over the run's sample (FollowLag); null when nothing was sampled.</summary>

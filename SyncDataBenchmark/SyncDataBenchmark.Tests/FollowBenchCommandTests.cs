@@ -22,7 +22,7 @@ public sealed class FollowBenchCommandTests
         try
         {
             string[] arguments = ["--connection", postgres.ConnectionString("postgres"), "--write-rate", "50", "--table", "users", "--rows", "1000", "--no-charts", "--out", output.FullName];
-            var (exitCode, console) = await BenchCommandTests.RunAsync(["--follow", "5s", .. arguments]);
+            var (exitCode, console) = await BenchCommandTests.RunAsync(["--follow", "5s", "--outage", "2s", .. arguments]);
             Assert.True(exitCode == 0, $"exit code {exitCode}:\n{console}");
             await AssertRecordAsync(output.FullName);
             Assert.Equal("", await LeftOnServerAsync(postgres));
@@ -76,10 +76,17 @@ public sealed class FollowBenchCommandTests
             var writers = run.GetProperty("writers");
             Assert.True(writers.GetProperty("count").GetInt32() > 0 && writers.GetProperty("medianMs").GetDouble() > 0, run.ToString());
             Assert.Equal(run.GetProperty("mechanism").GetString() == "change log polled (1 s)", run.GetProperty("changeLogTriggers").GetBoolean());
+            // --outage: caught up and verified after it; a slot held WAL meanwhile, the polled change log has none.
+            var outage = run.GetProperty("outage");
+            Assert.True(outage.GetProperty("verified").GetBoolean(), run.ToString());
+            Assert.True(outage.GetProperty("walWrittenBytes").GetInt64() > 0, run.ToString());
+            Assert.Equal(run.GetProperty("mechanism").GetString() != "change log polled (1 s)", outage.GetProperty("walHeldBytes").ValueKind == JsonValueKind.Number);
+            Assert.True(outage.GetProperty("walHeldBytes").ValueKind != JsonValueKind.Number || outage.GetProperty("walHeldBytes").GetInt64() > 0, run.ToString());
         });
         // The subscription's lag is read from the target's WAL commit records, not its commit timestamp (the source's).
         Assert.True(runs[1].GetProperty("lag").GetProperty("maxMs").GetDouble() > 0, runs[1].ToString());
         Assert.Contains("## Keeping a copy fresh", await File.ReadAllTextAsync(Path.Combine(directory, "results.md")));
+        Assert.Contains("### An outage of 2 s under the same load (`--outage`)", await File.ReadAllTextAsync(Path.Combine(directory, "results.md")));
     }
 
     /// <summary>The source's users change-log triggers enabled (inserts, updates, deletes, truncations: 4 when all are).</summary>

@@ -54,6 +54,8 @@ public sealed class FollowOptionsTests
     [InlineData("--follow 0s", "--follow: '0s' is not valid")]
     [InlineData("--follow 5x", "--follow: '5x' is not valid")]
     [InlineData("--follow 5s --write-rate 0", "--write-rate: '0' is not valid")]
+    [InlineData("--outage 30s", "--outage stops a --follow mechanism for a while")]
+    [InlineData("--follow 5s --outage 0s", "--outage: '0s' is not valid")]
     public void Follow_refuses_what_it_cannot_honour(string args, string message)
     {
         var errors = BenchOptions.Errors(Parse(args.Split(' ')).Parse);

@@ -24,6 +24,18 @@ public sealed class ChangeLogPollMechanism : IFollowMechanism
 
     public bool ReadsChangeLog => true;
 
+    public string? SlotOf(SyncTable table) => null;
+
+    /// <summary>The loop stopped; the target's watermark stays, and the next sync after the resume reads every change since.</summary>
+    public Task PauseAsync(FollowContext lab, SyncTable table, CancellationToken ct) => StopAsync(lab, table);
+
+    public Task ResumeAsync(FollowContext lab, SyncTable table, CancellationToken ct)
+    {
+        _stop = CancellationTokenSource.CreateLinkedTokenSource(ct);
+        _loop = PollAsync(lab, table, _stop.Token);
+        return Task.CompletedTask;
+    }
+
     public async Task StartAsync(FollowContext lab, SyncTable table, CancellationToken ct)
     {
         _failure = null;

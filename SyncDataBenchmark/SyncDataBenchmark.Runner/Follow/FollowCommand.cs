@@ -31,7 +31,7 @@ public static class FollowCommand
 
         using var someService = new HttpClient { BaseAddress = new Uri(lab.SomeServiceAddress), Timeout = TimeSpan.FromMinutes(15) };
         var context = new FollowContext(lab.SourceDb, lab.TargetDb, someService, settings.BatchSize);
-        var runner = new FollowRunner(context, say);
+        var runner = new FollowRunner(context, say, settings.OutageSeconds);
         var runs = new List<FollowRun>();
         var jsonPath = Path.Combine(settings.Out.FullName, ResultsFile.FileName);
         var complete = true;

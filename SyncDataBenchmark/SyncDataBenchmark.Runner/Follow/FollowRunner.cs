@@ -11,7 +11,7 @@ namespace SyncDataBenchmark.Runner.Follow;
 /// <see cref="CatchUpBound"/>), the lag sample; the mechanism stopped and its slots, publications and subscriptions
 /// dropped on every path, failure and cancellation included.
 /// </summary>
-public sealed class FollowRunner(FollowContext lab, Action<string> say)
+public sealed class FollowRunner(FollowContext lab, Action<string> say, double? outageSeconds = null)
 {
     /// <summary>How long after the load stops the target may take to equal the source before the run fails unverified.</summary>
     public static readonly TimeSpan CatchUpBound = TimeSpan.FromSeconds(120);
@@ -82,12 +82,29 @@ public sealed class FollowRunner(FollowContext lab, Action<string> say)
         say($"  verified; {sample.LagsMs.Count:N0} rows timed, pgbench {load.Tps:N1} tps.");
         return run with
         {
+            Outage = outageSeconds is { } outage ? await OutageAsync(mechanism, table, run.WriteRate, outage, ct) : null,
             Verified = true,
             SourceRowsWritten = written,
             Lag = FollowLagSummary.Of(sample.LagsMs),
             RowsAppliedPerSecond = applyingMs > 0 ? Math.Round(written / (applyingMs.Value / 1000), 1) : null,
             CatchUpMs = sample.LastTargetCommitMs - sample.LastSourceCommitMs,
         };
+    }
+
+    /// <summary>--outage: the mechanism paused while pgbench writes on at the same rate; the WAL its slot holds at the end; the catch-up once it applies again, verified.</summary>
+    private async Task<FollowOutage> OutageAsync(IFollowMechanism mechanism, SyncTable table, long rate, double seconds, CancellationToken ct)
+    {
+        say($"  outage: {mechanism.Name} stopped for {seconds:0} s while pgbench writes on…");
+        await mechanism.PauseAsync(lab, table, ct);
+        var start = (await FollowSql.RowAsync(lab.SourceDb, "select pg_current_wal_lsn()::text", ct))[0]!;
+        await FollowLoad.RunAsync(lab.SourceDb, table, rate, seconds, ct);
+        var wal = await FollowSql.RowAsync(lab.SourceDb, FollowSql.Read("outage-wal.sql"), ct, start, mechanism.SlotOf(table) ?? "");
+        var clock = System.Diagnostics.Stopwatch.StartNew();
+        await mechanism.ResumeAsync(lab, table, ct);
+        var failure = await CatchUpAsync(mechanism, table, ct);
+        say(failure is null ? $"  caught up {clock.Elapsed.TotalSeconds:0.0} s after the restart." : $"  after the outage: {failure}");
+        return new FollowOutage(seconds, Convert.ToInt64(wal[0], CultureInfo.InvariantCulture), wal[1] is null ? null : Convert.ToInt64(wal[1], CultureInfo.InvariantCulture),
+            failure is null ? Math.Round(clock.Elapsed.TotalMilliseconds) : null, failure is null, failure);
     }
 
     /// <summary>Null once the target equals the source by count and checksum; else why not within the bound (or the mechanism's own failure).</summary>

@@ -21,6 +21,15 @@ public interface IFollowMechanism
     /// <summary>Why the mechanism stopped applying (a failed follower, an apply error), or null while it works.</summary>
     Task<string?> FailureAsync(FollowContext lab, SyncTable table, CancellationToken ct);
 
+    /// <summary>The replication slot whose WAL the source keeps for this mechanism, or null (none: the polled change log).</summary>
+    string? SlotOf(SyncTable table);
+
+    /// <summary>Stops applying and keeps everything (slot, subscription, watermark): the outage of --outage.</summary>
+    Task PauseAsync(FollowContext lab, SyncTable table, CancellationToken ct);
+
+    /// <summary>Applies again from where the pause left it, without a new first copy.</summary>
+    Task ResumeAsync(FollowContext lab, SyncTable table, CancellationToken ct);
+
     /// <summary>Stops following and drops every slot, publication and subscription it made; safe after a failed or partial start, and twice.</summary>
     Task StopAsync(FollowContext lab, SyncTable table);
 }

@@ -15,6 +15,16 @@ public sealed class NativeSubscriptionMechanism : IFollowMechanism
 
     public bool ReadsChangeLog => false;
 
+    /// <summary>The subscription's slot (subscription-source-setup.sql).</summary>
+    public string? SlotOf(SyncTable table) => FollowMechanisms.Prefix;
+
+    /// <summary>ALTER SUBSCRIPTION … DISABLE: the apply worker and its walsender stop; the slot stays.</summary>
+    public Task PauseAsync(FollowContext lab, SyncTable table, CancellationToken ct) =>
+        FollowSql.RunAsync(lab.TargetDb, "subscription-enable.sql", table, ct, ("action", "disable"));
+
+    public Task ResumeAsync(FollowContext lab, SyncTable table, CancellationToken ct) =>
+        FollowSql.RunAsync(lab.TargetDb, "subscription-enable.sql", table, ct, ("action", "enable"));
+
     public async Task StartAsync(FollowContext lab, SyncTable table, CancellationToken ct)
     {
         await FollowSql.RunAsync(lab.SourceDb, "subscription-source-setup.sql", table, ct);

@@ -21,11 +21,32 @@ public sealed class NpgsqlReplicationMechanism : IFollowMechanism
 
     private static string Slot(SyncTable table) => $"{FollowMechanisms.Prefix}_{table.Name}";
 
+    public string? SlotOf(SyncTable table) => Slot(table);
+
     private static string Route(SyncTable table) => $"{SyncRoutes.Follow}/{table.Name}";
 
     public async Task StartAsync(FollowContext lab, SyncTable table, CancellationToken ct)
     {
         await FollowSql.RunAsync(lab.TargetDb, "replication-forget.sql", table, ct);
+        await FollowAsync(lab, table, ct);
+    }
+
+    /// <summary>SomeService's follower stopped without ?drop: the slot stays, and so does the target's stored LSN.</summary>
+    public async Task PauseAsync(FollowContext lab, SyncTable table, CancellationToken ct)
+    {
+        using var response = await lab.SomeService.DeleteAsync(Route(table), ct);
+        if (!response.IsSuccessStatusCode)
+        {
+            throw new InvalidOperationException($"DELETE {Route(table)} answered {(int)response.StatusCode}: {await response.Content.ReadAsStringAsync(ct)}");
+        }
+    }
+
+    /// <summary>Started again with the target's stored LSN in place: the follower resumes from it.</summary>
+    public Task ResumeAsync(FollowContext lab, SyncTable table, CancellationToken ct) => FollowAsync(lab, table, ct);
+
+    /// <summary>POST /follow/{table}, then waits until the follower reports following (a first copy when the target has no LSN).</summary>
+    private static async Task FollowAsync(FollowContext lab, SyncTable table, CancellationToken ct)
+    {
         var batch = lab.Batch is { } b ? $"&batch={b}" : "";
         using var response = await lab.SomeService.PostAsync($"{Route(table)}?slot={Slot(table)}{batch}", null, ct);
         if (response.StatusCode != HttpStatusCode.Accepted)

@@ -126,6 +126,14 @@ public sealed class BenchOptions
         CustomParser = r => OptionParsing.Duration(r, "--follow", 1, 3600),
     };
 
+    private readonly Option<double?> _outage = new("--outage")
+    {
+        Description = "With --follow: after each run's catch-up, the mechanism stops applying for this long while pgbench writes on at the same rate (SomeService's follower stopped, " +
+                      "its slot kept; the subscription disabled; the poll loop stopped), e.g. 30s (1 s to 1 h); the run records the WAL the slot held at the end and how long the target " +
+                      "took to catch up once the mechanism started again, verified by checksum (docs/replication.md). Default: none.",
+        CustomParser = r => OptionParsing.Duration(r, "--outage", 1, 3600),
+    };
+
     private readonly Option<long[]> _writeRate = new("--write-rate")
     {
         Description = $"With --follow: the source's write rates in rows per second, comma-separated, each its own run ({OptionParsing.WholeNumber(1, 1_000_000)}); pgbench's -R is the rate over " +
@@ -169,7 +177,7 @@ public sealed class BenchOptions
             "Runs every runnable fetch × insert combination of SyncDataBenchmark (and the peers: psql pipes, pgcopydb, postgres_fdw, logical replication) against the same seeded table, " +
             "verifies every run, and writes results.json, results.csv, results.md and pictures. Exits 1 if any run failed or was not verified.")
         {
-            _rows, _maxRunSeconds, _noMaxRun, _repeat, _maxRepeat, _ciWidth, _caseBudget, _warmup, _maxWarmup, _jitThreshold, _seed, _cases, _pageSize, _batchSize, _out, _connection, _sourceConnection, _sourceUrl, _someServiceUrl, _tmpfs, _noPeers, _peers, _noCharts, _follow, _writeRate, _profile, _profileCases, _link, _compression, _table, _changed, _reportFrom, _readme,
+            _rows, _maxRunSeconds, _noMaxRun, _repeat, _maxRepeat, _ciWidth, _caseBudget, _warmup, _maxWarmup, _jitThreshold, _seed, _cases, _pageSize, _batchSize, _out, _connection, _sourceConnection, _sourceUrl, _someServiceUrl, _tmpfs, _noPeers, _peers, _noCharts, _follow, _outage, _writeRate, _profile, _profileCases, _link, _compression, _table, _changed, _reportFrom, _readme,
         };
         _cases.Validators.Add(r => ValidateCases(r, "--cases"));
         _profileCases.Validators.Add(r => ValidateCases(r, "--profile-cases"));
@@ -235,6 +243,7 @@ public sealed class BenchOptions
         // Not given reads as an empty list: no shares.
         Changed = parse.GetValue(_changed) is { Length: > 0 } shares ? shares : null,
         FollowSeconds = parse.GetValue(_follow),
+        OutageSeconds = parse.GetValue(_outage),
         WriteRates = parse.GetValue(_writeRate) is { Length: > 0 } rates ? rates : BenchSettings.DefaultWriteRates,
     };
 
@@ -275,11 +284,12 @@ public sealed class BenchOptions
     private IEnumerable<(bool Broken, string Why)> FollowRules(CommandResult r)
     {
         var follow = r.GetResult(_follow) is { Implicit: false };
-        Option[] honoured = [_follow, _writeRate, _rows, _table, _out, _connection, _tmpfs, _batchSize, _seed, _noCharts];
+        Option[] honoured = [_follow, _outage, _writeRate, _rows, _table, _out, _connection, _tmpfs, _batchSize, _seed, _noCharts];
         var ignored = r.Children.OfType<OptionResult>().Where(o => !o.Implicit && !honoured.Contains(o.Option)).Select(o => o.Option.Name).ToList();
         return
         [
             (!follow && r.GetResult(_writeRate) is { Implicit: false }, "--write-rate is the write load of --follow: give --follow DURATION with it (e.g. --follow 60s)."),
+            (!follow && r.GetResult(_outage) is { Implicit: false }, "--outage stops a --follow mechanism for a while: give --follow DURATION with it (e.g. --follow 30s --outage 30s)."),
             (follow && r.GetValue(_sourceConnection) is not null, FollowOnOwnTable),
             (follow && ignored.Count > 0 && r.GetValue(_sourceConnection) is null,
                 $"--follow measures its own matrix (mechanism × --write-rate × --table, on the lab's own tables at one --rows size) and cannot honour {string.Join(", ", ignored)}: "

@@ -97,6 +97,8 @@ public sealed record BenchSettings
     public IReadOnlyList<double?> Shares => Changed is { } shares ? [.. shares.Select(s => (double?)s)] : [null];
     /// <summary>--follow: seconds of write load per run of the follow matrix; null: the copy-once runs (docs/replication.md).</summary>
     public double? FollowSeconds { get; init; }
+    /// <summary>--outage: seconds each follow run's mechanism stops applying after its catch-up, the load going on; null: no outage.</summary>
+    public double? OutageSeconds { get; init; }
     /// <summary>--write-rate: the source's write rates (rows/s) of the follow matrix, in the order given.</summary>
     public IReadOnlyList<long> WriteRates { get; init; } = DefaultWriteRates;
     public static IReadOnlyList<long> DefaultWriteRates { get; } = [100, 1_000, 10_000];

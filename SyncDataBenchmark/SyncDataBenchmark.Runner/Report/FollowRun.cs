@@ -23,6 +23,8 @@ public sealed record FollowRun(string Table, string Mechanism, long WriteRate, d
     public double? RowsAppliedPerSecond { get; init; }
     /// <summary>The target's last commit of a sampled row after the source's last: how long the target took to catch up once the load stopped.</summary>
     public double? CatchUpMs { get; init; }
+    /// <summary>--outage after the catch-up: what the mechanism's stop held and how long the target took to catch up after it; null without --outage or when the run failed before.</summary>
+    public FollowOutage? Outage { get; init; }
     /// <summary>The target equalled the source by the runner's checksum within the catch-up bound after the load stopped.</summary>
     public bool Verified { get; init; }
     public string? Error { get; init; }
@@ -31,5 +33,5 @@ public sealed record FollowRun(string Table, string Mechanism, long WriteRate, d
 
     /// <summary>Verified, and nothing left behind.</summary>
     [System.Text.Json.Serialization.JsonIgnore]
-    public bool Ok => Verified && LeftBehind is null;
+    public bool Ok => Verified && LeftBehind is null && Outage is null or { Verified: true };
 }

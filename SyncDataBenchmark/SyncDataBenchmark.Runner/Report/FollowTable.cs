@@ -19,5 +19,11 @@ public static class FollowTable
                       + "the mechanism's own first copy brought it level before the load began.").AppendLine();
         MarkdownTable.Append(md, FollowColumns.All, runs);
         MarkdownTable.AppendLegends(md, FollowColumns.All);
+        if (runs.Where(r => r.Outage is not null).ToList() is { Count: > 0 } outages)
+        {
+            md.AppendLine().AppendLine($"### An outage of {outages[0].Outage!.Seconds:0.#} s under the same load (`--outage`)").AppendLine();
+            MarkdownTable.Append(md, FollowOutageColumns.All, outages);
+            MarkdownTable.AppendLegends(md, FollowOutageColumns.All);
+        }
     }
 }

@@ -10,16 +10,22 @@ using Xunit;
 namespace SyncDataBenchmark.Tests;
 
 /// <summary>
-/// A scratch source and target of their own on the in-process lab's cluster, both services in process over them, and
-/// NpgsqlReplication following one table: the follow is stopped and its slot and publication dropped through the API
-/// on every exit path (<see cref="DisposeAsync"/>), and anything still left is dropped by SQL, so no test leaves WAL
-/// held (nor a database that cannot be dropped: a slot pins its database).
+/// A scratch source and target of their own on the in-process lab's cluster, both services over them (in process, or
+/// as processes: <see cref="CreateWithProcessesAsync"/>), and NpgsqlReplication following one table: the follow is
+/// stopped and its slot and publication dropped through the API on every exit path (<see cref="DisposeAsync"/>), and
+/// anything still left is dropped by SQL, so no test leaves WAL held (nor a database that cannot be dropped: a slot
+/// pins its database).
 /// </summary>
 public sealed class FollowedPair : IAsyncDisposable
 {
+    /// <summary>Short, so that a quiet stream still confirms its slot's position soon (DrainAsync).</summary>
+    private const string HeartbeatSeconds = "0.5";
+
     private readonly InProcessLab _lab;
     private WebApplicationFactory<SyncDataSource.Users.UsersApiOptions>? _source;
     private WebApplicationFactory<SomeService.Sync.SyncOptions>? _someService;
+    /// <summary>Both services as processes (<see cref="CreateWithProcessesAsync"/>); null when they run in process.</summary>
+    private StartedServices? _processes;
 
     private FollowedPair(InProcessLab lab, string name, SyncTable table, string sourceDb, string targetDb)
     {
@@ -43,12 +49,34 @@ public sealed class FollowedPair : IAsyncDisposable
     /// <summary>The same with the source database on <paramref name="sourceCluster"/> (a cluster a test can restart without the target's).</summary>
     public static async Task<FollowedPair> CreateAsync(InProcessLab lab, string name, SyncTable table, long rows, LocalPostgres sourceCluster)
     {
+        var pair = await CreateDatabasesAsync(lab, name, table, rows, sourceCluster);
+        pair.StartServices();
+        return pair;
+    }
+
+    /// <summary>
+    /// The same with both services as processes on loopback ports, started as the runner starts them
+    /// (<see cref="StartedServices"/>), so that a test can kill SomeService's process. SyncDataSource is a process too: a
+    /// SomeService process reaches it only over a socket, and an in-process host has none.
+    /// </summary>
+    public static async Task<FollowedPair> CreateWithProcessesAsync(InProcessLab lab, string name, SyncTable table, long rows)
+    {
+        var pair = await CreateDatabasesAsync(lab, name, table, rows, lab.Postgres);
+        var databases = new LabDatabases(pair.SourceDb, pair.TargetDb, new PeerPlacement(null, pair.SourceDb, pair.TargetDb));
+        pair._processes = await new StartedServices(databases, null, RuntimeProfiles.Default)
+        {
+            SourceSettings = new Dictionary<string, string> { ["Replication__HeartbeatSeconds"] = HeartbeatSeconds },
+        }.StartAsync(_ => { }, CancellationToken.None);
+        pair.SomeService = pair._processes.CreateSomeServiceClient(TimeSpan.FromMinutes(1));
+        return pair;
+    }
+
+    private static async Task<FollowedPair> CreateDatabasesAsync(InProcessLab lab, string name, SyncTable table, long rows, LocalPostgres sourceCluster)
+    {
         var sourceDb = await ScratchDatabase.RecreateAsync(sourceCluster, name + "_source");
         var targetDb = await ScratchDatabase.RecreateAsync(lab.Postgres, name + "_target");
         await SqlScripts.SeedAsync(sourceDb, table, rows);
-        var pair = new FollowedPair(lab, name, table, sourceDb, targetDb);
-        pair.StartServices();
-        return pair;
+        return new FollowedPair(lab, name, table, sourceDb, targetDb);
     }
 
     private void StartServices()
@@ -60,7 +88,7 @@ public sealed class FollowedPair : IAsyncDisposable
 
     private WebApplicationFactory<SyncDataSource.Users.UsersApiOptions> NewSource()
     {
-        var source = _lab.Source(new Dictionary<string, string?> { ["ConnectionStrings:Source"] = SourceDb, ["Replication:HeartbeatSeconds"] = "0.5" });
+        var source = _lab.Source(new Dictionary<string, string?> { ["ConnectionStrings:Source"] = SourceDb, ["Replication:HeartbeatSeconds"] = HeartbeatSeconds });
         _ = source.Server; // started now, not at SomeService's first request
         return source;
     }
@@ -80,6 +108,22 @@ public sealed class FollowedPair : IAsyncDisposable
         SomeService.Dispose();
         await _someService!.DisposeAsync();
         StartServices();
+    }
+
+    /// <summary>SomeService's process killed with SIGKILL, as a crash: nothing of its shutdown runs, its connections just drop.</summary>
+    public async Task KillSomeServiceAsync()
+    {
+        var process = _processes!.SomeService;
+        await process.KillAsync();
+        Assert.True(process.HasExited, "SomeService's process still runs after SIGKILL.");
+    }
+
+    /// <summary>A new SomeService process on the same port and target, its follower not yet started.</summary>
+    public async Task StartAnotherSomeServiceAsync()
+    {
+        SomeService.Dispose();
+        await _processes!.RestartSomeServiceAsync();
+        SomeService = _processes.CreateSomeServiceClient(TimeSpan.FromMinutes(1));
     }
 
     private string FollowRoute => $"{SyncRoutes.Follow}/{Table.Name}";
@@ -149,8 +193,7 @@ public sealed class FollowedPair : IAsyncDisposable
         finally
         {
             SomeService.Dispose();
-            await _someService!.DisposeAsync();
-            await _source!.DisposeAsync();
+            await LabDatabases.DisposeAllAsync(_someService, _source, _processes);
             // Last resort, should a test have broken the API's own drop: a slot left would pin the scratch database.
             await using var connection = new NpgsqlConnection(SourceDb);
             await connection.OpenAsync();

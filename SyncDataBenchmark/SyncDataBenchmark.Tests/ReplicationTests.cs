@@ -8,11 +8,12 @@ namespace SyncDataBenchmark.Tests;
 
 /// <summary>
 /// NpgsqlReplication's guarantees (docs/replication.md), each over scratch databases of the in-process lab's cluster
-/// (wal_level = logical, as the harness starts every cluster), both services in process: the first copy and the stream
-/// meet at the slot's consistent point under concurrent writes; a SomeService stopped mid-transaction and started again
-/// loses and repeats nothing; unchanged TOASTed values keep the target's; a DDL change is a named failure; no slot or
-/// publication is left. "Equal" is the runner's count and checksum (TableChecksumQueries); "applied twice" is a row
-/// version the target wrote twice (Fixtures/replication-audit.sql).
+/// (wal_level = logical, as the harness starts every cluster), both services in process (as processes where one is
+/// killed): the first copy and the stream meet at the slot's consistent point under concurrent writes; a SomeService
+/// stopped mid-transaction, or its process killed mid-batch, and started again loses and repeats nothing; unchanged
+/// TOASTed values keep the target's; a DDL change is a named failure; no slot or publication is left. "Equal" is the
+/// runner's count and checksum (TableChecksumQueries); "applied twice" is a row version the target wrote twice
+/// (Fixtures/replication-audit.sql).
 /// </summary>
 [Collection(InProcessCollection.Name)]
 [Trait("Tier", "Lab")]
@@ -48,17 +49,10 @@ public sealed class ReplicationTests(InProcessLab lab, Xunit.Abstractions.ITestO
         await pair.WaitForAsync(s => s.TransactionsApplied >= 20);
 
         // The target's users locked: the follower's next batch waits inside its transaction, rows and LSN written or not
-        // together; SomeService stops there, and the transaction is rolled back (a kill drops the connection: the same).
-        await using (var blocker = new Npgsql.NpgsqlConnection(pair.TargetDb))
+        // together; SomeService stops there, and the transaction is rolled back.
+        await using (await LockTargetUsersAsync(pair.TargetDb))
         {
-            await blocker.OpenAsync();
-            await using var locking = await blocker.BeginTransactionAsync();
-            await using (var lockTable = new Npgsql.NpgsqlCommand("lock table users in share mode", blocker, locking))
-            {
-                await lockTable.ExecuteNonQueryAsync();
-            }
-
-            await WaitForLockWaitAsync(pair.TargetDb);
+            await WaitForLockWaiterAsync(pair.TargetDb);
             await pair.RestartSomeServiceAsync();
         }
 
@@ -68,6 +62,45 @@ public sealed class ReplicationTests(InProcessLab lab, Xunit.Abstractions.ITestO
         await pair.DrainAsync();
 
         await AssertEqualAndOnceAsync(pair);
+    }
+
+    /// <summary>
+    /// SomeService's process killed (SIGKILL) while a batch of changes waits inside its target transaction, behind the
+    /// test's lock, and while the stream delivers changes past that batch; a new process on the same target, its follower
+    /// started again through the API: equal, nothing applied twice, and the drop leaves no slot or publication.
+    /// </summary>
+    [Fact]
+    public async Task SomeService_process_killed_mid_batch_and_another_started_loses_and_repeats_nothing()
+    {
+        await using var pair = await FollowedPair.CreateWithProcessesAsync(lab, "repl_killed", SyncTable.Users, 2_000);
+        await FollowAuditedAsync(pair);
+        await using var load = new WriteLoad(pair.SourceDb, TimeSpan.FromMilliseconds(2));
+        await pair.WaitForAsync(s => s.TransactionsApplied >= 20);
+
+        int follower;
+        FollowStatus killed;
+        await using (await LockTargetUsersAsync(pair.TargetDb))
+        {
+            // Only a batch holding changes opens a target transaction: waiting there, it has rows and LSN uncommitted.
+            follower = await WaitForLockWaiterAsync(pair.TargetDb);
+            await WaitForStreamPastAsync(pair, load);
+            killed = await pair.StatusAsync();
+            await pair.KillSomeServiceAsync();
+        }
+
+        // The lock released, the killed client's backend runs on, finds its client gone and rolls back (no COMMIT came).
+        await WaitUntilAsync(async () => !(bool)(await Lab.ScalarAsync(pair.TargetDb, Fixture("replication-backend-alive.sql"), [follower]))!,
+            $"The killed follower's backend {follower} never ended.");
+        await pair.StartAnotherSomeServiceAsync();
+        await pair.StartAsync(batch: 100);
+        await pair.WaitForAsync(s => s is { State: FollowStatus.Following, TransactionsApplied: >= 20 });
+        await load.StopAsync();
+        await pair.DrainAsync();
+
+        output.WriteLine($"killed at {killed}; the new process's follower: {await pair.StatusAsync()}");
+        await AssertEqualAndOnceAsync(pair);
+        Assert.Equal(HttpStatusCode.OK, await pair.StopAsync(drop: true));
+        Assert.Equal((0L, 0L), await pair.LeftOnSourceAsync());
     }
 
     [Fact]
@@ -247,7 +280,6 @@ public sealed class ReplicationTests(InProcessLab lab, Xunit.Abstractions.ITestO
         Assert.Matches($"(?m)^sync_follow_lag_seconds_bucket\\{{[^}}]*table=\"{tableName}\"", metrics);
     }
 
-    /// <summary>Equal by count and checksum, and no row version written twice.</summary>
     /// <summary>The target's audit of row versions installed (replication-audit.sql), then the pair following in batches of 100.</summary>
     private static async Task FollowAuditedAsync(FollowedPair pair)
     {
@@ -256,19 +288,52 @@ public sealed class ReplicationTests(InProcessLab lab, Xunit.Abstractions.ITestO
         await pair.WaitForAsync(s => s.State == FollowStatus.Following);
     }
 
+    /// <summary>Equal by count and checksum, and no row version written twice.</summary>
     private static async Task AssertEqualAndOnceAsync(FollowedPair pair)
     {
         Assert.Equal(await Lab.ReadChecksumAsync(pair.SourceDb, pair.Table), await Lab.ReadChecksumAsync(pair.TargetDb, pair.Table));
         Assert.Equal(0L, (long)(await Lab.ScalarAsync(pair.TargetDb, Fixture("replication-duplicates.sql")))!);
     }
 
-    /// <summary>Until a session of the target waits for a lock (the follower's batch, behind the test's lock).</summary>
-    private static async Task WaitForLockWaitAsync(string targetDb)
+    /// <summary>The target's users locked (share mode) in an open transaction, until the connection returned is disposed.</summary>
+    private static async Task<Npgsql.NpgsqlConnection> LockTargetUsersAsync(string targetDb)
     {
-        var until = DateTime.UtcNow + TimeSpan.FromSeconds(30);
-        while ((long)(await Lab.ScalarAsync(targetDb, "select count(*) from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'"))! == 0)
+        var blocker = new Npgsql.NpgsqlConnection(targetDb);
+        await blocker.OpenAsync();
+        await using var lockTable = new Npgsql.NpgsqlCommand("begin; lock table users in share mode", blocker);
+        await lockTable.ExecuteNonQueryAsync();
+        return blocker;
+    }
+
+    /// <summary>Until a backend of the target waits for a lock on users (the follower's batch, behind the test's lock): its pid.</summary>
+    private static async Task<int> WaitForLockWaiterAsync(string targetDb)
+    {
+        object? pid = null;
+        await WaitUntilAsync(async () => (pid = await Lab.ScalarAsync(targetDb, Fixture("replication-lock-waiter.sql"))) is int,
+            "The follower never waited on the locked table.");
+        return (int)pid!;
+    }
+
+    /// <summary>
+    /// Until transactions begun after the batch was seen waiting (so not in it) were decoded and sent on the slot's
+    /// stream: changes delivered past the batch in flight, none of them committed on the target.
+    /// </summary>
+    private static async Task WaitForStreamPastAsync(FollowedPair pair, WriteLoad load)
+    {
+        var after = load.Transactions + 10;
+        await WaitUntilAsync(() => Task.FromResult(load.Transactions >= after), "The write load stopped writing.");
+        var lsn = (string)(await Lab.ScalarAsync(pair.SourceDb, "select pg_current_wal_lsn()::text"))!;
+        await WaitUntilAsync(async () => (bool)(await Lab.ScalarAsync(pair.SourceDb, Fixture("replication-sent-past.sql"), [lsn, pair.Slot]))!,
+            $"The slot's stream never sent the source's WAL up to {lsn}.");
+    }
+
+    /// <summary>Polls until <paramref name="done"/>; a minute without it is a state never reached, not a slow machine.</summary>
+    private static async Task WaitUntilAsync(Func<Task<bool>> done, string never)
+    {
+        var until = DateTime.UtcNow + TimeSpan.FromMinutes(1);
+        while (!await done())
         {
-            Assert.True(DateTime.UtcNow < until, "The follower never waited on the locked table.");
+            Assert.True(DateTime.UtcNow < until, never);
             await Task.Delay(50);
         }
     }

@@ -73,6 +73,39 @@ public sealed class FollowBenchCommandTests
         // The subscription's lag is read from the target's WAL commit records, not its commit timestamp (the source's).
         Assert.True(runs[1].GetProperty("lag").GetProperty("maxMs").GetDouble() > 0, runs[1].ToString());
         Assert.Contains("## Keeping a copy fresh", await File.ReadAllTextAsync(Path.Combine(directory, "results.md")));
+        AssertCost(runs);
+    }
+
+    /// <summary>
+    /// Both services' CPU and allocation over the load and catch-up: there and positive for the two .NET mechanisms,
+    /// none for the native subscription; allocation's two figures, where both exist, within their stated precision.
+    /// No threshold on the amounts: they depend on the machine.
+    /// </summary>
+    private static void AssertCost(List<JsonElement> runs)
+    {
+        foreach (var run in runs)
+        {
+            var cost = run.GetProperty("cost");
+            foreach (var service in new[] { "someService", "syncDataSource" })
+            {
+                var figures = cost.GetProperty(service);
+                if (run.GetProperty("mechanism").GetString() == "native subscription")
+                {
+                    Assert.Equal(JsonValueKind.Null, figures.ValueKind);
+                    Assert.Equal("no .NET process takes part", cost.GetProperty(service + "Missing").GetString());
+                    continue;
+                }
+
+                Assert.True(figures.ValueKind == JsonValueKind.Object, $"{service}: {cost}");
+                Assert.True(figures.GetProperty("cpuTimeMs").GetDouble() > 0, $"{service}: {cost}");
+                Assert.True(figures.GetProperty("shownAllocatedBytes").GetInt64() > 0, $"{service}: {cost}");
+                if (figures.GetProperty("allocatedBytes") is { ValueKind: JsonValueKind.Number } exact
+                    && figures.GetProperty("allocationTickBytes") is { ValueKind: JsonValueKind.Number } ticked)
+                {
+                    Assert.True(Math.Abs(ticked.GetInt64() - exact.GetInt64()) <= figures.GetProperty("allocationTickPrecisionBytes").GetInt64(), $"{service}: {cost}");
+                }
+            }
+        }
     }
 
     /// <summary>Every slot (the cluster's), publication (the source's) and subscription (the target's) on the server, named; "" when none.</summary>

@@ -32,6 +32,10 @@ public static class FollowColumns
         new("n", r => r.Lag is { } lag ? Rows(lag.Count) : "0", Numeric: true),
         new("Rows applied/s", r => r.RowsAppliedPerSecond is { } rate ? Number(rate, "N0") : "n/a", Numeric: true),
         new("Catch-up", r => Ms(r.CatchUpMs), Numeric: true),
+        new("SomeService CPU/change (total)", r => FollowCostCells.Cpu(r, r.Cost?.SomeService, r.Cost?.SomeServiceMissing), FollowCostCells.Legend, Numeric: true),
+        new("SomeService allocated/change (total)", r => FollowCostCells.Allocated(r, r.Cost?.SomeService, r.Cost?.SomeServiceMissing), Numeric: true),
+        new("SyncDataSource CPU/change (total)", r => FollowCostCells.Cpu(r, r.Cost?.SyncDataSource, r.Cost?.SyncDataSourceMissing), Numeric: true),
+        new("SyncDataSource allocated/change (total)", r => FollowCostCells.Allocated(r, r.Cost?.SyncDataSource, r.Cost?.SyncDataSourceMissing), Numeric: true),
         new("Verified", r => (r.Verified ? "yes" : $"**no**: {r.Error}") + (r.LeftBehind is { } left ? $"; **left behind**: {left}" : ""), VerifiedLegend),
     ];
 

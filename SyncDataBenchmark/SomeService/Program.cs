@@ -23,11 +23,13 @@ builder.Services.AddSingleton<RunStore>().AddHostedService<RunStoreInitializer>(
 builder.Services.AddSingleton<SyncRunner>().AddSingleton<SyncMetrics>();
 builder.Services.AddHostedService(sp => sp.GetRequiredService<SyncRunner>());
 builder.Services.AddSingleton<Followers>();
+builder.Services.AddSingleton<FollowWindow>();
 
 var app = builder.Build();
 app.MapDefaultEndpoints();
 app.MapSyncApi();
 app.MapApproaches();
 Followers.MapFollowApi(app);
+FollowWindow.Map(app);
 app.Run();
 public partial class Program;

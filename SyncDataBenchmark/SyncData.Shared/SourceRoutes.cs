@@ -48,6 +48,9 @@ public static class SourceRoutes
     /// <summary>POST: the run's consumer is still at work (writing what it read), so its snapshot must not end idle.</summary>
     public static string RunAlive(Guid id) => $"{Runs}/{id}/alive";
 
+    /// <summary>POST: a measurement window only, no snapshot (a --follow window: it reads nothing, and a snapshot held over the load would hold back the source's vacuum).</summary>
+    public static string WindowOnly(Guid id) => $"{Runs}/{id}?snapshot=false";
+
     public const string Runs = "runs";
 
     /// <summary>The header naming the run a fetch or checksum request belongs to; the consumer sets it on each request of a run.</summary>

@@ -32,6 +32,12 @@ public static class SyncRoutes
     /// </summary>
     public const string Follow = "follow";
 
+    /// <summary>
+    /// Both services' measurement window over a --follow run's load and catch-up: POST opens it (409 while a sync run is
+    /// in progress), DELETE closes it and answers the <see cref="FollowWindowFigures"/>; while it is open a sync run is refused (409).
+    /// </summary>
+    public const string FollowWindow = "follow-window";
+
     /// <summary>The table a trigger without table= moves (every run before the table dimension moved it).</summary>
     public const string DefaultTable = "users";
 }

@@ -30,7 +30,8 @@ public sealed class FollowBenchCommandTests
 
             // Interrupted while pgbench writes and NpgsqlReplication's slot is in use.
             await using var runner = ChildProcess.Start("dotnet", [Lab.BuiltAssembly("SyncDataBenchmark.Runner"), "--follow", "60s", .. arguments], new ChildProcessOptions { KeepAllOutput = true });
-            using (var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(90)))
+            // A safety net, not a threshold: a busy machine makes the first copy and the start slow.
+            using (var timeout = new CancellationTokenSource(TimeSpan.FromMinutes(5)))
             {
                 while (!runner.StandardOutput.Contains("following; pgbench", StringComparison.Ordinal))
                 {
@@ -87,6 +88,39 @@ public sealed class FollowBenchCommandTests
         Assert.True(runs[1].GetProperty("lag").GetProperty("maxMs").GetDouble() > 0, runs[1].ToString());
         Assert.Contains("## Keeping a copy fresh", await File.ReadAllTextAsync(Path.Combine(directory, "results.md")));
         Assert.Contains("### An outage of 2 s under the same load (`--outage`)", await File.ReadAllTextAsync(Path.Combine(directory, "results.md")));
+        AssertCost(runs);
+    }
+
+    /// <summary>
+    /// Both services' CPU and allocation over the load and catch-up: there and positive for the two .NET mechanisms,
+    /// none for the native subscription; allocation's two figures, where both exist, within their stated precision.
+    /// No threshold on the amounts: they depend on the machine.
+    /// </summary>
+    private static void AssertCost(List<JsonElement> runs)
+    {
+        foreach (var run in runs)
+        {
+            var cost = run.GetProperty("cost");
+            foreach (var service in new[] { "someService", "syncDataSource" })
+            {
+                var figures = cost.GetProperty(service);
+                if (run.GetProperty("mechanism").GetString() == "native subscription")
+                {
+                    Assert.Equal(JsonValueKind.Null, figures.ValueKind);
+                    Assert.Equal("no .NET process takes part", cost.GetProperty(service + "Missing").GetString());
+                    continue;
+                }
+
+                Assert.True(figures.ValueKind == JsonValueKind.Object, $"{service}: {cost}");
+                Assert.True(figures.GetProperty("cpuTimeMs").GetDouble() > 0, $"{service}: {cost}");
+                Assert.True(figures.GetProperty("shownAllocatedBytes").GetInt64() > 0, $"{service}: {cost}");
+                if (figures.GetProperty("allocatedBytes") is { ValueKind: JsonValueKind.Number } exact
+                    && figures.GetProperty("allocationTickBytes") is { ValueKind: JsonValueKind.Number } ticked)
+                {
+                    Assert.True(Math.Abs(ticked.GetInt64() - exact.GetInt64()) <= figures.GetProperty("allocationTickPrecisionBytes").GetInt64(), $"{service}: {cost}");
+                }
+            }
+        }
     }
 
     /// <summary>The source's users change-log triggers enabled (inserts, updates, deletes, truncations: 4 when all are).</summary>

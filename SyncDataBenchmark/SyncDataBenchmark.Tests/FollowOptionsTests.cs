@@ -87,9 +87,11 @@ public sealed class FollowOptionsTests
             new("users", "NpgsqlReplication", 1_000, 60)
             {
                 TransactionsPerSecondAsked = 362.3, PgbenchTps = 361.9, Verified = true, Lag = new FollowLagSummary(40_000, 12.5, 48, 130, 410),
-                RowsAppliedPerSecond = 998, CatchUpMs = 35, ChangeLogTriggers = false, Writers = new WriterTransactionSummary(21_000, 0.734, 0.721, 0.748, 3.2),
+                RowsAppliedPerSecond = 998, CatchUpMs = 35, SourceRowsWritten = 60_000, ChangeLogTriggers = false,
+                Writers = new WriterTransactionSummary(21_000, 0.734, 0.721, 0.748, 3.2),
+                Cost = new FollowCost(new FollowServiceCost(1_500, 60_000_000, 60_300_000, 1_600_000, 1), null, null, "SyncDataSource never began this run"),
             },
-            new("orders", "native subscription", 10_000, 60) { TransactionsPerSecondAsked = 3472.2, Error = "the target did not equal the source", LeftBehind = "slot syncdata_follow" },
+            new("orders", "native subscription", 10_000, 60) { TransactionsPerSecondAsked = 3472.2, Cost = FollowCost.NoProcess, Error = "the target did not equal the source", LeftBehind = "slot syncdata_follow" },
         ];
         var md = new StringBuilder();
 
@@ -97,10 +99,14 @@ public sealed class FollowOptionsTests
 
         var text = md.ToString();
         Assert.Contains("## Keeping a copy fresh", text);
-        Assert.Contains("| Table | Mechanism | Write rate (rows/s) | pgbench tps (asked) | Change log | Writers' transaction | Writers' p99 | Lag p50 | Lag p95 | Lag p99 | Lag max | n | Rows applied/s | Catch-up | Verified |", text);
-        Assert.Contains("| users | NpgsqlReplication | 1,000 | 361.9 (362.3) | off | 0.73 ms [0.72 ms–0.75 ms] | 3.20 ms | 12.5 ms | 48 ms | 130 ms | 410 ms | 40,000 | 998 | 35 ms | yes |", text);
+        Assert.Contains("| Table | Mechanism | Write rate (rows/s) | pgbench tps (asked) | Lag p50 | Lag p95 | Lag p99 | Lag max | n | Rows applied/s | Catch-up | Verified |", text);
+        Assert.Contains("| users | NpgsqlReplication | 1,000 | 361.9 (362.3) | 12.5 ms | 48 ms | 130 ms | 410 ms | 40,000 | 998 | 35 ms | yes |", text);
+        Assert.Contains("| orders | native subscription | 10,000 | n/a (3,472.2) | n/a | n/a | n/a | n/a | 0 | n/a | n/a | **no**: the target did not equal the source; **left behind**: slot syncdata_follow |", text);
+        Assert.Contains("### What it cost: the source's writers, and each service per change", text);
+        Assert.Contains("| Table | Mechanism | Write rate (rows/s) | Change log | Writers' transaction | Writers' p99 | SomeService CPU/change (total) | SomeService allocated/change (total) | SyncDataSource CPU/change (total) | SyncDataSource allocated/change (total) |", text);
+        Assert.Contains("| users | NpgsqlReplication | 1,000 | off | 0.73 ms [0.72 ms–0.75 ms] | 3.20 ms | 25.0 µs (1,500 ms) | 1000 B (57.2 MiB) | n/a (SyncDataSource never began this run) | n/a (SyncDataSource never began this run) |", text);
         // A record from before the triggers were chosen per mechanism had them on in every run.
-        Assert.Contains("| orders | native subscription | 10,000 | n/a (3,472.2) | on (every run) | n/a | n/a | n/a | n/a | n/a | n/a | 0 | n/a | n/a | **no**: the target did not equal the source; **left behind**: slot syncdata_follow |", text);
+        Assert.Contains("| orders | native subscription | 10,000 | on (every run) | n/a | n/a | — | — | — | — |", text);
         var empty = new StringBuilder();
         FollowTable.Append(empty, null);
         Assert.Equal("", empty.ToString());

@@ -1,4 +1,5 @@
 using System.Net;
+using System.Net.Http.Json;
 using SyncData.Harness;
 using SyncData.Postgres;
 using SyncData.Shared;
@@ -278,6 +279,50 @@ public sealed class ReplicationTests(InProcessLab lab, Xunit.Abstractions.ITestO
         Assert.Matches($"(?m)^sync_follow_changes_total\\{{[^}}]*table=\"{tableName}\"", metrics);
         Assert.Matches($"(?m)^sync_follow_applied_lsn\\{{[^}}]*table=\"{tableName}\"", metrics);
         Assert.Matches($"(?m)^sync_follow_lag_seconds_bucket\\{{[^}}]*table=\"{tableName}\"", metrics);
+    }
+
+    /// <summary>
+    /// The --follow matrix's measurement window (SomeService's /follow-window, SyncDataSource's beside it): while it is
+    /// open a sync run is refused naming it, and so is a second window; closed, it answers both services' figures, and
+    /// sync runs start again.
+    /// </summary>
+    [Fact]
+    public async Task A_follow_window_refuses_a_sync_run_and_a_second_window_naming_itself_and_answers_both_services_figures()
+    {
+        await using var pair = await FollowedPair.CreateAsync(lab, "repl_window", SyncTable.Users, 100);
+        var someService = new SomeServiceClient(pair.SomeService);
+        using (var opened = await pair.SomeService.PostAsync(SyncRoutes.FollowWindow, content: null))
+        {
+            Assert.Equal(HttpStatusCode.Created, opened.StatusCode);
+        }
+
+        using (var refused = await someService.TriggerAsync("NpgsqlCopy", "NpgsqlCopy", wait: true, table: "users"))
+        {
+            var why = await refused.Content.ReadAsStringAsync();
+            Assert.True(refused.StatusCode == HttpStatusCode.Conflict && why.Contains("Follow window", StringComparison.Ordinal), $"{refused.StatusCode}: {why}");
+        }
+
+        using (var again = await pair.SomeService.PostAsync(SyncRoutes.FollowWindow, content: null))
+        {
+            var why = await again.Content.ReadAsStringAsync();
+            Assert.True(again.StatusCode == HttpStatusCode.Conflict && why.Contains("Follow window", StringComparison.Ordinal), $"{again.StatusCode}: {why}");
+        }
+
+        using (var closed = await pair.SomeService.DeleteAsync(SyncRoutes.FollowWindow))
+        {
+            var figures = await closed.Content.ReadFromJsonAsync(SyncJsonContext.Default.FollowWindowFigures);
+            Assert.NotNull(figures);
+            Assert.True(figures.SyncDataSource is not null, figures.SyncDataSourceMissing);
+            Assert.True(figures.SomeService.AllocationTickBytes is not null, figures.SomeService.AllocationTickUnavailable);
+        }
+
+        using (var run = await someService.TriggerAsync("NpgsqlCopy", "NpgsqlCopy", wait: true, table: "users"))
+        {
+            Assert.Equal(HttpStatusCode.OK, run.StatusCode);
+        }
+
+        using var none = await pair.SomeService.DeleteAsync(SyncRoutes.FollowWindow);
+        Assert.Equal(HttpStatusCode.NotFound, none.StatusCode);
     }
 
     /// <summary>The target's audit of row versions installed (replication-audit.sql), then the pair following in batches of 100.</summary>

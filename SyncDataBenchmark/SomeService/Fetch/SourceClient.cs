@@ -17,6 +17,16 @@ public sealed class SourceClient(HttpClient http, IOptions<SyncOptions> options)
     public Task<SourceSnapshot> BeginRunAsync(Guid run, CancellationToken ct) =>
         SendForJsonAsync(new HttpRequestMessage(HttpMethod.Post, SourceRoutes.Run(run)), SyncJsonContext.Default.SourceSnapshot, IdleTimeout, ct);
 
+    /// <summary>POST runs/{id}?snapshot=false: SyncDataSource opens its measurement window only (a --follow window).</summary>
+    public async Task BeginWindowAsync(Guid run, CancellationToken ct)
+    {
+        var route = SourceRoutes.WindowOnly(run);
+        using var timeout = CancellationTokenSource.CreateLinkedTokenSource(ct);
+        timeout.CancelAfter(IdleTimeout);
+        using var response = await http.PostAsync(route, content: null, timeout.Token);
+        await EnsureSuccessAsync(response, route, ct);
+    }
+
     /// <summary>
     /// The source's count and checksum, read in the run's snapshot (a full scan, so it gets the database timeout, not
     /// the idle one).

@@ -26,7 +26,7 @@ public static class SyncApi
     /// </summary>
     private static async Task<Results<Accepted<RunResult>, Ok<RunResult>, ValidationProblem, ProblemHttpResult>> Trigger(
         string? f, string? i, string? pageSize, string? batchSize, string? wait, string? c, string? table,
-        SyncRunner runner, IOptions<SyncOptions> options, NpgsqlDataSource target, CancellationToken ct)
+        SyncRunner runner, SomeService.Follow.FollowWindow followWindow, IOptions<SyncOptions> options, NpgsqlDataSource target, CancellationToken ct)
     {
         var errors = new Dictionary<string, string[]>();
         var (request, waitForResult) = ParseTrigger(f, i, pageSize, batchSize, wait, c, options.Value, errors);
@@ -39,6 +39,12 @@ public static class SyncApi
         // A database that cannot be reached is the measurement middleware's 503 (MapDefaultEndpoints), as for every endpoint.
         if (await runner.TryStartAsync(request with { Table = moved }, ct) is not { } started)
         {
+            if (followWindow.Describe() is { } open)
+            {
+                return TypedResults.Problem($"{open}; a sync run would reopen the measurement window under it. DELETE /{SyncRoutes.FollowWindow} closes it.",
+                    statusCode: StatusCodes.Status409Conflict, title: "A follow window is open");
+            }
+
             return TypedResults.Problem("Another sync run is in progress; one run at a time keeps the figures honest. See GET /sync/runs.",
                 statusCode: StatusCodes.Status409Conflict, title: "A run is already in progress");
         }

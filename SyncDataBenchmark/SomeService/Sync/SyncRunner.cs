@@ -84,6 +84,12 @@ public sealed class SyncRunner(
         }
     }
 
+    /// <summary>Holds the gate for a --follow window (FollowWindow): no run starts until <see cref="Release"/>; false while a run is in progress.</summary>
+    public bool TryHold() => _gate.Wait(0);
+
+    /// <summary>Releases the gate <see cref="TryHold"/> took.</summary>
+    public void Release() => _gate.Release();
+
     /// <summary>Cancels the run in progress if it has this id; its transaction is rolled back.</summary>
     public bool TryCancel(Guid id)
     {

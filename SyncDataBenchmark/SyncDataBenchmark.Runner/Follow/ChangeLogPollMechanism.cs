@@ -19,6 +19,8 @@ public sealed class ChangeLogPollMechanism : IFollowMechanism
     private CancellationTokenSource? _stop;
     private Task? _loop;
     private volatile string? _failure;
+    // The loop's sync runs as SomeService answered them, each with both services' own figures (FollowCostWindow).
+    private readonly List<RunResult> _completed = [];
 
     public string Name => "change log polled (1 s)";
 
@@ -39,6 +41,10 @@ public sealed class ChangeLogPollMechanism : IFollowMechanism
     public async Task StartAsync(FollowContext lab, SyncTable table, CancellationToken ct)
     {
         _failure = null;
+        lock (_completed)
+        {
+            _completed.Clear();
+        }
         if (await SyncAsync(lab, table, "NpgsqlCopy", "NpgsqlCopyRaw", ct) is { } failure)
         {
             throw new InvalidOperationException($"The first full sync failed: {failure}");
@@ -76,12 +82,33 @@ public sealed class ChangeLogPollMechanism : IFollowMechanism
         while (_failure is null)
         {
             await Task.Delay(Interval, ct);
-            _failure = await SyncAsync(lab, table, "NpgsqlCopyChanges", "NpgsqlCopyRawMerge", ct);
+            _failure = await SyncAsync(lab, table, "NpgsqlCopyChanges", "NpgsqlCopyRawMerge", ct, _completed);
+        }
+    }
+
+    /// <summary>How many of the loop's sync runs have completed so far.</summary>
+    public int Completed
+    {
+        get
+        {
+            lock (_completed)
+            {
+                return _completed.Count;
+            }
+        }
+    }
+
+    /// <summary>The loop's sync runs completed after the first <paramref name="skip"/>.</summary>
+    public IReadOnlyList<RunResult> CompletedSince(int skip)
+    {
+        lock (_completed)
+        {
+            return [.. _completed.Skip(skip)];
         }
     }
 
     /// <summary>One sync, waited for; null when it succeeded, else why not.</summary>
-    private static async Task<string?> SyncAsync(FollowContext lab, SyncTable table, string fetch, string insert, CancellationToken ct)
+    private static async Task<string?> SyncAsync(FollowContext lab, SyncTable table, string fetch, string insert, CancellationToken ct, List<RunResult>? completed = null)
     {
         using var response = await new SomeServiceClient(lab.SomeService).TriggerAsync(fetch, insert, batchSize: lab.Batch, wait: true, ct: ct, table: table.Name);
         var body = await response.Content.ReadAsStringAsync(ct);
@@ -91,6 +118,14 @@ public sealed class ChangeLogPollMechanism : IFollowMechanism
         }
 
         var result = JsonSerializer.Deserialize(body, SyncJsonContext.Default.RunResult);
+        if (completed is not null && result is not null)
+        {
+            lock (completed)
+            {
+                completed.Add(result);
+            }
+        }
+
         return result?.Status == RunStatus.Succeeded ? null : $"{fetch} × {insert}: {result?.Error ?? body}";
     }
 }

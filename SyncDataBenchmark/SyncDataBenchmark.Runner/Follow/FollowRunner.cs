@@ -63,6 +63,7 @@ public sealed class FollowRunner(FollowContext lab, Action<string> say, double? 
         say($"  following; pgbench at {run.TransactionsPerSecondAsked:N1} transactions/s for {run.Seconds:0} s…");
         var writtenBefore = await RowsWrittenAsync(table, ct);
         var walStart = await FollowLag.FlushedPositionAsync(lab.SourceDb, ct);
+        await using var cost = await FollowCostWindow.OpenAsync(lab, mechanism, ct);
         var loadStart = await ClockAsync(ct);
         var load = await FollowLoad.RunAsync(lab.SourceDb, table, run.WriteRate, run.Seconds, ct);
         var loadEnd = await ClockAsync(ct);
@@ -76,6 +77,7 @@ public sealed class FollowRunner(FollowContext lab, Action<string> say, double? 
             return run with { Error = failure };
         }
 
+        var spent = await cost.CloseAsync();
         var written = await RowsWrittenAsync(table, ct) - writtenBefore;
         var sample = await FollowLag.MeasureAsync(lab.SourceDb, lab.TargetDb, table, loadStart, loadEnd, walStart, ct);
         var applyingMs = sample.LastTargetCommitMs - ToEpochMs(loadStart);
@@ -88,6 +90,7 @@ public sealed class FollowRunner(FollowContext lab, Action<string> say, double? 
             Lag = FollowLagSummary.Of(sample.LagsMs),
             RowsAppliedPerSecond = applyingMs > 0 ? Math.Round(written / (applyingMs.Value / 1000), 1) : null,
             CatchUpMs = sample.LastTargetCommitMs - sample.LastSourceCommitMs,
+            Cost = spent,
         };
     }
 

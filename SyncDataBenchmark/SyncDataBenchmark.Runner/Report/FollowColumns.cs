@@ -16,13 +16,6 @@ public static class FollowColumns
         + "reported achieving. Rows applied/s is the source table's inserted + updated + deleted rows (pg_stat_user_tables) over the time from the load's start "
         + "until the target caught up. Catch-up is the target's last commit of a sampled row minus the source's last: the time the target needed once writes stopped.";
 
-    private const string WritersLegend =
-        "Writers' transaction is what pgbench's writers paid per transaction, from its per-transaction log (-l): each transaction's time from its actual start "
-        + "to its commit (the logged time minus its schedule lag under -R), median with its 95% interval (Harrell-Davis, Maritz-Jarrett; Perfolizer) and p99, over every "
-        + "transaction of the run. Change log says whether the source table's change-log triggers (sql/change-tracking.sql) were on: only for the mechanism that reads "
-        + "the log, read from the catalog once the load stopped (\"on (every run)\": a record from before this was chosen per mechanism); the others run with a publication and no trigger, so the column compares a trigger-kept log with a publication from the writers' side, on one "
-        + "machine where the mechanism's own work (walsender, services, apply) competes for the same two cores.";
-
     private const string VerifiedLegend =
         "Verified: after the load stopped the target equalled the source by the runner's count and checksum (the one every run uses) within the catch-up bound (120 s after the load stopped). After every run the runner checks that no slot, publication or subscription the mechanism made is left on either side; one left is named here and fails the session.";
 
@@ -32,9 +25,6 @@ public static class FollowColumns
         new("Mechanism", r => r.Mechanism),
         new("Write rate (rows/s)", r => Rows(r.WriteRate), RateLegend, Numeric: true),
         new("pgbench tps (asked)", r => r.PgbenchTps is { } tps ? $"{Number(tps, "N1")} ({Number(r.TransactionsPerSecondAsked, "N1")})" : $"n/a ({Number(r.TransactionsPerSecondAsked, "N1")})", Numeric: true),
-        new("Change log", r => r.ChangeLogTriggers switch { true => "on", false => "off", null when r.Writers is null => "on (every run)", null => "**partly on**" }, WritersLegend),
-        new("Writers' transaction", r => r.Writers is { } w ? WriterMs(w.MedianMs) + (w.LowerMs is { } lo && w.UpperMs is { } hi ? $" [{WriterMs(lo)}–{WriterMs(hi)}]" : "") : "n/a", Numeric: true),
-        new("Writers' p99", r => r.Writers is { } w ? WriterMs(w.P99Ms) : "n/a", Numeric: true),
         new("Lag p50", r => Ms(r.Lag?.P50Ms), LagLegend, Numeric: true),
         new("Lag p95", r => Ms(r.Lag?.P95Ms), Numeric: true),
         new("Lag p99", r => Ms(r.Lag?.P99Ms), Numeric: true),
@@ -44,9 +34,6 @@ public static class FollowColumns
         new("Catch-up", r => Ms(r.CatchUpMs), Numeric: true),
         new("Verified", r => (r.Verified ? "yes" : $"**no**: {r.Error}") + (r.LeftBehind is { } left ? $"; **left behind**: {left}" : ""), VerifiedLegend),
     ];
-
-    /// <summary>A writer's transaction takes a few ms or less: two decimals there, so the medians of two mechanisms can be told apart.</summary>
-    private static string WriterMs(double ms) => ms < 10 ? ms.ToString("0.00", System.Globalization.CultureInfo.InvariantCulture) + " ms" : ReportFormat.Ms(ms);
 
     private static string Ms(double? value) => value is { } ms ? ReportFormat.Ms(ms) : "n/a";
 }

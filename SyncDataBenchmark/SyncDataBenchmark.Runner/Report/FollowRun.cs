@@ -28,6 +28,8 @@ public sealed record FollowRun(string Table, string Mechanism, long WriteRate, d
     /// <summary>The target equalled the source by the runner's checksum within the catch-up bound after the load stopped.</summary>
     public bool Verified { get; init; }
     public string? Error { get; init; }
+    /// <summary>Both services' CPU and allocation over the load and catch-up (FollowCostWindow); null in records made before it was measured.</summary>
+    public FollowCost? Cost { get; init; }
     /// <summary>Slots, publications or subscriptions the run left on the source or target after its stop, named; null: none (FollowRunner.LeftBehindAsync).</summary>
     public string? LeftBehind { get; init; }
 

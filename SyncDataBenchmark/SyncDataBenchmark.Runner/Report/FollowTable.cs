@@ -2,7 +2,7 @@ using System.Text;
 
 namespace SyncDataBenchmark.Runner.Report;
 
-/// <summary>results.md's "Keeping a copy fresh" section: one row per --follow run, from the record alone.</summary>
+/// <summary>results.md's "Keeping a copy fresh" section: one row per --follow run, from the record alone; then what it cost, and any outage, each its own table.</summary>
 public static class FollowTable
 {
     public const string Title = "Keeping a copy fresh";
@@ -19,6 +19,12 @@ public static class FollowTable
                       + "the mechanism's own first copy brought it level before the load began.").AppendLine();
         MarkdownTable.Append(md, FollowColumns.All, runs);
         MarkdownTable.AppendLegends(md, FollowColumns.All);
+        if (runs.Any(r => r.Writers is not null || r.Cost is not null))
+        {
+            md.AppendLine().AppendLine("### What it cost: the source's writers, and each service per change").AppendLine();
+            MarkdownTable.Append(md, FollowCostColumns.All, runs);
+            MarkdownTable.AppendLegends(md, FollowCostColumns.All);
+        }
         if (runs.Where(r => r.Outage is not null).ToList() is { Count: > 0 } outages)
         {
             md.AppendLine().AppendLine($"### An outage of {outages[0].Outage!.Seconds:0.#} s under the same load (`--outage`)").AppendLine();

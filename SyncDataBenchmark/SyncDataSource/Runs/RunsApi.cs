@@ -74,12 +74,12 @@ public static class RunsApi
     public static Guid? RunOf(HttpRequest request) =>
         request.Headers.TryGetValue(SourceRoutes.RunHeader, out StringValues value) && Guid.TryParse(value.ToString(), out var run) ? run : null;
 
-    /// <summary>POST runs/{id}: waits for the previous run's baseline collection, then opens the window and the snapshot.</summary>
-    private static async Task<Results<Ok<SourceSnapshot>, ProblemHttpResult>> Begin(Guid id, SourceRuns runs)
+    /// <summary>POST runs/{id}: waits for the previous run's baseline collection, then opens the window and the snapshot (with snapshot=false the window only: 204).</summary>
+    private static async Task<Results<Ok<SourceSnapshot>, NoContent, ProblemHttpResult>> Begin(Guid id, bool? snapshot, SourceRuns runs)
     {
         try
         {
-            return TypedResults.Ok(await runs.BeginAsync(id));
+            return snapshot == false ? await runs.BeginWindowAsync(id) : TypedResults.Ok(await runs.BeginAsync(id));
         }
         catch (RunConflictException ex)
         {

@@ -1,3 +1,4 @@
+using Microsoft.AspNetCore.Http.HttpResults;
 using SyncData.Shared;
 
 namespace SyncDataSource.Runs;
@@ -36,6 +37,10 @@ public sealed class SourceRuns
             throw;
         }
     }
+
+    /// <summary>Begins <paramref name="run"/> as a measurement window only (a --follow window), no snapshot; once, as a run.</summary>
+    public async Task<NoContent> BeginWindowAsync(Guid run) =>
+        await _measurement.BeginAsync(run) ? TypedResults.NoContent() : throw RunConflictException.Again(run);
 
     /// <summary>Ends <paramref name="run"/>: the window closes first, so ending the snapshot is in no figure.</summary>
     public async Task<SourceRunEnd> EndAsync(Guid run)

@@ -1,0 +1,80 @@
+using System.Net;
+using System.Text.Json;
+using SyncData.Shared;
+using SyncDataBenchmark.Runner.Report;
+
+namespace SyncDataBenchmark.Runner.Follow;
+
+/// <summary>
+/// Both services' spending over one --follow run's load and catch-up (docs/replication.md, "The --follow matrix"):
+/// opened before the load, closed once the target caught up; the first copy is outside it. NpgsqlReplication: SomeService's
+/// follow window (/follow-window, which opens SyncDataSource's too). The polled change log: its sync runs' own figures,
+/// since each sync run opens both services' windows itself (a follow window would refuse them). The native
+/// subscription: nothing to measure in either service. Disposing closes a window the run left open.
+/// </summary>
+public sealed class FollowCostWindow : IAsyncDisposable
+{
+    private readonly Func<Task<FollowCost>> _close;
+    private bool _closed;
+
+    private FollowCostWindow(Func<Task<FollowCost>> close) => _close = close;
+
+    public static async Task<FollowCostWindow> OpenAsync(FollowContext lab, IFollowMechanism mechanism, CancellationToken ct)
+    {
+        switch (mechanism)
+        {
+            case NativeSubscriptionMechanism:
+                return new FollowCostWindow(() => Task.FromResult(FollowCost.NoProcess));
+            case ChangeLogPollMechanism poll:
+                var from = poll.Completed;
+                return new FollowCostWindow(() => Task.FromResult(FollowCost.OfRuns(poll.CompletedSince(from))));
+            default:
+                using (var opened = await lab.SomeService.PostAsync(SyncRoutes.FollowWindow, content: null, ct))
+                {
+                    if (opened.StatusCode != HttpStatusCode.Created)
+                    {
+                        // Measuring never fails the run: the figures are missing, and say why.
+                        var why = $"the follow window did not open: HTTP {(int)opened.StatusCode}: {await opened.Content.ReadAsStringAsync(ct)}";
+                        return new FollowCostWindow(() => Task.FromResult(new FollowCost(null, why, null, why)));
+                    }
+                }
+
+                return new FollowCostWindow(() => CloseWindowAsync(lab));
+        }
+    }
+
+    /// <summary>Closes the window and answers what both services spent in it.</summary>
+    public Task<FollowCost> CloseAsync()
+    {
+        _closed = true;
+        return _close();
+    }
+
+    public async ValueTask DisposeAsync()
+    {
+        if (!_closed)
+        {
+            try
+            {
+                await CloseAsync();
+            }
+            catch (HttpRequestException)
+            {
+                // SomeService is gone, and its window with it: the run's own failure is what to report.
+            }
+        }
+    }
+
+    private static async Task<FollowCost> CloseWindowAsync(FollowContext lab)
+    {
+        using var closed = await lab.SomeService.DeleteAsync(SyncRoutes.FollowWindow, CancellationToken.None);
+        var body = await closed.Content.ReadAsStringAsync(CancellationToken.None);
+        if (closed.StatusCode != HttpStatusCode.OK || JsonSerializer.Deserialize(body, SyncJsonContext.Default.FollowWindowFigures) is not { } figures)
+        {
+            var why = $"the follow window did not close: HTTP {(int)closed.StatusCode}: {body}";
+            return new FollowCost(null, why, null, why);
+        }
+
+        return FollowCost.Of(figures);
+    }
+}

@@ -21,4 +21,5 @@ namespace SyncData.Shared;
 [JsonSerializable(typeof(List<ApproachInfo>))]
 [JsonSerializable(typeof(ChangeFrame))]
 [JsonSerializable(typeof(FollowStatus))]
+[JsonSerializable(typeof(FollowStages))]
 public sealed partial class SyncJsonContext : JsonSerializerContext;

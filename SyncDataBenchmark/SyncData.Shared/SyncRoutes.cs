@@ -32,6 +32,9 @@ public static class SyncRoutes
     /// </summary>
     public const string Follow = "follow";
 
+    /// <summary>GET /follow/{table}/stages: the follower's <see cref="FollowStages"/>, where each applied transaction's lag went.</summary>
+    public const string Stages = "stages";
+
     /// <summary>The table a trigger without table= moves (every run before the table dimension moved it).</summary>
     public const string DefaultTable = "users";
 }

@@ -70,9 +70,17 @@ public sealed class FollowBenchCommandTests
             Assert.True(lag.GetProperty("p99Ms").GetDouble() >= lag.GetProperty("p50Ms").GetDouble(), run.ToString());
             Assert.True(run.GetProperty("pgbenchTransactions").GetInt64() > 0, run.ToString());
         });
+        // Where the lag went: NpgsqlReplication's stages over the load's transactions, ordered quantiles; none for the others.
+        var stages = runs[0].GetProperty("stages");
+        Assert.True(stages.GetProperty("transactions").GetInt32() > 0 && stages.GetProperty("batches").GetInt32() > 0, runs[0].ToString());
+        Assert.All(new[] { "decodeMs", "relayMs", "queueMs", "applyMs", "ackMs", "batchTransactions", "batchChanges" }.Select(name => stages.GetProperty(name)), q =>
+            Assert.True(q.GetProperty("p50").GetDouble() >= 0 && q.GetProperty("p99").GetDouble() >= q.GetProperty("p50").GetDouble(), runs[0].ToString()));
+        Assert.All(runs.Skip(1), run => Assert.Equal(JsonValueKind.Null, run.GetProperty("stages").ValueKind));
         // The subscription's lag is read from the target's WAL commit records, not its commit timestamp (the source's).
         Assert.True(runs[1].GetProperty("lag").GetProperty("maxMs").GetDouble() > 0, runs[1].ToString());
-        Assert.Contains("## Keeping a copy fresh", await File.ReadAllTextAsync(Path.Combine(directory, "results.md")));
+        var markdown = await File.ReadAllTextAsync(Path.Combine(directory, "results.md"));
+        Assert.Contains("## Keeping a copy fresh", markdown);
+        Assert.Contains("### Where NpgsqlReplication's lag goes", markdown);
     }
 
     /// <summary>Every slot (the cluster's), publication (the source's) and subscription (the target's) on the server, named; "" when none.</summary>

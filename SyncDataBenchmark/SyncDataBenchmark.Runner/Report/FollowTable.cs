@@ -7,6 +7,8 @@ public static class FollowTable
 {
     public const string Title = "Keeping a copy fresh";
 
+    public const string StagesTitle = "Where NpgsqlReplication's lag goes";
+
     public static void Append(StringBuilder md, IReadOnlyList<FollowRun>? runs)
     {
         if (runs is not { Count: > 0 })
@@ -19,5 +21,12 @@ public static class FollowTable
                       + "the mechanism's own first copy brought it level before the load began.").AppendLine();
         MarkdownTable.Append(md, FollowColumns.All, runs);
         MarkdownTable.AppendLegends(md, FollowColumns.All);
+        if (runs.Any(r => r.Stages is not null))
+        {
+            // Only records made since the stages were measured have them: an older record renders as it always did.
+            md.AppendLine().AppendLine($"### {StagesTitle}").AppendLine();
+            MarkdownTable.Append(md, FollowColumns.Stages, runs);
+            MarkdownTable.AppendLegends(md, FollowColumns.Stages);
+        }
     }
 }

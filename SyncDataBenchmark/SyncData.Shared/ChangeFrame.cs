@@ -6,7 +6,9 @@ namespace SyncData.Shared;
 /// One line of NpgsqlReplication's stream (newline-delimited JSON). <see cref="Values"/> are the row's columns in the
 /// table's COPY order (SyncTable.Columns), each as PostgreSQL's text output prints it (pgoutput's text mode, and the
 /// first copy's column::text), null for SQL NULL; <see cref="Unchanged"/> names (by that order) the columns pgoutput
-/// sent as 'u': an unchanged TOASTed value it did not send, which the target must keep.
+/// sent as 'u': an unchanged TOASTed value it did not send, which the target must keep. A commit frame also carries
+/// <see cref="ReceivedAt"/>, when SyncDataSource received pgoutput's Commit message (its clock), and, once SomeService
+/// read it off the stream, <see cref="ReadAt"/> (SomeService's clock, never on the wire): the stages of its lag.
 /// </summary>
 public sealed record ChangeFrame(
     string Op,
@@ -14,7 +16,9 @@ public sealed record ChangeFrame(
     [property: JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)] int[]? Unchanged = null,
     [property: JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)] string? Lsn = null,
     [property: JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)] DateTimeOffset? CommittedAt = null,
-    [property: JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)] string? Error = null)
+    [property: JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)] string? Error = null,
+    [property: JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)] DateTimeOffset? ReceivedAt = null,
+    [property: JsonIgnore] DateTimeOffset? ReadAt = null)
 {
     /// <summary>A row of the first copy, read in the slot's exported snapshot.</summary>
     public const string Copy = "copy";

@@ -22,4 +22,5 @@ namespace SyncData.Shared;
 [JsonSerializable(typeof(ChangeFrame))]
 [JsonSerializable(typeof(FollowStatus))]
 [JsonSerializable(typeof(FollowWindowFigures))]
+[JsonSerializable(typeof(FollowStages))]
 public sealed partial class SyncJsonContext : JsonSerializerContext;

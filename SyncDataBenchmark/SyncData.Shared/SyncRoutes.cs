@@ -37,6 +37,8 @@ public static class SyncRoutes
     /// in progress), DELETE closes it and answers the <see cref="FollowWindowFigures"/>; while it is open a sync run is refused (409).
     /// </summary>
     public const string FollowWindow = "follow-window";
+    /// <summary>GET /follow/{table}/stages: the follower's <see cref="FollowStages"/>, where each applied transaction's lag went.</summary>
+    public const string Stages = "stages";
 
     /// <summary>The table a trigger without table= moves (every run before the table dimension moved it).</summary>
     public const string DefaultTable = "users";

@@ -84,10 +84,18 @@ public sealed class FollowBenchCommandTests
             Assert.Equal(run.GetProperty("mechanism").GetString() != "change log polled (1 s)", outage.GetProperty("walHeldBytes").ValueKind == JsonValueKind.Number);
             Assert.True(outage.GetProperty("walHeldBytes").ValueKind != JsonValueKind.Number || outage.GetProperty("walHeldBytes").GetInt64() > 0, run.ToString());
         });
+        // Where the lag went: NpgsqlReplication's stages over the load's transactions, ordered quantiles; none for the others.
+        var stages = runs[0].GetProperty("stages");
+        Assert.True(stages.GetProperty("transactions").GetInt32() > 0 && stages.GetProperty("batches").GetInt32() > 0, runs[0].ToString());
+        Assert.All(new[] { "decodeMs", "relayMs", "queueMs", "applyMs", "ackMs", "batchTransactions", "batchChanges" }.Select(name => stages.GetProperty(name)), q =>
+            Assert.True(q.GetProperty("p50").GetDouble() >= 0 && q.GetProperty("p99").GetDouble() >= q.GetProperty("p50").GetDouble(), runs[0].ToString()));
+        Assert.All(runs.Skip(1), run => Assert.Equal(JsonValueKind.Null, run.GetProperty("stages").ValueKind));
         // The subscription's lag is read from the target's WAL commit records, not its commit timestamp (the source's).
         Assert.True(runs[1].GetProperty("lag").GetProperty("maxMs").GetDouble() > 0, runs[1].ToString());
-        Assert.Contains("## Keeping a copy fresh", await File.ReadAllTextAsync(Path.Combine(directory, "results.md")));
-        Assert.Contains("### An outage of 2 s under the same load (`--outage`)", await File.ReadAllTextAsync(Path.Combine(directory, "results.md")));
+        var markdown = await File.ReadAllTextAsync(Path.Combine(directory, "results.md"));
+        Assert.Contains("## Keeping a copy fresh", markdown);
+        Assert.Contains("### Where NpgsqlReplication's lag goes", markdown);
+        Assert.Contains("### An outage of 2 s under the same load (`--outage`)", markdown);
         AssertCost(runs);
     }
 

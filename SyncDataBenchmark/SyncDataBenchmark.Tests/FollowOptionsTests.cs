@@ -4,6 +4,7 @@ using SyncData.Postgres;
 using SyncDataBenchmark.Runner;
 using SyncDataBenchmark.Runner.Follow;
 using SyncDataBenchmark.Runner.Report;
+using SyncData.Shared;
 using Xunit;
 
 namespace SyncDataBenchmark.Tests;
@@ -122,6 +123,41 @@ public sealed class FollowOptionsTests
     public void Pgbench_s_transaction_log_gives_each_transactions_own_time(string line, double? ms)
     {
         Assert.Equal(ms, WriterLog.Parse(line));
+    }
+
+    /// <summary>
+    /// The stage summary keeps only transactions committed in the window, takes each stage's type 7 quantiles over them and
+    /// the ack and batch sizes once per batch; the stages table shows it, and "—" for a run without stages.
+    /// </summary>
+    [Fact]
+    public void The_stage_summary_keeps_the_window_s_transactions_counts_each_batch_once_and_renders_a_dash_without_stages()
+    {
+        var start = new DateTimeOffset(2026, 11, 27, 6, 0, 0, TimeSpan.Zero);
+        // Transactions 1…100 committed 1…100 s after start, two to a batch; one before the window and one after.
+        var samples = Enumerable.Range(0, 102).Select(i => new FollowStageSample(start.AddSeconds(i), i, 2 * i, 3 * i, 4 * i, AckMs: i / 2, Batch: i / 2, 2, 5)).ToList();
+        var stages = new FollowStages("users", samples, Dropped: 7);
+
+        var summary = FollowStageSummary.Of(stages, start.AddSeconds(1), start.AddSeconds(100))!;
+
+        Assert.Equal(100, summary.Transactions);
+        Assert.Equal(new StageQuantiles(50.5, 95.05, 99.01), summary.DecodeMs);
+        Assert.Equal(101, summary.RelayMs.P50, 6);
+        Assert.Equal(51, summary.Batches); // batches 0 (its second transaction) … 50 (its first)
+        Assert.Equal(25, summary.AckMs.P50, 6);
+        Assert.Equal(new StageQuantiles(2, 2, 2), summary.BatchTransactions);
+        Assert.Equal(7, summary.Dropped);
+        Assert.Null(FollowStageSummary.Of(stages, start.AddSeconds(200), start.AddSeconds(300)));
+
+        FollowRun[] runs = [new("users", "NpgsqlReplication", 100, 30) { Stages = summary }, new("users", "native subscription", 100, 30)];
+        var md = new StringBuilder();
+        FollowTable.Append(md, runs);
+        var text = md.ToString();
+        Assert.Contains("### Where NpgsqlReplication's lag goes", text);
+        Assert.Contains("| users | NpgsqlReplication | 100 | 100 | 50.5 / 95.1 / 99.0 ms | 101.0 / 190.1 / 198.0 ms |", text);
+        Assert.Contains("| users | native subscription | 100 | — | — | — | — | — | — | — | — | — |", text);
+        var before = new StringBuilder();
+        FollowTable.Append(before, [runs[1]]);
+        Assert.DoesNotContain("lag goes", before.ToString());
     }
 
     [Fact]

@@ -244,6 +244,61 @@ public sealed class ReplicationTests(InProcessLab lab, Xunit.Abstractions.ITestO
     }
 
     /// <summary>
+    /// Where each applied transaction's lag went (GET /follow/{table}/stages; docs/replication.md): one sample per source
+    /// transaction, each stage non-negative, and their sum bracketing the lag the WAL itself gives (the --follow runner's
+    /// measure): the target's commit record of the row lies after its batch's transaction began (decode + relay + queue)
+    /// and before its commit returned (all four). Causal bounds on one clock, not timing thresholds.
+    /// </summary>
+    [Fact]
+    public async Task Each_applied_transaction_says_where_its_lag_went_and_its_stages_bracket_the_lag_timed_from_the_WAL()
+    {
+        await using var pair = await FollowedPair.CreateAsync(lab, "repl_stages", SyncTable.Users, 100);
+        await Lab.ScalarAsync(pair.TargetDb, "create extension if not exists pg_walinspect");
+        await pair.StartAsync();
+        await pair.WaitForAsync(s => s.State == FollowStatus.Following);
+        var walStart = (string)(await Lab.ScalarAsync(pair.TargetDb, "select pg_current_wal_insert_lsn()::text"))!;
+        var updated = new List<string>();
+        for (var i = 0; i < 20; i++)
+        {
+            // Each its own source transaction of one row: the row's version times that transaction.
+            updated.Add((string)(await Lab.ScalarAsync(pair.SourceDb, Fixture("replication-update-nth.sql"), [i]))!);
+        }
+
+        await pair.WaitForAsync(s => s.TransactionsApplied >= updated.Count);
+        var stages = (await pair.SomeService.GetFromJsonAsync($"{SyncRoutes.Follow}/{pair.Table.Name}/{SyncRoutes.Stages}", SyncJsonContext.Default.FollowStages))!;
+        var committed = await KeyTimesAsync(pair.SourceDb, Fixture("replication-commit-times.sql"), updated.ToArray());
+        var applied = await KeyTimesAsync(pair.TargetDb, Fixture("replication-stage-times.sql"), walStart);
+
+        Assert.Equal(updated.Count, stages.Samples.Count);
+        Assert.Equal(0, stages.Dropped);
+        // What made users' apply slow at 100 rows/s (docs/replication.md, "Measured so far"): a staging table never analyzed.
+        Assert.True((bool)(await Lab.ScalarAsync(pair.TargetDb, Fixture("replication-staging-analyzed.sql")))!, "The follower's staging table was never analyzed.");
+        foreach (var id in updated)
+        {
+            var sample = Assert.Single(stages.Samples, s => Math.Abs((s.CommittedAt - DateTimeOffset.UnixEpoch).TotalMilliseconds - committed[id]) < 0.002);
+            Assert.True(sample is { DecodeMs: >= 0, RelayMs: >= 0, QueueMs: >= 0, ApplyMs: >= 0, AckMs: >= 0, BatchTransactions: >= 1, BatchChanges: >= 1 }, $"{sample}");
+            var beforeApply = sample.DecodeMs + sample.RelayMs + sample.QueueMs;
+            Assert.InRange(applied[id] - committed[id], beforeApply, beforeApply + sample.ApplyMs);
+        }
+    }
+
+    /// <summary>Each row's key and a time (ms), as <paramref name="sql"/> reads them with the one parameter.</summary>
+    private static async Task<Dictionary<string, double>> KeyTimesAsync(string connectionString, string sql, object parameter)
+    {
+        await using var connection = new Npgsql.NpgsqlConnection(connectionString);
+        await connection.OpenAsync();
+        await using var command = new Npgsql.NpgsqlCommand(sql, connection) { Parameters = { new() { Value = parameter } } };
+        await using var reader = await command.ExecuteReaderAsync();
+        var times = new Dictionary<string, double>(StringComparer.Ordinal);
+        while (await reader.ReadAsync())
+        {
+            times[reader.GetString(0)] = reader.GetDouble(1);
+        }
+
+        return times;
+    }
+
+    /// <summary>
     /// The lab's pgbench write load (sql/follow/&lt;table&gt;.pgbench.sql: inserts, updates, deletes; on orders half the
     /// updates leave the TOASTed columns unchanged) for 3 s at 200 transactions/s over 2 clients; once it stops and the
     /// slot confirms the source's WAL position, the target equals the source.
@@ -279,6 +334,7 @@ public sealed class ReplicationTests(InProcessLab lab, Xunit.Abstractions.ITestO
         Assert.Matches($"(?m)^sync_follow_changes_total\\{{[^}}]*table=\"{tableName}\"", metrics);
         Assert.Matches($"(?m)^sync_follow_applied_lsn\\{{[^}}]*table=\"{tableName}\"", metrics);
         Assert.Matches($"(?m)^sync_follow_lag_seconds_bucket\\{{[^}}]*table=\"{tableName}\"", metrics);
+        Assert.Matches($"(?m)^sync_follow_stage_seconds_bucket\\{{(?=[^}}]*stage=\"apply\")(?=[^}}]*table=\"{tableName}\")", metrics);
     }
 
     /// <summary>

@@ -71,9 +71,10 @@ internal sealed class ChangeApplier(SyncTable table, string slot, int commandTim
         return copied;
     }
 
-    /// <summary>One batch: deletes, upserts, the LSN; committed together or not at all.</summary>
-    public async Task ApplyAsync(NpgsqlConnection connection, ChangeBatch batch, CancellationToken ct)
+    /// <summary>One batch: deletes, upserts, the LSN; committed together or not at all. Returns when its transaction began and when its commit returned (the apply stage).</summary>
+    public async Task<(DateTimeOffset Began, DateTimeOffset Committed)> ApplyAsync(NpgsqlConnection connection, ChangeBatch batch, CancellationToken ct)
     {
+        var began = DateTimeOffset.UtcNow;
         await using var transaction = await connection.BeginTransactionAsync(ct);
         var target = new WriteTarget(table, connection, transaction, 1, commandTimeoutSeconds);
         var merge = await MergeSql.ForAsync(target, ct);
@@ -101,6 +102,7 @@ internal sealed class ChangeApplier(SyncTable table, string slot, int commandTim
 
         await WriteLsnAsync(connection, transaction, batch.Lsn!, batch.LastCommit, ct);
         await transaction.CommitAsync(CancellationToken.None);
+        return (began, DateTimeOffset.UtcNow);
     }
 
     private async Task WriteLsnAsync(NpgsqlConnection connection, NpgsqlTransaction transaction, string lsn, DateTimeOffset? committedAt, CancellationToken ct)

@@ -10,6 +10,7 @@ namespace SomeService.Follow;
 internal sealed class ChangeBatch(int keyPosition)
 {
     private readonly Dictionary<string, PendingRow> _rows = [];
+    private readonly List<ChangeFrame> _commits = [];
 
     /// <summary>Changes received (not the keys they fold into).</summary>
     public long Changes { get; private set; }
@@ -21,6 +22,9 @@ internal sealed class ChangeBatch(int keyPosition)
 
     /// <summary>The source commit time of the batch's last transaction (its lag is measured to it).</summary>
     public DateTimeOffset? LastCommit { get; private set; }
+
+    /// <summary>The commit frames of the batch's transactions, in order: their stage times (FollowStageLog).</summary>
+    public IReadOnlyList<ChangeFrame> Commits => _commits;
 
     public bool IsEmpty => Changes == 0 && Lsn is null;
 
@@ -56,6 +60,7 @@ internal sealed class ChangeBatch(int keyPosition)
     public void Commit(ChangeFrame commit)
     {
         Transactions++;
+        _commits.Add(commit);
         Lsn = commit.Lsn;
         LastCommit = commit.CommittedAt;
     }

@@ -1,3 +1,4 @@
+using System.Diagnostics;
 using System.Threading.Channels;
 using Npgsql;
 using NpgsqlTypes;
@@ -33,6 +34,9 @@ internal sealed class Follower(SyncTable table, string slot, int batchSize, Npgs
     public bool IsRunning => !_running.IsCompleted;
 
     public string Slot => slot;
+
+    /// <summary>Where each applied transaction's lag went (GET /follow/{table}/stages).</summary>
+    public FollowStageLog Stages { get; } = new(table.Name, metrics);
 
     public void Start() => _running = Task.Run(() => RunAsync(_stop.Token));
 
@@ -188,21 +192,29 @@ internal sealed class Follower(SyncTable table, string slot, int batchSize, Npgs
 
     private async Task CommitAsync(ChangeBatch batch, NpgsqlConnection connection, ChangeApplier applier, CancellationToken ct)
     {
-        if (batch.Changes > 0)
-        {
-            await applier.ApplyAsync(connection, batch, ct);
-            var lag = batch.LastCommit is { } committed ? DateTimeOffset.UtcNow - committed : (TimeSpan?)null;
-            metrics.Followed(table.Name, batch.Changes, NpgsqlLogSequenceNumber.Parse(batch.Lsn!), lag);
-            Update(s => s with
-            {
-                AppliedLsn = batch.Lsn, LastSourceCommit = batch.LastCommit, ChangesApplied = s.ChangesApplied + batch.Changes,
-                TransactionsApplied = s.TransactionsApplied + batch.Transactions, LagMs = lag?.TotalMilliseconds, Error = null,
-            });
-        }
+        var applied = batch.Changes > 0 ? await ApplyBatchAsync(batch, connection, applier, ct) : null;
 
         // A batch of heartbeats alone (or of transactions without this table's changes) writes nothing: the LSN
         // stored stays behind, and a restart resumes from it, which the slot, confirmed further, skips past.
+        var acknowledging = Stopwatch.GetTimestamp();
         await AcknowledgeAsync(batch.Lsn!, ct);
+        if (applied is { } times)
+        {
+            Stages.Add(batch, times.Began, times.Committed, Stopwatch.GetElapsedTime(acknowledging));
+        }
+    }
+
+    private async Task<(DateTimeOffset Began, DateTimeOffset Committed)?> ApplyBatchAsync(ChangeBatch batch, NpgsqlConnection connection, ChangeApplier applier, CancellationToken ct)
+    {
+        var times = await applier.ApplyAsync(connection, batch, ct);
+        var lag = batch.LastCommit is { } committed ? times.Committed - committed : (TimeSpan?)null;
+        metrics.Followed(table.Name, batch.Changes, NpgsqlLogSequenceNumber.Parse(batch.Lsn!), lag);
+        Update(s => s with
+        {
+            AppliedLsn = batch.Lsn, LastSourceCommit = batch.LastCommit, ChangesApplied = s.ChangesApplied + batch.Changes,
+            TransactionsApplied = s.TransactionsApplied + batch.Transactions, LagMs = lag?.TotalMilliseconds, Error = null,
+        });
+        return times;
     }
 
     private async Task AcknowledgeAsync(string lsn, CancellationToken ct)

@@ -10,7 +10,7 @@ namespace SomeService.Follow;
 
 /// <summary>
 /// SomeService's NpgsqlReplication followers, one per table at most, and their API (<see cref="SyncRoutes.Follow"/>):
-/// POST starts one, GET reports it, DELETE stops it and, with drop=true, drops the source's slot and publication (a
+/// POST starts one, GET reports it (GET …/stages: where each applied transaction's lag went), DELETE stops it and, with drop=true, drops the source's slot and publication (a
 /// forgotten slot keeps the source's WAL forever). A service that stops leaves its slots to resume from.
 /// </summary>
 public sealed class Followers(IServiceProvider services, NpgsqlDataSource target, IOptions<SyncOptions> options, SyncMetrics metrics,
@@ -24,6 +24,8 @@ public sealed class Followers(IServiceProvider services, NpgsqlDataSource target
         app.MapPost(route, (string table, string? slot, int? batch, Followers followers) => followers.Start(table, slot, batch));
         app.MapGet(route, (string table, Followers followers) =>
             followers._followers.TryGetValue(table, out var follower) ? Results.Json(follower.Status, SyncJsonContext.Default.FollowStatus) : Results.NotFound());
+        app.MapGet(route + "/" + SyncRoutes.Stages, (string table, Followers followers) =>
+            followers._followers.TryGetValue(table, out var follower) ? Results.Json(follower.Stages.Snapshot(), SyncJsonContext.Default.FollowStages) : Results.NotFound());
         app.MapDelete(route, (string table, bool? drop, Followers followers, CancellationToken ct) => followers.StopAsync(table, drop ?? false, ct));
         return app;
     }

@@ -45,7 +45,8 @@ internal static class ReplicationStream
                     frame is null ? new IOException("The stream's body ended.") : frame.Op == ChangeFrame.Broken ? new IOException("The source's database went away.") : null);
             }
 
-            yield return frame;
+            // A commit's read time ends its relay stage and starts its queue stage (the follower's channel, its batch).
+            yield return frame.Op == ChangeFrame.Commit ? frame with { ReadAt = DateTimeOffset.UtcNow } : frame;
         }
     }
 }

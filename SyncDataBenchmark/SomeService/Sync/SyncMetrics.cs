@@ -22,6 +22,7 @@ public sealed class SyncMetrics
     private readonly UpDownCounter<int> _inProgress;
     private readonly Histogram<double> _followLag;
     private readonly Counter<long> _followChanges;
+    private readonly Histogram<double> _followStage;
     private readonly Dictionary<string, long> _appliedLsn = [];
 
     public SyncMetrics(IMeterFactory meterFactory)
@@ -36,6 +37,10 @@ public sealed class SyncMetrics
         _inProgress = meter.CreateUpDownCounter<int>("sync.run.in_progress", "{run}", "1 while a run of this fetch × insert is in progress.");
         _followLag = meter.CreateHistogram("sync.follow.lag", "s",
             "NpgsqlReplication: from the source's commit of a batch's last transaction to the target's commit of the batch (one clock: the service's).",
+            tags: null, new InstrumentAdvice<double> { HistogramBucketBoundaries = LagBuckets });
+        _followStage = meter.CreateHistogram("sync.follow.stage", "s",
+            "NpgsqlReplication: where a source transaction's lag went, by stage (decode, relay, queue, apply: back to back from the source's commit to the target's), "
+            + "and the acknowledgement after each batch (ack); one host's clock.",
             tags: null, new InstrumentAdvice<double> { HistogramBucketBoundaries = LagBuckets });
         _followChanges = meter.CreateCounter<long>("sync.follow.changes", "{change}", "NpgsqlReplication: changes committed to the target.");
         meter.CreateObservableGauge("sync.follow.applied_lsn", AppliedLsns, "{lsn}",
@@ -85,6 +90,21 @@ public sealed class SyncMetrics
             _appliedLsn[table] = (long)(ulong)lsn;
         }
     }
+
+    /// <summary>The stage tag of the acknowledgement after a batch (sync.follow.stage).</summary>
+    internal const string AckStage = "ack";
+
+    /// <summary>A transaction's four stages into sync.follow.stage.</summary>
+    internal void FollowStages(string table, FollowStageSample sample)
+    {
+        FollowStage(table, "decode", TimeSpan.FromMilliseconds(sample.DecodeMs));
+        FollowStage(table, "relay", TimeSpan.FromMilliseconds(sample.RelayMs));
+        FollowStage(table, "queue", TimeSpan.FromMilliseconds(sample.QueueMs));
+        FollowStage(table, "apply", TimeSpan.FromMilliseconds(sample.ApplyMs));
+    }
+
+    internal void FollowStage(string table, string stage, TimeSpan duration) =>
+        _followStage.Record(duration.TotalSeconds, new KeyValuePair<string, object?>("table", table), new KeyValuePair<string, object?>("stage", stage));
 
     private IEnumerable<Measurement<long>> AppliedLsns()
     {

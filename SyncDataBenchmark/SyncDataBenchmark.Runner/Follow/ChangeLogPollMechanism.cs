@@ -1,6 +1,7 @@
 using System.Net;
 using System.Text.Json;
 using SyncData.Postgres;
+using SyncDataBenchmark.Runner.Report;
 using SyncData.Shared;
 
 namespace SyncDataBenchmark.Runner.Follow;
@@ -55,6 +56,9 @@ public sealed class ChangeLogPollMechanism : IFollowMechanism
     }
 
     public Task<string?> FailureAsync(FollowContext lab, SyncTable table, CancellationToken ct) => Task.FromResult(_failure);
+
+    public Task<FollowStageSummary?> StagesAsync(FollowContext lab, SyncTable table, DateTimeOffset from, DateTimeOffset to, CancellationToken ct) =>
+        Task.FromResult<FollowStageSummary?>(null);
 
     public async Task StopAsync(FollowContext lab, SyncTable table)
     {

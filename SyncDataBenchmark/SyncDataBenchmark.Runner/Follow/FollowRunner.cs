@@ -80,6 +80,7 @@ public sealed class FollowRunner(FollowContext lab, Action<string> say, double? 
         var spent = await cost.CloseAsync();
         var written = await RowsWrittenAsync(table, ct) - writtenBefore;
         var sample = await FollowLag.MeasureAsync(lab.SourceDb, lab.TargetDb, table, loadStart, loadEnd, walStart, ct);
+        var stages = await mechanism.StagesAsync(lab, table, new DateTimeOffset(loadStart, TimeSpan.Zero), new DateTimeOffset(loadEnd, TimeSpan.Zero), ct);
         var applyingMs = sample.LastTargetCommitMs - ToEpochMs(loadStart);
         say($"  verified; {sample.LagsMs.Count:N0} rows timed, pgbench {load.Tps:N1} tps.");
         return run with
@@ -88,6 +89,7 @@ public sealed class FollowRunner(FollowContext lab, Action<string> say, double? 
             Verified = true,
             SourceRowsWritten = written,
             Lag = FollowLagSummary.Of(sample.LagsMs),
+            Stages = stages,
             RowsAppliedPerSecond = applyingMs > 0 ? Math.Round(written / (applyingMs.Value / 1000), 1) : null,
             CatchUpMs = sample.LastTargetCommitMs - sample.LastSourceCommitMs,
             Cost = spent,

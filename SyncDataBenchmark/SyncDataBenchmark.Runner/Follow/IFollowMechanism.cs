@@ -1,4 +1,5 @@
 using SyncData.Postgres;
+using SyncDataBenchmark.Runner.Report;
 
 namespace SyncDataBenchmark.Runner.Follow;
 
@@ -29,6 +30,11 @@ public interface IFollowMechanism
 
     /// <summary>Applies again from where the pause left it, without a new first copy.</summary>
     Task ResumeAsync(FollowContext lab, SyncTable table, CancellationToken ct);
+    /// <summary>
+    /// Where the lag of the transactions the source committed from <paramref name="from"/> to <paramref name="to"/> went,
+    /// read once the target caught up; null for a mechanism that cannot say (only NpgsqlReplication's follower measures it).
+    /// </summary>
+    Task<FollowStageSummary?> StagesAsync(FollowContext lab, SyncTable table, DateTimeOffset from, DateTimeOffset to, CancellationToken ct);
 
     /// <summary>Stops following and drops every slot, publication and subscription it made; safe after a failed or partial start, and twice.</summary>
     Task StopAsync(FollowContext lab, SyncTable table);

@@ -1,4 +1,5 @@
 using SyncData.Postgres;
+using SyncDataBenchmark.Runner.Report;
 
 namespace SyncDataBenchmark.Runner.Follow;
 
@@ -43,6 +44,9 @@ public sealed class NativeSubscriptionMechanism : IFollowMechanism
 
     public async Task<string?> FailureAsync(FollowContext lab, SyncTable table, CancellationToken ct) =>
         (await StateAsync(lab, table, ct)).Errors > 0 ? "the subscription's apply worker failed (its error is in the server log)" : null;
+
+    public Task<FollowStageSummary?> StagesAsync(FollowContext lab, SyncTable table, DateTimeOffset from, DateTimeOffset to, CancellationToken ct) =>
+        Task.FromResult<FollowStageSummary?>(null);
 
     public async Task StopAsync(FollowContext lab, SyncTable table)
     {

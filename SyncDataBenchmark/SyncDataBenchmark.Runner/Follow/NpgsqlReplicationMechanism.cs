@@ -2,6 +2,7 @@ using System.Net;
 using System.Net.Http.Json;
 using SyncData.Postgres;
 using SyncData.Shared;
+using SyncDataBenchmark.Runner.Report;
 
 namespace SyncDataBenchmark.Runner.Follow;
 
@@ -68,6 +69,14 @@ public sealed class NpgsqlReplicationMechanism : IFollowMechanism
 
     public async Task<string?> FailureAsync(FollowContext lab, SyncTable table, CancellationToken ct) =>
         await StatusAsync(lab, table, ct) is { State: FollowStatus.Failed or FollowStatus.Stopped } status ? $"the follower stopped: {status.Error ?? status.State}" : null;
+
+    /// <summary>The follower's stage samples (GET /follow/{table}/stages), those of the transactions committed in the window.</summary>
+    public async Task<FollowStageSummary?> StagesAsync(FollowContext lab, SyncTable table, DateTimeOffset from, DateTimeOffset to, CancellationToken ct)
+    {
+        var route = $"{Route(table)}/{SyncRoutes.Stages}";
+        var stages = await lab.SomeService.GetFromJsonAsync(route, SyncJsonContext.Default.FollowStages, ct) ?? throw new InvalidOperationException($"GET {route} answered nothing.");
+        return FollowStageSummary.Of(stages, from, to);
+    }
 
     public async Task StopAsync(FollowContext lab, SyncTable table)
     {

@@ -35,5 +35,36 @@ public static class FollowColumns
         new("Verified", r => (r.Verified ? "yes" : $"**no**: {r.Error}") + (r.LeftBehind is { } left ? $"; **left behind**: {left}" : ""), VerifiedLegend),
     ];
 
+    private const string StagesLegend =
+        "Where NpgsqlReplication's lag goes, per source transaction committed while pgbench ran and applied by its follower (n), as p50 / p95 / p99: "
+        + "decode, the source's commit (pgoutput's commit timestamp) to SyncDataSource receiving the Commit message (the walsender's decoding and sending, Npgsql's parsing); "
+        + "relay, to SomeService reading the commit frame (JSON, flush, HTTP/2, parsing); queue, to the target transaction of its batch beginning (frames ahead of it, "
+        + "the batch before it and its acknowledgement); apply, to that transaction's commit returning (delete, COPY into staging, MERGE, LSN, commit). The four "
+        + "add up to the transaction's lag as SomeService sees it (the WAL-timed Lag above ends at the commit record, a little before the commit returns). "
+        + "One host's clock (PostgreSQL's and both services'): on two hosts the decode/relay split would need their clocks synced. Ack is the acknowledgement "
+        + "after each batch (the next batch waits for it), and the batch size its transactions and changes, each over the run's batches. "
+        + ReportFormat.None + ": the mechanism has no stages (or the record predates them).";
+
+    /// <summary>The "Where NpgsqlReplication's lag goes" table's columns: the run, then each stage's quantiles (— for a run without stages).</summary>
+    public static IReadOnlyList<ReportColumn<FollowRun>> Stages { get; } =
+    [
+        new("Table", r => r.Table),
+        new("Mechanism", r => r.Mechanism),
+        new("Write rate (rows/s)", r => Rows(r.WriteRate), Numeric: true),
+        new("n (transactions)", r => r.Stages is { } s ? Rows(s.Transactions) : None, StagesLegend, Numeric: true),
+        new("Decode", r => Quantiles(r.Stages?.DecodeMs), Numeric: true),
+        new("Relay", r => Quantiles(r.Stages?.RelayMs), Numeric: true),
+        new("Queue", r => Quantiles(r.Stages?.QueueMs), Numeric: true),
+        new("Apply", r => Quantiles(r.Stages?.ApplyMs), Numeric: true),
+        new("Ack", r => Quantiles(r.Stages?.AckMs), Numeric: true),
+        new("Batches", r => r.Stages is { } s ? Rows(s.Batches) : None, Numeric: true),
+        new("Transactions a batch", r => Counts(r.Stages?.BatchTransactions), Numeric: true),
+        new("Changes a batch", r => Counts(r.Stages?.BatchChanges), Numeric: true),
+    ];
+
+    private static string Quantiles(StageQuantiles? q) => q is null ? None : $"{Number(q.P50, "0.0")} / {Number(q.P95, "0.0")} / {Number(q.P99, "0.0")} ms";
+
+    private static string Counts(StageQuantiles? q) => q is null ? None : $"{Count(q.P50)} / {Count(q.P95)} / {Count(q.P99)}";
+
     private static string Ms(double? value) => value is { } ms ? ReportFormat.Ms(ms) : "n/a";
 }

@@ -19,6 +19,8 @@ public sealed record FollowRun(string Table, string Mechanism, long WriteRate, d
     public long? SourceRowsWritten { get; init; }
     /// <summary>Commit-to-applied lag over the run's sample (FollowLag); null when nothing was sampled.</summary>
     public FollowLagSummary? Lag { get; init; }
+    /// <summary>Where NpgsqlReplication's lag went, per stage (its follower's samples); null for the other mechanisms and in records before it.</summary>
+    public FollowStageSummary? Stages { get; init; }
     /// <summary><see cref="SourceRowsWritten"/> over the time from the load's start until the target had caught up.</summary>
     public double? RowsAppliedPerSecond { get; init; }
     /// <summary>The target's last commit of a sampled row after the source's last: how long the target took to catch up once the load stopped.</summary>

@@ -7,6 +7,8 @@ public static class FollowTable
 {
     public const string Title = "Keeping a copy fresh";
 
+    public const string StagesTitle = "Where NpgsqlReplication's lag goes";
+
     public static void Append(StringBuilder md, IReadOnlyList<FollowRun>? runs)
     {
         if (runs is not { Count: > 0 })
@@ -19,12 +21,21 @@ public static class FollowTable
                       + "the mechanism's own first copy brought it level before the load began.").AppendLine();
         MarkdownTable.Append(md, FollowColumns.All, runs);
         MarkdownTable.AppendLegends(md, FollowColumns.All);
+        if (runs.Any(r => r.Stages is not null))
+        {
+            // Only records made since the stages were measured have them: an older record renders as it always did.
+            md.AppendLine().AppendLine($"### {StagesTitle}").AppendLine();
+            MarkdownTable.Append(md, FollowColumns.Stages, runs);
+            MarkdownTable.AppendLegends(md, FollowColumns.Stages);
+        }
+
         if (runs.Any(r => r.Writers is not null || r.Cost is not null))
         {
             md.AppendLine().AppendLine("### What it cost: the source's writers, and each service per change").AppendLine();
             MarkdownTable.Append(md, FollowCostColumns.All, runs);
             MarkdownTable.AppendLegends(md, FollowCostColumns.All);
         }
+
         if (runs.Where(r => r.Outage is not null).ToList() is { Count: > 0 } outages)
         {
             md.AppendLine().AppendLine($"### An outage of {outages[0].Outage!.Seconds:0.#} s under the same load (`--outage`)").AppendLine();

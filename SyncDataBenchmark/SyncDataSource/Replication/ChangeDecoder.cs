@@ -49,7 +49,9 @@ internal sealed class ChangeDecoder(SyncTable table, FrameWriter frames)
             case TruncateMessage:
                 throw new InvalidOperationException($"{table.Name} was truncated on the source: NpgsqlReplication does not apply TRUNCATE; drop the slot and start anew (a first copy).");
             case CommitMessage commit:
-                await frames.WriteAsync(new ChangeFrame(ChangeFrame.Commit, Lsn: commit.TransactionEndLsn.ToString(), CommittedAt: commit.TransactionCommitTimestamp), ct);
+                // Received now: Npgsql's stream has just yielded it (the end of the decode stage, the start of the relay).
+                await frames.WriteAsync(new ChangeFrame(ChangeFrame.Commit, Lsn: commit.TransactionEndLsn.ToString(), CommittedAt: commit.TransactionCommitTimestamp,
+                    ReceivedAt: DateTimeOffset.UtcNow), ct);
                 break;
             case LogicalDecodingMessage decodingMessage:
                 await decodingMessage.Data.CopyToAsync(Stream.Null, ct);

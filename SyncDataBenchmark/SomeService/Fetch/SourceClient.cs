@@ -18,14 +18,7 @@ public sealed class SourceClient(HttpClient http, IOptions<SyncOptions> options)
         SendForJsonAsync(new HttpRequestMessage(HttpMethod.Post, SourceRoutes.Run(run)), SyncJsonContext.Default.SourceSnapshot, IdleTimeout, ct);
 
     /// <summary>POST runs/{id}?snapshot=false: SyncDataSource opens its measurement window only (a --follow window).</summary>
-    public async Task BeginWindowAsync(Guid run, CancellationToken ct)
-    {
-        var route = SourceRoutes.WindowOnly(run);
-        using var timeout = CancellationTokenSource.CreateLinkedTokenSource(ct);
-        timeout.CancelAfter(IdleTimeout);
-        using var response = await http.PostAsync(route, content: null, timeout.Token);
-        await EnsureSuccessAsync(response, route, ct);
-    }
+    public Task BeginWindowAsync(Guid run, CancellationToken ct) => PostAsync(SourceRoutes.WindowOnly(run), ct);
 
     /// <summary>
     /// The source's count and checksum, read in the run's snapshot (a full scan, so it gets the database timeout, not
@@ -43,17 +36,19 @@ public sealed class SourceClient(HttpClient http, IOptions<SyncOptions> options)
         SendForJsonAsync(Named(new HttpRequestMessage(HttpMethod.Get, SourceRoutes.ChangedSince(SourceRoutes.InTable(SourceRoutes.Deleted, run.Request.Table.Name), run.RequireSince())), run),
             SyncJsonContext.Default.ListString, TimeSpan.FromSeconds(options.Value.DatabaseCommandTimeoutSeconds), ct);
 
-    /// <summary>DELETE runs/{id}: SyncDataSource ends the run (its window and its snapshot) and answers its figures.</summary>
     /// <summary>Tells the source the run is still at work (<see cref="SourceRoutes.RunAlive"/>), so its snapshot does not end idle.</summary>
-    public async Task KeepRunAliveAsync(Guid run, CancellationToken ct)
+    public Task KeepRunAliveAsync(Guid run, CancellationToken ct) => PostAsync(SourceRoutes.RunAlive(run), ct);
+
+    /// <summary>A POST without a body to <paramref name="route"/>, within the idle timeout; a refusal is named.</summary>
+    private async Task PostAsync(string route, CancellationToken ct)
     {
-        var route = SourceRoutes.RunAlive(run);
         using var timeout = CancellationTokenSource.CreateLinkedTokenSource(ct);
         timeout.CancelAfter(IdleTimeout);
         using var response = await http.PostAsync(route, content: null, timeout.Token);
         await EnsureSuccessAsync(response, route, ct);
     }
 
+    /// <summary>DELETE runs/{id}: SyncDataSource ends the run (its window and its snapshot) and answers its figures.</summary>
     public Task<SourceRunEnd> EndRunAsync(Guid run, CancellationToken ct) =>
         SendForJsonAsync(new HttpRequestMessage(HttpMethod.Delete, SourceRoutes.Run(run)), SyncJsonContext.Default.SourceRunEnd, IdleTimeout, ct);
 

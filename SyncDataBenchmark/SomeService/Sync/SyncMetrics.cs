@@ -97,14 +97,14 @@ public sealed class SyncMetrics
     /// <summary>A transaction's four stages into sync.follow.stage.</summary>
     internal void FollowStages(string table, FollowStageSample sample)
     {
-        FollowStage(table, "decode", TimeSpan.FromMilliseconds(sample.DecodeMs));
-        FollowStage(table, "relay", TimeSpan.FromMilliseconds(sample.RelayMs));
-        FollowStage(table, "queue", TimeSpan.FromMilliseconds(sample.QueueMs));
-        FollowStage(table, "apply", TimeSpan.FromMilliseconds(sample.ApplyMs));
+        FollowStage(table, "decode", sample.DecodeMs);
+        FollowStage(table, "relay", sample.RelayMs);
+        FollowStage(table, "queue", sample.QueueMs);
+        FollowStage(table, "apply", sample.ApplyMs);
     }
 
-    internal void FollowStage(string table, string stage, TimeSpan duration) =>
-        _followStage.Record(duration.TotalSeconds, new KeyValuePair<string, object?>("table", table), new KeyValuePair<string, object?>("stage", stage));
+    internal void FollowStage(string table, string stage, double milliseconds) =>
+        _followStage.Record(milliseconds / 1000, new KeyValuePair<string, object?>("table", table), new KeyValuePair<string, object?>("stage", stage));
 
     private IEnumerable<Measurement<long>> AppliedLsns()
     {

@@ -90,20 +90,25 @@ public sealed class ChangeLogPollMechanism : IFollowMechanism
         }
     }
 
-    /// <summary>How many of the loop's sync runs have completed so far.</summary>
-    public int Completed
+    /// <summary>
+    /// Its sync runs' own figures, those completed after the window opened: each sync run opens both services' windows
+    /// itself, so a follow window would refuse them.
+    /// </summary>
+    public Task<FollowCostWindow> OpenCostWindowAsync(FollowContext lab, CancellationToken ct)
     {
-        get
+        var from = Completed();
+        return Task.FromResult(FollowCostWindow.Computed(() => FollowCost.OfRuns(CompletedSince(from))));
+    }
+
+    private int Completed()
+    {
+        lock (_completed)
         {
-            lock (_completed)
-            {
-                return _completed.Count;
-            }
+            return _completed.Count;
         }
     }
 
-    /// <summary>The loop's sync runs completed after the first <paramref name="skip"/>.</summary>
-    public IReadOnlyList<RunResult> CompletedSince(int skip)
+    private List<RunResult> CompletedSince(int skip)
     {
         lock (_completed)
         {

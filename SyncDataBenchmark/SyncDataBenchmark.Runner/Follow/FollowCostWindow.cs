@@ -7,10 +7,9 @@ namespace SyncDataBenchmark.Runner.Follow;
 
 /// <summary>
 /// Both services' spending over one --follow run's load and catch-up (docs/replication.md, "The --follow matrix"):
-/// opened before the load, closed once the target caught up; the first copy is outside it. NpgsqlReplication: SomeService's
-/// follow window (/follow-window, which opens SyncDataSource's too). The polled change log: its sync runs' own figures,
-/// since each sync run opens both services' windows itself (a follow window would refuse them). The native
-/// subscription: nothing to measure in either service. Disposing closes a window the run left open.
+/// opened before the load, closed once the target caught up; the first copy is outside it. Each mechanism opens its own
+/// (IFollowMechanism.OpenCostWindowAsync): SomeService's follow window (<see cref="OpenServicesAsync"/>), a figure worked
+/// out at the close (<see cref="Computed"/>), or none (<see cref="Fixed"/>). Disposing closes a window the run left open.
 /// </summary>
 public sealed class FollowCostWindow : IAsyncDisposable
 {
@@ -19,28 +18,24 @@ public sealed class FollowCostWindow : IAsyncDisposable
 
     private FollowCostWindow(Func<Task<FollowCost>> close) => _close = close;
 
-    public static async Task<FollowCostWindow> OpenAsync(FollowContext lab, IFollowMechanism mechanism, CancellationToken ct)
-    {
-        switch (mechanism)
-        {
-            case NativeSubscriptionMechanism:
-                return new FollowCostWindow(() => Task.FromResult(FollowCost.NoProcess));
-            case ChangeLogPollMechanism poll:
-                var from = poll.Completed;
-                return new FollowCostWindow(() => Task.FromResult(FollowCost.OfRuns(poll.CompletedSince(from))));
-            default:
-                using (var opened = await lab.SomeService.PostAsync(SyncRoutes.FollowWindow, content: null, ct))
-                {
-                    if (opened.StatusCode != HttpStatusCode.Created)
-                    {
-                        // Measuring never fails the run: the figures are missing, and say why.
-                        var why = $"the follow window did not open: HTTP {(int)opened.StatusCode}: {await opened.Content.ReadAsStringAsync(ct)}";
-                        return new FollowCostWindow(() => Task.FromResult(new FollowCost(null, why, null, why)));
-                    }
-                }
+    /// <summary>A window whose figures are known from the start (a mechanism no .NET process takes part in).</summary>
+    public static FollowCostWindow Fixed(FollowCost cost) => new(() => Task.FromResult(cost));
 
-                return new FollowCostWindow(() => CloseWindowAsync(lab));
+    /// <summary>A window whose figures are worked out when it closes.</summary>
+    public static FollowCostWindow Computed(Func<FollowCost> atClose) => new(() => Task.FromResult(atClose()));
+
+    /// <summary>SomeService's follow window (/follow-window, which opens SyncDataSource's too).</summary>
+    public static async Task<FollowCostWindow> OpenServicesAsync(FollowContext lab, CancellationToken ct)
+    {
+        using var opened = await lab.SomeService.PostAsync(SyncRoutes.FollowWindow, content: null, ct);
+        if (opened.StatusCode != HttpStatusCode.Created)
+        {
+            // Measuring never fails the run: the figures are missing, and say why.
+            var why = $"the follow window did not open: HTTP {(int)opened.StatusCode}: {await opened.Content.ReadAsStringAsync(ct)}";
+            return Fixed(new FollowCost(null, why, null, why));
         }
+
+        return new FollowCostWindow(() => CloseWindowAsync(lab));
     }
 
     /// <summary>Closes the window and answers what both services spent in it.</summary>

@@ -63,7 +63,7 @@ public sealed class FollowRunner(FollowContext lab, Action<string> say, double? 
         say($"  following; pgbench at {run.TransactionsPerSecondAsked:N1} transactions/s for {run.Seconds:0} s…");
         var writtenBefore = await RowsWrittenAsync(table, ct);
         var walStart = await FollowLag.FlushedPositionAsync(lab.SourceDb, ct);
-        await using var cost = await FollowCostWindow.OpenAsync(lab, mechanism, ct);
+        await using var cost = await mechanism.OpenCostWindowAsync(lab, ct);
         var loadStart = await ClockAsync(ct);
         var load = await FollowLoad.RunAsync(lab.SourceDb, table, run.WriteRate, run.Seconds, ct);
         var loadEnd = await ClockAsync(ct);
@@ -83,9 +83,11 @@ public sealed class FollowRunner(FollowContext lab, Action<string> say, double? 
         var stages = await mechanism.StagesAsync(lab, table, new DateTimeOffset(loadStart, TimeSpan.Zero), new DateTimeOffset(loadEnd, TimeSpan.Zero), ct);
         var applyingMs = sample.LastTargetCommitMs - ToEpochMs(loadStart);
         say($"  verified; {sample.LagsMs.Count:N0} rows timed, pgbench {load.Tps:N1} tps.");
+        // After every figure of the run is read: the outage writes on.
+        var outageFigures = outageSeconds is { } outage ? await OutageAsync(mechanism, table, run.WriteRate, outage, ct) : null;
         return run with
         {
-            Outage = outageSeconds is { } outage ? await OutageAsync(mechanism, table, run.WriteRate, outage, ct) : null,
+            Outage = outageFigures,
             Verified = true,
             SourceRowsWritten = written,
             Lag = FollowLagSummary.Of(sample.LagsMs),
@@ -101,7 +103,7 @@ public sealed class FollowRunner(FollowContext lab, Action<string> say, double? 
     {
         say($"  outage: {mechanism.Name} stopped for {seconds:0} s while pgbench writes on…");
         await mechanism.PauseAsync(lab, table, ct);
-        var start = (await FollowSql.RowAsync(lab.SourceDb, "select pg_current_wal_lsn()::text", ct))[0]!;
+        var start = (await FollowSql.RowAsync(lab.SourceDb, FollowSql.Read("wal-position.sql"), ct))[0]!;
         await FollowLoad.RunAsync(lab.SourceDb, table, rate, seconds, ct);
         var wal = await FollowSql.RowAsync(lab.SourceDb, FollowSql.Read("outage-wal.sql"), ct, start, mechanism.SlotOf(table) ?? "");
         var clock = System.Diagnostics.Stopwatch.StartNew();

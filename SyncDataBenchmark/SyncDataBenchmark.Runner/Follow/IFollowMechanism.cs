@@ -30,6 +30,10 @@ public interface IFollowMechanism
 
     /// <summary>Applies again from where the pause left it, without a new first copy.</summary>
     Task ResumeAsync(FollowContext lab, SyncTable table, CancellationToken ct);
+
+    /// <summary>Opens the window over the load and catch-up in which both services' CPU and allocation are measured.</summary>
+    Task<FollowCostWindow> OpenCostWindowAsync(FollowContext lab, CancellationToken ct);
+
     /// <summary>
     /// Where the lag of the transactions the source committed from <paramref name="from"/> to <paramref name="to"/> went,
     /// read once the target caught up; null for a mechanism that cannot say (only NpgsqlReplication's follower measures it).

@@ -26,6 +26,9 @@ public sealed class NativeSubscriptionMechanism : IFollowMechanism
     public Task ResumeAsync(FollowContext lab, SyncTable table, CancellationToken ct) =>
         FollowSql.RunAsync(lab.TargetDb, "subscription-enable.sql", table, ct, ("action", "enable"));
 
+    /// <summary>Nothing to measure in either service: PostgreSQL's walsender and apply worker do the work.</summary>
+    public Task<FollowCostWindow> OpenCostWindowAsync(FollowContext lab, CancellationToken ct) => Task.FromResult(FollowCostWindow.Fixed(FollowCost.NoProcess));
+
     public async Task StartAsync(FollowContext lab, SyncTable table, CancellationToken ct)
     {
         await FollowSql.RunAsync(lab.SourceDb, "subscription-source-setup.sql", table, ct);

@@ -45,6 +45,8 @@ public sealed class NpgsqlReplicationMechanism : IFollowMechanism
     /// <summary>Started again with the target's stored LSN in place: the follower resumes from it.</summary>
     public Task ResumeAsync(FollowContext lab, SyncTable table, CancellationToken ct) => FollowAsync(lab, table, ct);
 
+    public Task<FollowCostWindow> OpenCostWindowAsync(FollowContext lab, CancellationToken ct) => FollowCostWindow.OpenServicesAsync(lab, ct);
+
     /// <summary>POST /follow/{table}, then waits until the follower reports following (a first copy when the target has no LSN).</summary>
     private static async Task FollowAsync(FollowContext lab, SyncTable table, CancellationToken ct)
     {

@@ -47,7 +47,7 @@ public static class SqlScripts
     }
 
     /// <summary>One of <paramref name="table"/>'s own scripts (Tables/&lt;table&gt;/): seed.sql, sentinel.sql.</summary>
-    public static string ForTable(SyncTable table, string name) => Read($"Tables/{table.Name}/{name}");
+    public static string ForTable(SyncTable table, string name) => Read($"Tables/{(table.Behind ?? table).Name}/{name}");
 
     internal static string Read(string name) => EmbeddedText.Read(typeof(SqlScripts).Assembly, name);
 }

@@ -50,6 +50,32 @@ public sealed record SyncTable(string Name, string Columns, string RowChecksumEx
     public static SyncTable Of(string name, Catalog.TableDescription description) =>
         new(name, description.CopyColumnList, description.RowChecksumExpression) { SqlName = description.QualifiedName, Description = description };
 
+    /// <summary>
+    /// The built-in table a catalog view (<see cref="CatalogViewOf"/>) shows: whose seed, sentinel row and rows it
+    /// shares. Null for every other table.
+    /// </summary>
+    public SyncTable? Behind { get; private init; }
+
+    /// <summary>
+    /// A built-in table moved as the lab moves a table it has no classes for: named schema.name (public.users), so each
+    /// service describes it from its own catalog and SomeService writes it through row classes generated from that
+    /// description (docs/own-table.md), the same rows as <paramref name="table"/>'s. Run beside <paramref name="table"/>,
+    /// it measures what a team's generated classes cost against the lab's written ones. Described by whoever runs it
+    /// (<see cref="Of"/>, keeping <see cref="Behind"/>): until then its checksum is the built-in table's.
+    /// </summary>
+    public static SyncTable CatalogViewOf(SyncTable table) =>
+        new(CatalogViewSchema + "." + table.Name, table.Columns, table.RowChecksumExpression) { Behind = table };
+
+    /// <summary>The schema the lab's own tables live in (sql/schema.sql names none).</summary>
+    public const string CatalogViewSchema = "public";
+
+    /// <summary>The catalog view <paramref name="name"/> names (public.users, in any letter case), or null.</summary>
+    public static SyncTable? FindCatalogView(string? name) =>
+        All.Select(CatalogViewOf).FirstOrDefault(v => string.Equals(v.Name, name, StringComparison.OrdinalIgnoreCase));
+
+    /// <summary>This table as <paramref name="description"/> says, a catalog view's <see cref="Behind"/> kept.</summary>
+    public SyncTable DescribedAs(Catalog.TableDescription description) => Of(Name, description) with { Behind = Behind };
+
     public string CopyOutBinary => $"COPY {SqlName} ({Columns}) TO STDOUT (FORMAT binary)";
 
     public string CopyInBinary => $"COPY {SqlName} ({Columns}) FROM STDIN (FORMAT binary)";

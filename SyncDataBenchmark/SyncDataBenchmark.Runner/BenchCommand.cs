@@ -49,6 +49,11 @@ public static class BenchCommand
 
         await using (lab)
         {
+            if (lab.Tables.Any(t => t.Behind is not null))
+            {
+                settings = CatalogViews.Described(settings, lab.Tables, display.Say);
+            }
+
             if (lab.OwnTable is { } own)
             {
                 try

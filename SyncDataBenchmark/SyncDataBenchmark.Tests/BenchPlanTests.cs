@@ -56,6 +56,21 @@ public sealed class BenchPlanTests
         Assert.Equal((0, true), (plan.ItemsAt(0, NetworkLink.LoopbackName, record)[0].AsWarmup() is var w ? (w.Round, w.Warmup) : default));
     }
 
+    [Fact]
+    public void A_described_table_gets_only_the_cases_that_carry_it_and_no_peer()
+    {
+        SyncData.Postgres.Catalog.TableColumn[] columns = [new("id", "uuid", "uuid_send", true, null, "", null)];
+        var view = SyncTable.CatalogViewOf(SyncTable.Users).DescribedAs(new("public", "users", columns, ["id"], [], [], [], []));
+        var plan = new BenchPlan(Settings(tables: [SyncTable.Users, view]) with { Compressions = [BodyCompression.None], Cases = CaseSelection.Parse([Copy, Stream, "NpgsqlCopy:NpgsqlCopyRaw"], out _) });
+
+        var items = plan.ItemsAt(0, NetworkLink.LoopbackName, new SessionMeasurements());
+
+        Assert.Equal(new[] { Copy, Stream, "NpgsqlCopy:NpgsqlCopyRaw", PeerDefinition.PsqlBinaryKey }.Order(), items.Where(i => i.Table == SyncTable.Users).Select(i => i.Key).Order());
+        // EFStream builds rows of the lab's written classes: not on the view; nor the peers, whose scripts name the lab's tables.
+        Assert.DoesNotContain(items, i => i.Table == view && (i.Peer is not null || i.Combination!.Fetch.ToString() == "EFStream"));
+        Assert.Contains(items, i => i.Table == view && i.Combination!.Insert.ToString() == "NpgsqlCopyRaw");
+    }
+
     private sealed class KeysComparer : IEqualityComparer<List<string>>
     {
         public bool Equals(List<string>? x, List<string>? y) => x!.SequenceEqual(y!);

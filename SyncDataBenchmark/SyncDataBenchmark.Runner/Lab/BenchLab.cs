@@ -47,6 +47,9 @@ public sealed class BenchLab : IAsyncDisposable
     public long OwnTableBytes { get; private set; }
     /// <summary>Each table's count and checksum in the source at the current size, by name.</summary>
     public Dictionary<string, TableChecksum> SourceChecksums { get; } = [];
+    /// <summary>The tables the session moves, each catalog view (public.users) described from the source's catalog once seeded.</summary>
+    public IReadOnlyList<SyncTable> Tables => _tables;
+
     /// <summary>The first table's.</summary>
     public TableChecksum SourceChecksum => SourceChecksums[_tables[0].Name];
 
@@ -93,10 +96,35 @@ public sealed class BenchLab : IAsyncDisposable
         await Lab.PrepareDatabasesAsync(SourceDb, TargetDb, seedRows: 0, ct);
         PostgresVersion = (string)(await Lab.ScalarAsync(SourceDb, "show server_version", ct))!;
         (SeedReused, SeedMs, _rows, _say) = (true, null, rows, say);
+        await DescribeCatalogViewsAsync(ct);
         foreach (var table in _tables)
         {
             await SeedAsync(table, rows, say, ct);
         }
+    }
+
+    /// <summary>
+    /// Each catalog view not yet described, described from the source's catalog (as SyncDataSource and SomeService each
+    /// describe it from theirs): its checksum then reads every column through its send function, as theirs does.
+    /// </summary>
+    private async Task DescribeCatalogViewsAsync(CancellationToken ct)
+    {
+        if (!_tables.Any(t => t.Behind is not null && t.Description is null))
+        {
+            return;
+        }
+
+        await using var connection = new Npgsql.NpgsqlConnection(SourceDb);
+        await connection.OpenAsync(ct);
+        var described = new List<SyncTable>();
+        foreach (var table in _tables)
+        {
+            described.Add(table is { Behind: not null, Description: null }
+                ? table.DescribedAs(await SyncData.Postgres.Catalog.TableCatalog.ReadAsync(connection, table.Name, ct))
+                : table);
+        }
+
+        _tables = described;
     }
 
     /// <summary>
@@ -120,7 +148,7 @@ public sealed class BenchLab : IAsyncDisposable
 
     private async Task SeedAsync(SyncTable table, long rows, Action<string> say, CancellationToken ct)
     {
-        if ((long)(await Lab.ScalarAsync(SourceDb, $"select count(*) from {table.Name}", ct))! == rows)
+        if ((long)(await Lab.ScalarAsync(SourceDb, $"select count(*) from {table.SqlName}", ct))! == rows)
         {
             say($"Reusing the existing seed of {rows:N0} rows of {table.Name} in '{Lab.SourceDatabase}'.");
         }
@@ -149,7 +177,7 @@ public sealed class BenchLab : IAsyncDisposable
     /// <paramref name="share"/> (--changed) from one equal to the source before it changed, the change seeded by <paramref name="seed"/>.
     /// </summary>
     public Func<CancellationToken, Task<TargetStart>> TargetStart(SyncTable table, double? share, int seed) =>
-        table.Description is not null ? ct => OwnTableSource.EmptyTargetAsync(TargetDb, table, SourceChecksums[table.Name], ct)
+        table is { Description: not null, Behind: null } ? ct => OwnTableSource.EmptyTargetAsync(TargetDb, table, SourceChecksums[table.Name], ct)
         : share is { } s
         ? async ct =>
         {

@@ -160,8 +160,11 @@ public sealed class BenchOptions
     private readonly Option<string[]> _compression = Names("--compression", "compression", BodyCompression.NameList, n => BodyCompression.TryParse(n, out _),
         $"Content codings the selected cases run under; each case × coding is its own row (the trigger's c=; SyncDataSource compresses at CompressionLevel.Fastest). Peers run once. Default: {string.Join(',', BenchSettings.DefaultCompressions)}.");
 
-    private readonly Option<string[]> _table = Names("--table", "table", string.Join(", ", SyncTable.All.Select(t => t.Name)), n => SyncTable.Find(n) is not null || IsOwnTable(n),
+    private readonly Option<string[]> _table = Names("--table", "table", string.Join(", ", SyncTable.All.Concat(SyncTable.All.Select(SyncTable.CatalogViewOf)).Select(t => t.Name)),
+        n => SyncTable.Find(n) is not null || IsOwnTable(n),
         "Tables every selected case and peer moves, each seeded with --rows rows; a table other than users is its own row, ranked and compared with its own psql pipe. " +
+        "public.users and public.orders are the same rows moved as the lab moves a table it has no classes for (described from the catalog, written through generated row " +
+        "classes; no peers): given beside users or orders, results.md sets each case's generated classes against its written ones. " +
         $"With --source-connection: one table of that database, as schema.name (SQL's spelling: quote a mixed-case part, \"Team Sales\".\"Order Lines\"). Default: {string.Join(',', BenchSettings.DefaultTables.Select(t => t.Name))}.");
 
     /// <summary>What the changed option would install on a user's database, said when it is refused there.</summary>
@@ -237,7 +240,7 @@ public sealed class BenchOptions
         Compressions = Compressions(parse.GetValue(_compression) ?? []),
         // A user's table is described once the lab reaches its database (BenchLab): until then the default stands in.
         Tables = parse.GetValue(_sourceConnection) is not null ? BenchSettings.DefaultTables
-            : OrDefault(OptionParsing.List(parse.GetValue(_table) ?? []).Select(SyncTable.Named).ToList(), BenchSettings.DefaultTables),
+            : OrDefault(OptionParsing.List(parse.GetValue(_table) ?? []).Select(n => SyncTable.FindCatalogView(n) ?? SyncTable.Named(n)).ToList(), BenchSettings.DefaultTables),
         ReportFrom = parse.GetValue(_reportFrom),
         Readme = parse.GetValue(_readme),
         // Not given reads as an empty list: no shares.
@@ -260,6 +263,16 @@ public sealed class BenchOptions
     /// <summary>A name that can only be a table of a user's database: schema-qualified, and none of the lab's.</summary>
     private static bool IsOwnTable(string name) => SyncTable.Find(name) is null && name.Contains('.', StringComparison.Ordinal);
 
+    /// <summary>Without --source-connection: a schema-qualified name that is not one of the lab's tables' catalog views.</summary>
+    private static bool IsForeign(string name) => IsOwnTable(name) && !IsCatalogView(name);
+
+    private static bool IsCatalogView(string name) => SyncTable.FindCatalogView(name) is not null;
+
+    /// <summary>Why a catalog view (public.users) does not run with --changed.</summary>
+    public const string CatalogViewNotChanged =
+        "--changed cannot move public.users or public.orders: the change fetches read the lab's change log by the built-in table's name, and a table seen through " +
+        "its catalog is carried only by the fetches that need no row class of the lab's (docs/own-table.md). Give --changed with users or orders.";
+
     /// <summary>--source-connection's rules: one table of the user's, only read, on one host, the services the runner's own.</summary>
     private IEnumerable<(bool Broken, string Why)> OwnTableRules(CommandResult r)
     {
@@ -267,7 +280,9 @@ public sealed class BenchOptions
         var tables = OptionParsing.List(r.GetValue(_table) ?? []);
         return
         [
-            (!own && tables.Any(IsOwnTable), $"--table {string.Join(',', tables.Where(IsOwnTable))}: a table of your own database needs --source-connection (the lab's own tables: users, orders)."),
+            (!own && tables.Any(IsForeign), $"--table {string.Join(',', tables.Where(IsForeign))}: a table of your own database needs --source-connection " +
+                "(the lab's own tables: users, orders; public.users, public.orders: the same tables moved through row classes generated from the catalog)."),
+            (!own && tables.Any(IsCatalogView) && r.GetValue(_changed) is { Length: > 0 }, CatalogViewNotChanged),
             (own && (tables.Count != 1 || !IsOwnTable(tables[0])), "--source-connection needs --table with exactly one table of that database, as schema.name (the lab's users and orders are its own)."),
             (own && r.GetValue(_changed) is { Length: > 0 }, ChangedOnOwnTable),
             (own && (r.GetValue(_sourceUrl) is not null || r.GetValue(_someServiceUrl) is not null),
@@ -295,6 +310,8 @@ public sealed class BenchOptions
                 $"--follow measures its own matrix (mechanism × --write-rate × --table, on the lab's own tables at one --rows size) and cannot honour {string.Join(", ", ignored)}: "
                 + "those choose cases, peers, profiles, repeats, links or shares of the copy-once runs. Give them without --follow."),
             (follow && r.GetValue(_rows) is { Length: > 1 }, "--follow runs at one size: give --rows one number."),
+            (follow && OptionParsing.List(r.GetValue(_table) ?? []).Any(IsCatalogView),
+                "--follow follows the lab's users and orders by their own names: public.users and public.orders (the copy moved through generated row classes) do not apply."),
         ];
     }
 

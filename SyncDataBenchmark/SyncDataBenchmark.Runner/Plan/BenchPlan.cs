@@ -1,4 +1,6 @@
 using System.Globalization;
+using SyncData.Postgres;
+using SyncData.Postgres.Catalog;
 using SyncDataBenchmark.Runner.Report;
 
 namespace SyncDataBenchmark.Runner;
@@ -81,6 +83,10 @@ public sealed class BenchPlan(BenchSettings settings, IReadOnlyList<PeerDefiniti
         return ordered.Select((item, index) => item with { Index = index }).ToList();
     }
 
+    /// <summary>Whether <paramref name="c"/> can move <paramref name="table"/>: any case a built-in table, a described one only what <see cref="DescribedTableReach"/> carries.</summary>
+    public static bool Carries(SyncTable table, Combination c) =>
+        table.Description is not { } described || DescribedTableReach.WhyNot(CaseNumbers.Approaches[c.Fetch], CaseNumbers.Approaches[c.Insert], described) is null;
+
     /// <summary>One round's seed, from the session's and the round's place: the same --seed gives every round the same order.</summary>
     private int RoundSeed(int sizeIndex, string link, int round)
     {
@@ -96,13 +102,14 @@ public sealed class BenchPlan(BenchSettings settings, IReadOnlyList<PeerDefiniti
             var main = profile == settings.MainProfile;
             foreach (var (table, share) in settings.Tables.SelectMany(t => settings.Shares.Select(s => (t, s))))
             {
-                foreach (var c in main ? Combinations : ProfileCombinations)
+                foreach (var c in (main ? Combinations : ProfileCombinations).Where(c => Carries(table, c)))
                 {
                     yield return new PlanItem(0, 1, false, c, null, profile, main, rows, table) { Share = share };
                 }
 
-                // The peers run no .NET process: one set, beside the main profile's runs, is enough.
-                foreach (var p in main ? peers : [])
+                // The peers run no .NET process: one set, beside the main profile's runs, is enough. Their scripts
+                // name the lab's tables, not a described one.
+                foreach (var p in main && table.Description is null ? peers : [])
                 {
                     yield return new PlanItem(0, 1, false, null, p, profile, main, rows, table) { Share = share };
                 }

@@ -58,6 +58,7 @@ public static class MarkdownReport
 
         GrowthTable.Append(md, tables, charts);
         FloorRatios.Append(md, tables);
+        RowClassRatios.Append(md, tables);
         AppendLinks(md, tables, charts);
         return md.ToString();
     }

@@ -7,8 +7,11 @@ namespace SyncData.Harness;
 /// <summary>The repository's sql/ scripts, embedded, and the database layout the lab uses.</summary>
 public static class SqlScripts
 {
-    public static string Schema => Read("schema.sql");
-    public static string Generator => Read("generate.sql");
+    /// <summary>sql/schema.sql and every folder table's (<see cref="LabTables"/>).</summary>
+    public static string Schema => Read("schema.sql") + "\n" + LabTables.Schema;
+
+    /// <summary>sql/generate.sql and every folder table's.</summary>
+    public static string Generator => Read("generate.sql") + "\n" + LabTables.Generator;
     public static string ChangeTracking => Read("change-tracking.sql");
     public static string ChangeGenerator => Read("changes.sql");
 

@@ -61,10 +61,18 @@ public sealed record SyncTable(string Name, string Columns, string RowChecksumEx
     /// service describes it from its own catalog and SomeService writes it through row classes generated from that
     /// description (docs/own-table.md), the same rows as <paramref name="table"/>'s. Run beside <paramref name="table"/>,
     /// it measures what a team's generated classes cost against the lab's written ones. Described by whoever runs it
-    /// (<see cref="Of"/>, keeping <see cref="Behind"/>): until then its checksum is the built-in table's.
+    /// (<see cref="DescribedAs"/>, keeping <see cref="Behind"/>).
     /// </summary>
-    public static SyncTable CatalogViewOf(SyncTable table) =>
-        new(CatalogViewSchema + "." + table.Name, table.Columns, table.RowChecksumExpression) { Behind = table };
+    public static SyncTable CatalogViewOf(SyncTable table) => ToDescribe(CatalogViewSchema + "." + table.Name) with { Behind = table };
+
+    /// <summary>
+    /// A table known by its name alone until its catalog is read (<see cref="DescribedAs"/>): a catalog view, or a lab
+    /// table defined by its folder. Its columns and checksum are empty until then; <see cref="Undescribed"/> says so.
+    /// </summary>
+    public static SyncTable ToDescribe(string name) => new(name, "", "");
+
+    /// <summary>Named but not yet described: its columns and checksum are not known yet.</summary>
+    public bool Undescribed => Description is null && Columns.Length == 0;
 
     /// <summary>The schema the lab's own tables live in (sql/schema.sql names none).</summary>
     public const string CatalogViewSchema = "public";

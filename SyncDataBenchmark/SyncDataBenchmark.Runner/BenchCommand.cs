@@ -49,7 +49,7 @@ public static class BenchCommand
 
         await using (lab)
         {
-            if (lab.Tables.Any(t => t.Behind is not null))
+            if (lab.OwnTable is null && lab.Tables.Any(t => t.Description is not null))
             {
                 settings = CatalogViews.Described(settings, lab.Tables, display.Say);
             }

@@ -1,4 +1,5 @@
 using System.CommandLine;
+using SyncData.Harness;
 using SyncDataBenchmark.Runner;
 using Xunit;
 
@@ -72,7 +73,7 @@ public sealed class BenchOptionsTests
     [InlineData(new[] { "--connection", "Host=h", "--tmpfs" }, "--tmpfs applies to the runner's own throwaway cluster")]
     [InlineData(new[] { "--profile", "tunned" }, "--profile: 'tunned' is not valid: one or more of default, workstation, tuned")]
     [InlineData(new[] { "--link", "1gbit,1GBIT" }, "--link: '1gbit,1GBIT' names a link twice.")]
-    [InlineData(new[] { "--table", "users,invoices" }, "--table: 'invoices' is not valid: one or more of users, orders, public.users, public.orders, comma-separated")]
+    [InlineData(new[] { "--table", "users,invoices" }, "--table: 'invoices' is not valid: one or more of users, orders, public.users, public.orders")]
     [InlineData(new[] { "--table", "orders", "--table", "orders" }, "--table: 'orders,orders' names a table twice.")]
     [InlineData(new[] { "--changed", "0%" }, "--changed: '0%' is not valid: one or more comma-separated shares of the rows, each named once, each above 0 and at most 100%")]
     [InlineData(new[] { "--changed", "101%" }, "--changed: '101%' is not valid")]
@@ -82,7 +83,7 @@ public sealed class BenchOptionsTests
     [InlineData(new[] { "--peers", "psql-merge,psql-binary" }, "--peers psql-merge: these bring a populated target up to date, so they run only with --changed")]
     [InlineData(new[] { "--cases", "*:EFMerge" }, "--cases *:EFMerge selects only cases that merge into a populated target: they run only with --changed.")]
     [InlineData(new[] { "--table", "sales.lines" }, "--table sales.lines: a table of your own database needs --source-connection")]
-    [InlineData(new[] { "--table", "public.users", "--changed", "1%" }, "--changed cannot move public.users or public.orders")]
+    [InlineData(new[] { "--table", "public.users", "--changed", "1%" }, "--changed cannot move public.users, public.orders or ")]
     [InlineData(new[] { "--table", "users,public.orders", "--follow", "10s" }, "--follow follows the lab's users and orders by their own names")]
     [InlineData(new[] { "--source-connection", "Host=h" }, "--source-connection needs --table with exactly one table of that database, as schema.name")]
     [InlineData(new[] { "--source-connection", "Host=h", "--table", "orders" }, "--source-connection needs --table with exactly one table")]
@@ -117,14 +118,21 @@ public sealed class BenchOptionsTests
     }
 
     [Fact]
-    public void A_lab_table_named_by_its_schema_is_its_catalog_view_and_still_your_own_table_with_source_connection()
+    public void A_lab_table_named_by_its_schema_is_its_catalog_view_a_folder_table_is_to_be_described_and_public_users_is_your_own_with_source_connection()
     {
-        var (options, parse) = Parse("--table", "users,PUBLIC.USERS,public.orders");
+        // Each folder table (LabTables) too, named in any letter case.
+        var (options, parse) = Parse(["--table", string.Join(',', new[] { "users", "PUBLIC.USERS", "public.orders" }.Concat(LabTables.Names.Select(n => n.ToUpperInvariant())))]);
 
         Assert.Empty(BenchOptions.Errors(parse));
         var tables = options.Settings(parse).Tables;
-        Assert.Equal(["users", "public.users", "public.orders"], tables.Select(t => t.Name));
-        Assert.Equal([null, SyncData.Postgres.SyncTable.Users, SyncData.Postgres.SyncTable.Orders], tables.Select(t => t.Behind));
+        Assert.Equal(new[] { "users", "public.users", "public.orders" }.Concat(LabTables.Names), tables.Select(t => t.Name));
+        Assert.Equal(new[] { null, SyncData.Postgres.SyncTable.Users, SyncData.Postgres.SyncTable.Orders }.Concat(LabTables.Names.Select(_ => (SyncData.Postgres.SyncTable?)null)),
+            tables.Select(t => t.Behind));
+        Assert.Equal(new[] { false, true, true }.Concat(LabTables.Names.Select(_ => true)), tables.Select(t => t.Undescribed));
+        foreach (var folder in LabTables.Names)
+        {
+            Assert.Contains(BenchOptions.Errors(Parse("--table", folder, "--changed", "1%").Parse), e => e.Contains("--changed cannot move", StringComparison.Ordinal));
+        }
         // With --source-connection, public.users is a table of that database like any other.
         var (own, ownParse) = Parse("--source-connection", "Host=h", "--table", "public.users");
         Assert.Empty(BenchOptions.Errors(ownParse));

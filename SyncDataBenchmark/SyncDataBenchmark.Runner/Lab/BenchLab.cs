@@ -47,7 +47,7 @@ public sealed class BenchLab : IAsyncDisposable
     public long OwnTableBytes { get; private set; }
     /// <summary>Each table's count and checksum in the source at the current size, by name.</summary>
     public Dictionary<string, TableChecksum> SourceChecksums { get; } = [];
-    /// <summary>The tables the session moves, each catalog view (public.users) described from the source's catalog once seeded.</summary>
+    /// <summary>The tables the session moves, each named one (public.users, a folder table) described from the source's catalog.</summary>
     public IReadOnlyList<SyncTable> Tables => _tables;
 
     /// <summary>The first table's.</summary>
@@ -96,7 +96,7 @@ public sealed class BenchLab : IAsyncDisposable
         await Lab.PrepareDatabasesAsync(SourceDb, TargetDb, seedRows: 0, ct);
         PostgresVersion = (string)(await Lab.ScalarAsync(SourceDb, "show server_version", ct))!;
         (SeedReused, SeedMs, _rows, _say) = (true, null, rows, say);
-        await DescribeCatalogViewsAsync(ct);
+        await DescribeNamedTablesAsync(ct);
         foreach (var table in _tables)
         {
             await SeedAsync(table, rows, say, ct);
@@ -104,12 +104,13 @@ public sealed class BenchLab : IAsyncDisposable
     }
 
     /// <summary>
-    /// Each catalog view not yet described, described from the source's catalog (as SyncDataSource and SomeService each
-    /// describe it from theirs): its checksum then reads every column through its send function, as theirs does.
+    /// Each table named but not yet described (a catalog view, a folder table: <see cref="SyncTable.ToDescribe"/>),
+    /// described from the source's catalog, as SyncDataSource and SomeService each describe it from theirs: its checksum
+    /// then reads every column through its send function, as theirs does.
     /// </summary>
-    private async Task DescribeCatalogViewsAsync(CancellationToken ct)
+    private async Task DescribeNamedTablesAsync(CancellationToken ct)
     {
-        if (!_tables.Any(t => t.Behind is not null && t.Description is null))
+        if (!_tables.Any(t => t.Undescribed))
         {
             return;
         }
@@ -119,7 +120,7 @@ public sealed class BenchLab : IAsyncDisposable
         var described = new List<SyncTable>();
         foreach (var table in _tables)
         {
-            described.Add(table is { Behind: not null, Description: null }
+            described.Add(table.Undescribed
                 ? table.DescribedAs(await SyncData.Postgres.Catalog.TableCatalog.ReadAsync(connection, table.Name, ct))
                 : table);
         }
@@ -154,7 +155,7 @@ public sealed class BenchLab : IAsyncDisposable
         }
         else
         {
-            say($"Seeding {rows:N0} rows of {table.Name} into '{Lab.SourceDatabase}' (sql/generate.sql)…");
+            say($"Seeding {rows:N0} rows of {table.Name} into '{Lab.SourceDatabase}' (its generator: sql/generate.sql, or its folder's)…");
             var clock = Stopwatch.StartNew();
             await SqlScripts.SeedAsync(SourceDb, table, rows, ct);
             (SeedReused, SeedMs) = (false, Math.Round((SeedMs ?? 0) + clock.Elapsed.TotalMilliseconds, 1));
@@ -177,7 +178,7 @@ public sealed class BenchLab : IAsyncDisposable
     /// <paramref name="share"/> (--changed) from one equal to the source before it changed, the change seeded by <paramref name="seed"/>.
     /// </summary>
     public Func<CancellationToken, Task<TargetStart>> TargetStart(SyncTable table, double? share, int seed) =>
-        table is { Description: not null, Behind: null } ? ct => OwnTableSource.EmptyTargetAsync(TargetDb, table, SourceChecksums[table.Name], ct)
+        _ownTableName is not null ? ct => OwnTableSource.EmptyTargetAsync(TargetDb, table, SourceChecksums[table.Name], ct)
         : share is { } s
         ? async ct =>
         {

@@ -160,11 +160,12 @@ public sealed class BenchOptions
     private readonly Option<string[]> _compression = Names("--compression", "compression", BodyCompression.NameList, n => BodyCompression.TryParse(n, out _),
         $"Content codings the selected cases run under; each case × coding is its own row (the trigger's c=; SyncDataSource compresses at CompressionLevel.Fastest). Peers run once. Default: {string.Join(',', BenchSettings.DefaultCompressions)}.");
 
-    private readonly Option<string[]> _table = Names("--table", "table", string.Join(", ", SyncTable.All.Concat(SyncTable.All.Select(SyncTable.CatalogViewOf)).Select(t => t.Name)),
-        n => SyncTable.Find(n) is not null || IsOwnTable(n),
+    private readonly Option<string[]> _table = Names("--table", "table", string.Join(", ", LabTableNames),
+        n => SyncTable.Find(n) is not null || LabTables.Find(n) is not null || IsOwnTable(n),
         "Tables every selected case and peer moves, each seeded with --rows rows; a table other than users is its own row, ranked and compared with its own psql pipe. " +
         "public.users and public.orders are the same rows moved as the lab moves a table it has no classes for (described from the catalog, written through generated row " +
         "classes; no peers): given beside users or orders, results.md sets each case's generated classes against its written ones. " +
+        $"{string.Join(", ", LabTables.Names)}: the lab's tables defined by their folder alone (SyncData.Harness/Tables/<name>/), moved the same way. " +
         $"With --source-connection: one table of that database, as schema.name (SQL's spelling: quote a mixed-case part, \"Team Sales\".\"Order Lines\"). Default: {string.Join(',', BenchSettings.DefaultTables.Select(t => t.Name))}.");
 
     /// <summary>What the changed option would install on a user's database, said when it is refused there.</summary>
@@ -240,7 +241,7 @@ public sealed class BenchOptions
         Compressions = Compressions(parse.GetValue(_compression) ?? []),
         // A user's table is described once the lab reaches its database (BenchLab): until then the default stands in.
         Tables = parse.GetValue(_sourceConnection) is not null ? BenchSettings.DefaultTables
-            : OrDefault(OptionParsing.List(parse.GetValue(_table) ?? []).Select(n => SyncTable.FindCatalogView(n) ?? SyncTable.Named(n)).ToList(), BenchSettings.DefaultTables),
+            : OrDefault(OptionParsing.List(parse.GetValue(_table) ?? []).Select(n => SyncTable.FindCatalogView(n) ?? LabTables.Find(n) ?? SyncTable.Named(n)).ToList(), BenchSettings.DefaultTables),
         ReportFrom = parse.GetValue(_reportFrom),
         Readme = parse.GetValue(_readme),
         // Not given reads as an empty list: no shares.
@@ -268,10 +269,16 @@ public sealed class BenchOptions
 
     private static bool IsCatalogView(string name) => SyncTable.FindCatalogView(name) is not null;
 
-    /// <summary>Why a catalog view (public.users) does not run with --changed.</summary>
-    public const string CatalogViewNotChanged =
-        "--changed cannot move public.users or public.orders: the change fetches read the lab's change log by the built-in table's name, and a table seen through " +
-        "its catalog is carried only by the fetches that need no row class of the lab's (docs/own-table.md). Give --changed with users or orders.";
+    /// <summary>A lab table moved as described from its catalog: a catalog view (public.users) or a folder table (readings).</summary>
+    private static bool IsDescribedLabTable(string name) => IsCatalogView(name) || LabTables.Find(name) is not null;
+
+    /// <summary>Every name --table takes without --source-connection.</summary>
+    private static IEnumerable<string> LabTableNames => SyncTable.All.Select(t => t.Name).Concat(SyncTable.All.Select(t => SyncTable.CatalogViewOf(t).Name)).Concat(LabTables.Names);
+
+    /// <summary>Why a table the lab moves as described (public.users, readings) does not run with --changed.</summary>
+    public static readonly string CatalogViewNotChanged =
+        $"--changed cannot move public.users, public.orders or {string.Join(", ", LabTables.Names)}: the change fetches read the lab's change log, kept for users and orders " +
+        "alone, and a table described from its catalog is carried only by the fetches that need no row class of the lab's (docs/own-table.md). Give --changed with users or orders.";
 
     /// <summary>--source-connection's rules: one table of the user's, only read, on one host, the services the runner's own.</summary>
     private IEnumerable<(bool Broken, string Why)> OwnTableRules(CommandResult r)
@@ -282,7 +289,7 @@ public sealed class BenchOptions
         [
             (!own && tables.Any(IsForeign), $"--table {string.Join(',', tables.Where(IsForeign))}: a table of your own database needs --source-connection " +
                 "(the lab's own tables: users, orders; public.users, public.orders: the same tables moved through row classes generated from the catalog)."),
-            (!own && tables.Any(IsCatalogView) && r.GetValue(_changed) is { Length: > 0 }, CatalogViewNotChanged),
+            (!own && tables.Any(IsDescribedLabTable) && r.GetValue(_changed) is { Length: > 0 }, CatalogViewNotChanged),
             (own && (tables.Count != 1 || !IsOwnTable(tables[0])), "--source-connection needs --table with exactly one table of that database, as schema.name (the lab's users and orders are its own)."),
             (own && r.GetValue(_changed) is { Length: > 0 }, ChangedOnOwnTable),
             (own && (r.GetValue(_sourceUrl) is not null || r.GetValue(_someServiceUrl) is not null),
@@ -310,8 +317,8 @@ public sealed class BenchOptions
                 $"--follow measures its own matrix (mechanism × --write-rate × --table, on the lab's own tables at one --rows size) and cannot honour {string.Join(", ", ignored)}: "
                 + "those choose cases, peers, profiles, repeats, links or shares of the copy-once runs. Give them without --follow."),
             (follow && r.GetValue(_rows) is { Length: > 1 }, "--follow runs at one size: give --rows one number."),
-            (follow && OptionParsing.List(r.GetValue(_table) ?? []).Any(IsCatalogView),
-                "--follow follows the lab's users and orders by their own names: public.users and public.orders (the copy moved through generated row classes) do not apply."),
+            (follow && OptionParsing.List(r.GetValue(_table) ?? []).Any(IsDescribedLabTable),
+                $"--follow follows the lab's users and orders by their own names: public.users, public.orders and {string.Join(", ", LabTables.Names)} (tables moved as described from their catalog) do not apply."),
         ];
     }
 

@@ -1,27 +1,32 @@
 using SyncData.Postgres;
+using SyncData.Postgres.Catalog;
 
 namespace SyncDataBenchmark.Runner;
 
 /// <summary>
-/// --table public.users, public.orders (<see cref="SyncTable.CatalogViewOf"/>): the lab's own tables moved as it moves a
-/// table it has no classes for, beside users and orders in the same session, so each case's generated row classes are
-/// measured against its written ones (results.md, "Generated row classes against written ones"). Said before the first
-/// run: what they are, and which selected cases cannot carry them (<see cref="BenchPlan.Carries"/>, the rule SomeService
-/// refuses by).
+/// The lab's tables moved as it moves a table it has no classes for: the catalog views public.users and public.orders
+/// (<see cref="SyncTable.CatalogViewOf"/>: the same rows as users and orders, so each case's generated row classes are
+/// measured against its written ones, results.md's "Generated row classes against written ones") and the folder tables
+/// (SyncData.Harness.LabTables). Said before the first run: what they are, and which selected cases cannot carry them
+/// (<see cref="DescribedTableReach"/>, the rule SomeService refuses by and the plan keeps to).
 /// </summary>
 public static class CatalogViews
 {
-    /// <summary><paramref name="settings"/> with the lab's described tables, each view's left-out cases said.</summary>
+    /// <summary><paramref name="settings"/> with the lab's described tables, each one's left-out cases said.</summary>
     public static BenchSettings Described(BenchSettings settings, IReadOnlyList<SyncTable> tables, Action<string> say)
     {
-        foreach (var view in tables.Where(t => t.Behind is not null))
+        foreach (var table in tables.Where(t => t.Description is not null))
         {
-            say($"{view.Name}: the rows of {view.Behind!.Name}, described from each database's catalog and written through row classes SomeService generates from it, " +
-                "verified by a checksum over every column's binary form; no peer runs on it.");
-            var left = CaseNumbers.Runnable.Where(c => !c.Merges && settings.Cases.Matches(c.Fetch, c.Insert) && !BenchPlan.Carries(view, c)).ToList();
-            if (left.Count > 0)
+            say($"{table.Name}: " + (table.Behind is { } behind ? $"the rows of {behind.Name}, " : "a lab table defined by its folder, ") +
+                "described from each database's catalog and written through row classes SomeService generates from it, verified by a checksum over every " +
+                "column's binary form; no peer runs on it.");
+            // One line per reason (each names its approach), with the cases it rules out.
+            var left = CaseNumbers.Runnable.Where(c => !c.Merges && settings.Cases.Matches(c.Fetch, c.Insert))
+                .Select(c => (Case: c, Why: DescribedTableReach.WhyNot(CaseNumbers.Approaches[c.Fetch], CaseNumbers.Approaches[c.Insert], table.Description!)))
+                .Where(x => x.Why is not null);
+            foreach (var reason in left.GroupBy(x => x.Why!))
             {
-                say($"Not run on {view.Name} (no generated classes on that path yet): {string.Join(", ", left.Select(c => $"{c.Fetch} × {c.Insert}"))}.");
+                say($"Not run on {table.Name}: {reason.Key}: {string.Join(", ", reason.Select(x => $"{x.Case.Fetch} × {x.Case.Insert}"))}.");
             }
         }
 

@@ -1,0 +1,1 @@
+select seed_readings($1)

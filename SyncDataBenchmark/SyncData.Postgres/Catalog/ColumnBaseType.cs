@@ -13,4 +13,10 @@ public sealed record ColumnBaseType(string Name, string Kind, int Modifier, stri
 {
     /// <summary>The enum's name as Npgsql's type mapping reads it: schema.name, unquoted.</summary>
     public string DataTypeName => $"{Schema}.{TypeName}";
+
+    /// <summary>Whether SQL must quote its schema or name (anything but lower-case letters, digits and underscores, not starting with a digit): EF Core's store type name of such an enum is quoted.</summary>
+    public bool NameNeedsQuotes => !Plain(Schema) || !Plain(TypeName);
+
+    private static bool Plain(string identifier) =>
+        identifier.Length > 0 && !char.IsAsciiDigit(identifier[0]) && identifier.All(c => char.IsAsciiLetterLower(c) || char.IsAsciiDigit(c) || c == '_');
 }

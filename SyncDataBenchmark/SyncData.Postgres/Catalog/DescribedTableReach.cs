@@ -54,6 +54,9 @@ public static class DescribedTableReach
     /// <summary>The writers that INSERT (rather than COPY), which cannot write a GENERATED ALWAYS identity column without OVERRIDING SYSTEM VALUE, which none of their libraries sends.</summary>
     private static readonly HashSet<string> Inserts = new(StringComparer.Ordinal) { "EFTypical", "Linq2DB" };
 
+    /// <summary>The writers whose library COPYs each value typed by EF Core's store type name of its column, as SQL spells it.</summary>
+    private static readonly HashSet<string> StoreTypeNamed = new(StringComparer.Ordinal) { "EFBulk", "Linq2DBCopy" };
+
     /// <summary>The writers whose library takes entities EF Core's model tracks by key (EFCore.BulkExtensions reads the key from it too).</summary>
     private static readonly HashSet<string> EFTracked = new(StringComparer.Ordinal) { "EFTypical", "EFBulk" };
 
@@ -75,6 +78,13 @@ public static class DescribedTableReach
                 return $"{insert.Name} ({library}) writes rows of a class generated from the table's catalog, and {table.QualifiedName}'s column " +
                        $"{TableDescription.Quote(column.Name)} is {column.Type}: {why}";
             }
+        }
+
+        var quoted = table.CopyColumns.FirstOrDefault(c => c.Base is { Kind: "e", NameNeedsQuotes: true });
+        if (quoted is not null && StoreTypeNamed.Contains(insert.Name))
+        {
+            return $"{insert.Name} ({library}) hands Npgsql's binary importer EF Core's store type of {table.QualifiedName}'s column {TableDescription.Quote(quoted.Name)}, " +
+                   $"the enum's SQL-quoted name {quoted.Type}, which Npgsql does not resolve to the type (a name SQL need not quote works)";
         }
 
         if (table.PrimaryKey.Count == 0 && EFTracked.Contains(insert.Name))

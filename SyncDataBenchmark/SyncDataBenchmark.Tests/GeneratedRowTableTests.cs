@@ -1,12 +1,8 @@
-using System.Net;
-using System.Text.Json;
-using Npgsql;
 using SyncData.Harness;
 using SyncData.Postgres;
-using SyncData.Postgres.Catalog;
 using SyncData.Shared;
-using SyncDataBenchmark.Runner;
 using Xunit;
+using static SyncDataBenchmark.Tests.OwnTablePair;
 
 namespace SyncDataBenchmark.Tests;
 
@@ -44,15 +40,7 @@ public sealed class GeneratedRowTableTests(InProcessLab lab) : IAsyncLifetime
 
     private static Task<string> Fixture(string name) => File.ReadAllTextAsync(Path.Combine(AppContext.BaseDirectory, "Fixtures", name));
 
-    private static async Task<SyncTable> DescribeAsync(string database, string name)
-    {
-        await using var connection = new NpgsqlConnection(database);
-        await connection.OpenAsync();
-        return SyncTable.Of(name, await TableCatalog.ReadAsync(connection, name));
-    }
-
-    private InProcessPair Pair() => lab.Pair(new Dictionary<string, string?> { ["ConnectionStrings:Source"] = OwnTableSource.ReadOnly(_source) },
-        new Dictionary<string, string?> { ["ConnectionStrings:Target"] = _target });
+    private InProcessPair Pair() => Start(lab, _source, _target);
 
     public static TheoryData<string, string> Carried()
     {
@@ -127,18 +115,6 @@ public sealed class GeneratedRowTableTests(InProcessLab lab) : IAsyncLifetime
     public async Task A_writer_the_generator_does_not_serve_is_refused_naming_why(string insert, string name, string why)
     {
         await using var pair = Pair();
-        using var response = await pair.SomeService.TriggerAsync("NpgsqlCopy", insert, wait: true, table: name);
-        var body = await response.Content.ReadAsStringAsync();
-        Assert.Equal(HttpStatusCode.BadRequest, response.StatusCode);
-        using var problem = JsonDocument.Parse(body);
-        Assert.Contains(why, problem.RootElement.GetProperty("errors").GetProperty("table")[0].GetString(), StringComparison.Ordinal);
-    }
-
-    private static async Task<RunResult> RunAsync(InProcessPair pair, string insert, string name)
-    {
-        using var response = await pair.SomeService.TriggerAsync("NpgsqlCopy", insert, wait: true, table: name);
-        var body = await response.Content.ReadAsStringAsync();
-        Assert.True(response.StatusCode == HttpStatusCode.OK, body);
-        return JsonSerializer.Deserialize(body, SyncJsonContext.Default.RunResult)!;
+        Assert.Contains(why, await RefusalAsync(pair, "NpgsqlCopy", insert, name), StringComparison.Ordinal);
     }
 }

@@ -48,8 +48,7 @@ public sealed class OwnTableServiceTests(InProcessLab lab) : IAsyncLifetime
 
     public Task DisposeAsync() => Task.CompletedTask;
 
-    private InProcessPair Pair() => lab.Pair(new Dictionary<string, string?> { ["ConnectionStrings:Source"] = OwnTableSource.ReadOnly(_source) },
-        new Dictionary<string, string?> { ["ConnectionStrings:Target"] = _target });
+    private InProcessPair Pair() => OwnTablePair.Start(lab, _source, _target);
 
     [Theory]
     [InlineData("NpgsqlCopyRaw", Table, 4L)]
@@ -121,11 +120,7 @@ public sealed class OwnTableServiceTests(InProcessLab lab) : IAsyncLifetime
     public async Task SomeService_refuses_what_cannot_carry_the_table_naming_why(string fetch, string insert, string table, string why)
     {
         await using var pair = Pair();
-        using var response = await pair.SomeService.TriggerAsync(fetch, insert, wait: true, table: table);
-        var body = await response.Content.ReadAsStringAsync();
-        Assert.Equal(HttpStatusCode.BadRequest, response.StatusCode);
-        using var problem = JsonDocument.Parse(body);
-        Assert.Contains(why, problem.RootElement.GetProperty("errors").GetProperty("table")[0].GetString(), StringComparison.Ordinal);
+        Assert.Contains(why, await OwnTablePair.RefusalAsync(pair, fetch, insert, table), StringComparison.Ordinal);
     }
 
     [Fact]

@@ -28,7 +28,8 @@ public sealed class DescribedTableReachTests
             .Select(c => $"{c.Fetch}:{c.Insert}");
 
         Assert.Equal(["NpgsqlCopy:EFBulk", "NpgsqlCopy:EFTypical", "NpgsqlCopy:Linq2DB", "NpgsqlCopy:Linq2DBCopy", "NpgsqlCopy:NpgsqlCopy",
-            "NpgsqlCopy:NpgsqlCopyRaw", "NpgsqlCopy:NpgsqlCopyRawMerge", "NpgsqlCopy:NpgsqlCopyRawTuned", "NpgsqlCopy:NpgsqlCopyTuned"], carried.Order(StringComparer.Ordinal));
+            "NpgsqlCopy:NpgsqlCopyMerge", "NpgsqlCopy:NpgsqlCopyRaw", "NpgsqlCopy:NpgsqlCopyRawMerge", "NpgsqlCopy:NpgsqlCopyRawTuned", "NpgsqlCopy:NpgsqlCopyTuned"],
+            carried.Order(StringComparer.Ordinal));
     }
 
     [Theory]
@@ -129,8 +130,20 @@ public sealed class DescribedTableReachTests
     }
 
     [Fact]
-    public void A_merge_writer_is_refused_a_described_table_its_row_class_is_not_generated_for() =>
-        Assert.StartsWith("EFMerge writes typed rows through a row class written per table; a merge's is not generated", WhyNot("NpgsqlCopy", "EFMerge", Keyed));
+    public void Linq2DBMerge_is_refused_a_described_table_its_use_of_the_row_class_is_not_generated_for() =>
+        Assert.StartsWith("Linq2DBMerge writes typed rows through a row class written per table; its use of one is not generated", WhyNot("NpgsqlCopy", "Linq2DBMerge", Keyed));
+
+    [Theory]
+    [InlineData("int8", null)]
+    [InlineData("uuid", null)]
+    [InlineData("int4", "EFMerge (EF Core) finds rows by a one-column key of bigint or uuid (EFMergeKeys), and \"Team Sales\".\"Order Lines\"'s primary key is (\"region\")")]
+    public void The_ef_merges_take_a_one_column_key_of_bigint_or_uuid(string keyType, string? why) =>
+        Assert.Equal(why, WhyNot("NpgsqlCopy", "EFMerge", Keyed with { Columns = [Typed("region", keyType, "b", "")] }));
+
+    [Fact]
+    public void A_typed_merge_needs_a_primary_key_as_every_merge_does() =>
+        Assert.Equal("NpgsqlCopyMerge merges by primary key, and \"Team Sales\".\"Order Lines\" has none",
+            WhyNot("NpgsqlCopy", "NpgsqlCopyMerge", Keyless with { Columns = [Typed("n", "int4", "b", "")] }));
 
     private static TableColumn Typed(string name, string baseName, string kind, string element) =>
         new(name, baseName, "-", true, null, "", null, new ColumnBaseType(baseName, kind, -1, element, "pg_catalog", baseName, [], baseName));

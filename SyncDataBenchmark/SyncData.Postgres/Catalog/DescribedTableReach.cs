@@ -49,26 +49,35 @@ public static class DescribedTableReach
         ["EFBulk"] = "EFCore.BulkExtensions",
         ["Linq2DB"] = "linq2db",
         ["Linq2DBCopy"] = "linq2db",
+        ["NpgsqlCopyMerge"] = "Npgsql's binary importer",
+        ["EFMerge"] = "EF Core",
+        ["EFBulkMerge"] = "EFCore.BulkExtensions",
     };
 
-    /// <summary>The writers that INSERT (rather than COPY), which cannot write a GENERATED ALWAYS identity column without OVERRIDING SYSTEM VALUE, which none of their libraries sends.</summary>
-    private static readonly HashSet<string> Inserts = new(StringComparer.Ordinal) { "EFTypical", "Linq2DB" };
+    /// <summary>The writers that INSERT (rather than COPY, or MERGE from SQL the lab writes), which cannot write a GENERATED ALWAYS identity column without OVERRIDING SYSTEM VALUE, which none of their libraries sends.</summary>
+    private static readonly HashSet<string> Inserts = new(StringComparer.Ordinal) { "EFTypical", "Linq2DB", "EFMerge", "EFBulkMerge" };
 
     /// <summary>The writers whose library COPYs each value typed by EF Core's store type name of its column, as SQL spells it.</summary>
-    private static readonly HashSet<string> StoreTypeNamed = new(StringComparer.Ordinal) { "EFBulk", "Linq2DBCopy" };
+    private static readonly HashSet<string> StoreTypeNamed = new(StringComparer.Ordinal) { "EFBulk", "Linq2DBCopy", "EFBulkMerge" };
 
     /// <summary>The writers whose library takes entities EF Core's model tracks by key (EFCore.BulkExtensions reads the key from it too).</summary>
-    private static readonly HashSet<string> EFTracked = new(StringComparer.Ordinal) { "EFTypical", "EFBulk" };
+    private static readonly HashSet<string> EFTracked = new(StringComparer.Ordinal) { "EFTypical", "EFBulk", "EFMerge", "EFBulkMerge" };
+
+    /// <summary>The merges that find rows by a one-column key of the types EFMergeKeys knows (bigint, uuid).</summary>
+    private static readonly HashSet<string> OneColumnKeyed = new(StringComparer.Ordinal) { "EFMerge", "EFBulkMerge" };
 
     /// <summary>
-    /// A typed writer carries a described table through the row class SomeService generates from its description: a
-    /// reload, every COPY column of a type the generator maps, and for the writers that INSERT no GENERATED ALWAYS identity.
+    /// A typed writer carries a described table through the row class SomeService generates from its description: every
+    /// COPY column of a type the generator maps, and what its library needs besides (<see cref="WhyNotByLibrary"/>); a
+    /// merge also what every merge needs (<see cref="WhyNoMerge"/>).
     /// </summary>
     private static string? WhyNoTypedWriter(ApproachInfo insert, TableDescription table)
     {
-        if (insert.Merges || !TypedWriters.TryGetValue(insert.Name, out var library))
+        if (!TypedWriters.TryGetValue(insert.Name, out var library))
         {
-            return $"{insert.Name} writes typed rows through a row class written per table; a merge's is not generated for a described table yet (issue 49, part 3)";
+            return $"{insert.Name} writes typed rows through a row class written per table; its use of one is not generated for a described table yet " +
+                   "(Linq2DBMerge sends the keys it received as text, RowTable.KeyOf; Linq2DBTempMerge's temporary staging table, made from the " +
+                   "generated entity's mapping, is then not found: relation \"syncdata_merge_staging\" does not exist; issue 49, part 3)";
         }
 
         foreach (var column in table.CopyColumns)
@@ -80,21 +89,33 @@ public static class DescribedTableReach
             }
         }
 
+        return (insert.Merges ? WhyNoMerge(insert, table) : null) ?? WhyNotByLibrary(insert.Name, library, table);
+    }
+
+    /// <summary>What the writer's library cannot do with the table's generated class.</summary>
+    private static string? WhyNotByLibrary(string insert, string library, TableDescription table)
+    {
         var quoted = table.CopyColumns.FirstOrDefault(c => c.Base is { Kind: "e", NameNeedsQuotes: true });
-        if (quoted is not null && StoreTypeNamed.Contains(insert.Name))
+        if (quoted is not null && StoreTypeNamed.Contains(insert))
         {
-            return $"{insert.Name} ({library}) hands Npgsql's binary importer EF Core's store type of {table.QualifiedName}'s column {TableDescription.Quote(quoted.Name)}, " +
+            return $"{insert} ({library}) hands Npgsql's binary importer EF Core's store type of {table.QualifiedName}'s column {TableDescription.Quote(quoted.Name)}, " +
                    $"the enum's SQL-quoted name {quoted.Type}, which Npgsql does not resolve to the type (a name SQL need not quote works)";
         }
 
-        if (table.PrimaryKey.Count == 0 && EFTracked.Contains(insert.Name))
+        if (table.PrimaryKey.Count == 0 && EFTracked.Contains(insert))
         {
-            return $"{insert.Name} ({library}) adds entities EF Core tracks by key, and {table.QualifiedName} has no primary key (a keyless entity type cannot be inserted)";
+            return $"{insert} ({library}) adds entities EF Core tracks by key, and {table.QualifiedName} has no primary key (a keyless entity type cannot be inserted)";
+        }
+
+        if (OneColumnKeyed.Contains(insert) && !(table.PrimaryKey is [var key] && table.Columns.FirstOrDefault(c => c.Name == key)?.Base?.Name is "int8" or "uuid"))
+        {
+            return $"{insert} ({library}) finds rows by a one-column key of bigint or uuid (EFMergeKeys), and {table.QualifiedName}'s primary key is " +
+                   $"({string.Join(", ", table.PrimaryKey.Select(TableDescription.Quote))})";
         }
 
         var always = table.CopyColumns.FirstOrDefault(c => c.Identity == "a");
-        return always is not null && Inserts.Contains(insert.Name)
-            ? $"{insert.Name} ({library}) INSERTs, and {table.QualifiedName}'s column {TableDescription.Quote(always.Name)} is GENERATED ALWAYS AS IDENTITY, " +
+        return always is not null && Inserts.Contains(insert)
+            ? $"{insert} ({library}) INSERTs, and {table.QualifiedName}'s column {TableDescription.Quote(always.Name)} is GENERATED ALWAYS AS IDENTITY, " +
               "which an INSERT may set only with OVERRIDING SYSTEM VALUE, which the library does not send"
             : null;
     }

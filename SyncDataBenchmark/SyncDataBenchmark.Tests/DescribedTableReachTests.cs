@@ -7,8 +7,9 @@ namespace SyncDataBenchmark.Tests;
 
 /// <summary>
 /// Fast tier: which approaches carry a table the lab has no classes for (docs/own-table.md): the COPY bytes relayed into
-/// the COPY-bytes writers, nothing that builds typed rows, no merge without a primary key or with a GENERATED ALWAYS
-/// identity outside it; each refusal names why.
+/// the COPY-bytes writers, the typed reload writers through the row class generated from the catalog when every column's
+/// type is one the generator maps (ColumnClrTypes), no other fetch, no merge without a primary key or with a GENERATED
+/// ALWAYS identity outside it; each refusal names why (the writer, its library, the column and its type).
 /// </summary>
 [Trait("Tier", "Fast")]
 public sealed class DescribedTableReachTests
@@ -20,20 +21,138 @@ public sealed class DescribedTableReachTests
         DescribedTableReach.WhyNot(ApproachRegistry.Catalog[new FetchApproach(fetch)], ApproachRegistry.Catalog[new InsertApproach(insert)], table);
 
     [Fact]
-    public void Only_the_copy_bytes_relayed_into_a_copy_bytes_writer_carries_a_described_table()
+    public void The_copy_fetch_into_a_copy_bytes_writer_or_a_typed_reload_writer_carries_a_described_table_of_mapped_types()
     {
         var carried = ApproachRegistry.Catalog.RunnableCombinations
             .Where(c => DescribedTableReach.WhyNot(ApproachRegistry.Catalog[c.Fetch], ApproachRegistry.Catalog[c.Insert], Keyed) is null)
             .Select(c => $"{c.Fetch}:{c.Insert}");
 
-        Assert.Equal(["NpgsqlCopy:NpgsqlCopyRaw", "NpgsqlCopy:NpgsqlCopyRawMerge", "NpgsqlCopy:NpgsqlCopyRawTuned"], carried.Order(StringComparer.Ordinal));
+        Assert.Equal(["NpgsqlCopy:EFBulk", "NpgsqlCopy:EFTypical", "NpgsqlCopy:Linq2DB", "NpgsqlCopy:Linq2DBCopy", "NpgsqlCopy:NpgsqlCopy",
+            "NpgsqlCopy:NpgsqlCopyMerge", "NpgsqlCopy:NpgsqlCopyRaw", "NpgsqlCopy:NpgsqlCopyRawMerge", "NpgsqlCopy:NpgsqlCopyRawTuned", "NpgsqlCopy:NpgsqlCopyTuned"],
+            carried.Order(StringComparer.Ordinal));
     }
+
+    [Theory]
+    [InlineData("bool", "b", "", "bool")]
+    [InlineData("int2", "b", "", "short")]
+    [InlineData("int4", "b", "", "int")]
+    [InlineData("int8", "b", "", "long")]
+    [InlineData("float4", "b", "", "float")]
+    [InlineData("float8", "b", "", "double")]
+    [InlineData("numeric", "b", "", "decimal")]
+    [InlineData("text", "b", "", "string")]
+    [InlineData("varchar", "b", "", "string")]
+    [InlineData("bpchar", "b", "", "string")]
+    [InlineData("uuid", "b", "", "System.Guid")]
+    [InlineData("timestamp", "b", "", "System.DateTime")]
+    [InlineData("timestamptz", "b", "", "System.DateTime")]
+    [InlineData("date", "b", "", "System.DateOnly")]
+    [InlineData("time", "b", "", "System.TimeOnly")]
+    [InlineData("bytea", "b", "", "byte[]")]
+    [InlineData("json", "b", "", "string")]
+    [InlineData("jsonb", "b", "", "string")]
+    [InlineData("_text", "b", "text", "string?[]")]
+    [InlineData("", "e", "", "")]
+    public void Each_mapped_type_has_the_clr_type_efs_npgsql_provider_maps_it_to(string name, string kind, string element, string clr)
+    {
+        var mapped = ColumnClrTypes.Of(Typed("c", name, kind, element), out var why);
+        Assert.True(mapped is not null, why);
+        Assert.Equal(clr, mapped.ClrType);
+    }
+
+    [Theory]
+    [InlineData("interval", "b", "", "interval", "TimeSpan, EF Core's type for interval, cannot hold months")]
+    [InlineData("inet", "b", "", "inet", "the generator does not map this type")]
+    [InlineData("tstzrange", "r", "", "tstzrange", "a range is NpgsqlRange<T> in EF Core, which the generator does not map")]
+    [InlineData("_int4", "b", "int4", "integer[]", "the generator maps text[] alone among arrays")]
+    [InlineData("", "c", "", "\"Team Sales\".point3", "the generator maps no user-defined type but an enum or a domain over a type it maps")]
+    public void A_typed_writer_is_refused_a_table_with_a_column_of_a_type_the_generator_does_not_map_naming_library_column_and_type(
+        string name, string kind, string element, string type, string why)
+    {
+        var table = Keyed with { Columns = [Typed("region", "int4", "b", ""), Typed("odd one", name, kind, element) with { Type = type }] };
+        foreach (var (insert, library) in DescribedTableReach.TypedWriters)
+        {
+            Assert.StartsWith($"{insert} ({library}) writes rows of a class generated from the table's catalog, and \"Team Sales\".\"Order Lines\"'s column \"odd one\" is {type}: {why}",
+                WhyNot("NpgsqlCopy", insert, table));
+        }
+
+        // The COPY bytes need no row class: the raw relays still carry it.
+        Assert.Null(WhyNot("NpgsqlCopy", "NpgsqlCopyRaw", table));
+    }
+
+    [Fact]
+    public void A_generated_column_of_an_unmapped_type_is_no_bar_the_database_computes_it() =>
+        Assert.Null(WhyNot("NpgsqlCopy", "EFBulk", Keyed with { Columns = [Typed("region", "int4", "b", ""), Typed("span", "interval", "b", "") with { Generated = "x" }] }));
+
+    [Fact]
+    public void A_domain_is_mapped_as_the_type_it_stands_for() =>
+        Assert.Null(WhyNot("NpgsqlCopy", "EFTypical", Keyed with { Columns = [Typed("region", "int4", "b", "") with { Type = "\"Team Sales\".positive_int" }] }));
+
+    [Theory]
+    [InlineData("EFTypical", "EFTypical (EF Core) INSERTs, and \"Team Sales\".\"Order Lines\"'s column \"id\" is GENERATED ALWAYS AS IDENTITY")]
+    [InlineData("Linq2DB", "Linq2DB (linq2db) INSERTs, and \"Team Sales\".\"Order Lines\"'s column \"id\" is GENERATED ALWAYS AS IDENTITY")]
+    [InlineData("EFBulk", null)]
+    [InlineData("Linq2DBCopy", null)]
+    [InlineData("NpgsqlCopy", null)]
+    public void Only_the_writers_that_insert_are_refused_a_generated_always_identity(string insert, string? why)
+    {
+        var reason = WhyNot("NpgsqlCopy", insert, Keyed with { Columns = [Typed("id", "int8", "b", "") with { Identity = "a" }] });
+        if (why is null)
+        {
+            Assert.Null(reason);
+        }
+        else
+        {
+            Assert.StartsWith(why, reason);
+        }
+    }
+
+    [Theory]
+    [InlineData("EFTypical", true)]
+    [InlineData("EFBulk", true)]
+    [InlineData("Linq2DB", false)]
+    [InlineData("Linq2DBCopy", false)]
+    [InlineData("NpgsqlCopy", false)]
+    public void The_ef_writers_are_refused_a_table_without_a_primary_key(string insert, bool refused) =>
+        Assert.Equal(refused, WhyNot("NpgsqlCopy", insert, Keyless with { Columns = [Typed("n", "int4", "b", "")] })?.Contains("has no primary key", StringComparison.Ordinal) == true);
+
+    [Theory]
+    [InlineData("Team Sales", "mood", "EFBulk", true)]
+    [InlineData("team_types", "Shipping Mode", "Linq2DBCopy", true)]
+    [InlineData("team_types", "shipping_mode", "EFBulk", false)]
+    [InlineData("Team Sales", "mood", "EFTypical", false)]
+    [InlineData("Team Sales", "mood", "Linq2DB", false)]
+    public void The_writers_that_copy_by_efs_store_type_name_are_refused_an_enum_whose_name_sql_must_quote(string schema, string name, string insert, bool refused)
+    {
+        var column = Typed("mode", "", "e", "") with { Base = new ColumnBaseType("", "e", -1, "", schema, name, ["a"], name) };
+        var reason = WhyNot("NpgsqlCopy", insert, Keyed with { Columns = [Typed("region", "int4", "b", ""), column] });
+        Assert.Equal(refused, reason?.Contains("the enum's SQL-quoted name", StringComparison.Ordinal) == true);
+    }
+
+    [Fact]
+    public void Linq2DBMerge_is_refused_a_described_table_its_use_of_the_row_class_is_not_generated_for() =>
+        Assert.StartsWith("Linq2DBMerge writes typed rows through a row class written per table; its use of one is not generated", WhyNot("NpgsqlCopy", "Linq2DBMerge", Keyed));
+
+    [Theory]
+    [InlineData("int8", null)]
+    [InlineData("uuid", null)]
+    [InlineData("int4", "EFMerge (EF Core) finds rows by a one-column key of bigint or uuid (EFMergeKeys), and \"Team Sales\".\"Order Lines\"'s primary key is (\"region\")")]
+    public void The_ef_merges_take_a_one_column_key_of_bigint_or_uuid(string keyType, string? why) =>
+        Assert.Equal(why, WhyNot("NpgsqlCopy", "EFMerge", Keyed with { Columns = [Typed("region", keyType, "b", "")] }));
+
+    [Fact]
+    public void A_typed_merge_needs_a_primary_key_as_every_merge_does() =>
+        Assert.Equal("NpgsqlCopyMerge merges by primary key, and \"Team Sales\".\"Order Lines\" has none",
+            WhyNot("NpgsqlCopy", "NpgsqlCopyMerge", Keyless with { Columns = [Typed("n", "int4", "b", "")] }));
+
+    private static TableColumn Typed(string name, string baseName, string kind, string element) =>
+        new(name, baseName, "-", true, null, "", null, new ColumnBaseType(baseName, kind, -1, element, "pg_catalog", baseName, [], baseName));
 
     [Theory]
     [InlineData("EFStream", "NpgsqlCopy", "EFStream builds each row as a typed object")]
     [InlineData("ArrowStream", "NpgsqlCopyRaw", "ArrowStream builds each row as a typed object")]
     [InlineData("NpgsqlCopyChanges", "NpgsqlCopyRawMerge", "NpgsqlCopyChanges reads the change log")]
-    [InlineData("NpgsqlCopy", "Linq2DBCopy", "Linq2DBCopy writes typed rows")]
+    [InlineData("NpgsqlCopyChanges", "EFBulk", "NpgsqlCopyChanges reads the change log")]
     public void Each_approach_that_cannot_carry_it_says_why(string fetch, string insert, string why) =>
         Assert.StartsWith(why, WhyNot(fetch, insert, Keyed));
 

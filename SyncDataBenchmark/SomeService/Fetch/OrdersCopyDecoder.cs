@@ -84,46 +84,12 @@ internal sealed class OrdersCopyDecoder() : CopyRowDecoder<Order>(ColumnNames, F
         PostgresTimestamp.ToDateOnly(days) ?? throw Refused("delivery_date", PostgresTimestamp.FormatDate(days),
             ".NET's DateOnly holds 0001-01-01 to 9999-12-31, and those two are DateOnly.MinValue/MaxValue, which Npgsql writes as -infinity/infinity");
 
-    /// <summary>jsonb's binary form: a version byte (1), then the document's text.</summary>
     private string Jsonb(ReadOnlySpan<byte> bytes) =>
-        bytes.Length > 0 && bytes[0] == 1
-            ? Encoding.UTF8.GetString(bytes[1..])
-            : throw new SourceStreamException($"COPY tuple {Tuple:N0}: attributes is not jsonb of version 1 (first byte {(bytes.Length > 0 ? bytes[0] : -1)}).");
+        PostgresFields.Jsonb(bytes)
+        ?? throw new SourceStreamException($"COPY tuple {Tuple:N0}: attributes is not jsonb of version 1 (first byte {PostgresFields.JsonbVersion(bytes)}).");
 
-    /// <summary>
-    /// An array's binary form: dimensions, a has-NULLs flag, the element type, each dimension's length and lower bound,
-    /// then each element as a length (-1: NULL) and its bytes. string?[] holds one dimension from 1, or none (empty).
-    /// </summary>
-    private string?[] TextArray(ReadOnlySpan<byte> bytes, string column)
-    {
-        var dimensions = BinaryPrimitives.ReadInt32BigEndian(bytes);
-        if (dimensions == 0)
-        {
-            return [];
-        }
-
-        var length = BinaryPrimitives.ReadInt32BigEndian(bytes[12..]);
-        var lowerBound = BinaryPrimitives.ReadInt32BigEndian(bytes[16..]);
-        if (dimensions != 1 || lowerBound != 1)
-        {
-            throw Refused(column, $"an array of {dimensions} dimension(s), the first from {lowerBound}", "string?[] holds one dimension from 1");
-        }
-
-        var elements = new string?[length];
-        var at = 20;
-        for (var i = 0; i < length; i++)
-        {
-            var size = BinaryPrimitives.ReadInt32BigEndian(bytes[at..]);
-            at += 4;
-            if (size >= 0)
-            {
-                elements[i] = Encoding.UTF8.GetString(bytes.Slice(at, size));
-                at += size;
-            }
-        }
-
-        return elements;
-    }
+    private string?[] TextArray(ReadOnlySpan<byte> bytes, string column) =>
+        PostgresFields.TextArray(bytes, out var shape) ?? throw Refused(column, shape, "string?[] holds one dimension from 1");
 
     private SourceStreamException Refused(string column, string value, string why) =>
         new($"row {_row.Id}: {column} = {value} cannot be carried by a parsed COPY row (SomeService's reader, into the Order every writer library is handed): {why}. {OnlyRawRelays}");

@@ -1,7 +1,6 @@
 using EFCore.BulkExtensions;
 using Microsoft.EntityFrameworkCore;
 using SomeService.Tables;
-using SyncData.Model;
 using SyncData.Shared;
 
 namespace SomeService.Insert;
@@ -58,7 +57,7 @@ public sealed class EFBulkMergeWriter : IMergeWriter
         }
     }
 
-    private sealed record Merge<TRow>(SyncDbContext Db, IAsyncEnumerable<TRow> Rows, MergeScope Scope, string Table, int BatchSize, CancellationToken Ct)
+    private sealed record Merge<TRow>(DbContext Db, IAsyncEnumerable<TRow> Rows, MergeScope Scope, string Table, int BatchSize, CancellationToken Ct)
         : EFMergeKeys.IByKey<TRow, long?>
         where TRow : class
     {

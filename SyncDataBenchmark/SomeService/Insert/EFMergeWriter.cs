@@ -1,6 +1,5 @@
 using Microsoft.EntityFrameworkCore;
 using SomeService.Tables;
-using SyncData.Model;
 using SyncData.Shared;
 
 namespace SomeService.Insert;
@@ -23,7 +22,7 @@ public sealed class EFMergeWriter : IMergeWriter
         return await EFMergeKeys.WithKeyAsync(db, new Merge<TRow>(db, rows, scope, target.BatchSize, ct));
     }
 
-    private sealed record Merge<TRow>(SyncDbContext Db, IAsyncEnumerable<TRow> Rows, MergeScope Scope, int BatchSize, CancellationToken Ct)
+    private sealed record Merge<TRow>(DbContext Db, IAsyncEnumerable<TRow> Rows, MergeScope Scope, int BatchSize, CancellationToken Ct)
         : EFMergeKeys.IByKey<TRow, long?>
         where TRow : class
     {

@@ -12,16 +12,19 @@ namespace SomeService.Insert;
 public sealed record WriteTarget(SyncTable Table, NpgsqlConnection Connection, NpgsqlTransaction Transaction, int BatchSize, int CommandTimeoutSeconds)
 {
     /// <summary>
+    /// The EF context that maps the run's rows, on a connection with a command timeout: <see cref="SyncDbContext"/> for
+    /// the built-in tables, the generated one for a described table (RowTable.NewDbContext).
+    /// </summary>
+    public Func<NpgsqlConnection, int, DbContext> NewDbContext { get; init; } = NewSyncDbContext;
+
+    /// <summary>
     /// An EF context on the run's own connection, enlisted in the run's transaction: whatever the EF-based writers do
     /// (SaveChanges, a library's COPY on the context's connection) is inside that transaction, and EF never begins one
     /// of its own on this connection.
     /// </summary>
-    public async Task<SyncDbContext> OpenDbContextAsync(CancellationToken ct)
+    public async Task<DbContext> OpenDbContextAsync(CancellationToken ct)
     {
-        var options = new DbContextOptionsBuilder<SyncDbContext>()
-            .UseNpgsql(Connection, o => SyncDbContext.MapTypes(o.CommandTimeout(CommandTimeoutSeconds)))
-            .Options;
-        var db = new SyncDbContext(options);
+        var db = NewDbContext(Connection, CommandTimeoutSeconds);
         try
         {
             await db.Database.UseTransactionAsync(Transaction, ct);
@@ -33,4 +36,10 @@ public sealed record WriteTarget(SyncTable Table, NpgsqlConnection Connection, N
             throw;
         }
     }
+
+    /// <summary>The built-in tables' context, its enum mapped as on the service's data source.</summary>
+    public static DbContext NewSyncDbContext(NpgsqlConnection connection, int commandTimeoutSeconds) =>
+        new SyncDbContext(new DbContextOptionsBuilder<SyncDbContext>()
+            .UseNpgsql(connection, o => SyncDbContext.MapTypes(o.CommandTimeout(commandTimeoutSeconds)))
+            .Options);
 }

@@ -1,6 +1,7 @@
 using Microsoft.AspNetCore.Http.HttpResults;
 using Microsoft.Extensions.Options;
 using Npgsql;
+using SomeService.Tables.Generated;
 using SyncData.Postgres;
 using SyncData.Postgres.Catalog;
 using SyncData.Shared;
@@ -26,7 +27,8 @@ public static class SyncApi
     /// </summary>
     private static async Task<Results<Accepted<RunResult>, Ok<RunResult>, ValidationProblem, ProblemHttpResult>> Trigger(
         string? f, string? i, string? pageSize, string? batchSize, string? wait, string? c, string? table,
-        SyncRunner runner, SomeService.Follow.FollowWindow followWindow, IOptions<SyncOptions> options, NpgsqlDataSource target, CancellationToken ct)
+        SyncRunner runner, SomeService.Follow.FollowWindow followWindow, IOptions<SyncOptions> options, NpgsqlDataSource target,
+        GeneratedRowTables generated, CancellationToken ct)
     {
         var errors = new Dictionary<string, string[]>();
         var (request, waitForResult) = ParseTrigger(f, i, pageSize, batchSize, wait, c, options.Value, errors);
@@ -37,7 +39,9 @@ public static class SyncApi
         }
 
         // A database that cannot be reached is the measurement middleware's 503 (MapDefaultEndpoints), as for every endpoint.
-        if (await runner.TryStartAsync(request with { Table = moved }, ct) is not { } started)
+        // A described table a typed writer writes: its row classes generated and compiled now, before the run's window opens.
+        var rows = moved.Description is not null && !ApproachRegistry.Catalog[request.Insert].CopyBytes ? generated.Of(moved) : null;
+        if (await runner.TryStartAsync(request with { Table = moved, Rows = rows }, ct) is not { } started)
         {
             if (followWindow.Describe() is { } open)
             {

@@ -1,3 +1,4 @@
+using SomeService.Tables;
 using SyncData.Postgres;
 using SyncData.Shared;
 
@@ -9,4 +10,13 @@ public sealed record SyncRequest(FetchApproach Fetch, InsertApproach Insert, int
 {
     /// <summary>The table the run moves; users unless the trigger named another.</summary>
     public SyncTable Table { get; init; } = SyncTable.Users;
+
+    /// <summary>
+    /// The row table a typed writer writes <see cref="Table"/> through when the lab has none written for it: the one
+    /// generated from its description at the trigger (Tables/Generated); null for a built-in table (IRowTable.Of).
+    /// </summary>
+    public IRowTable? Rows { get; init; }
+
+    /// <summary>The run's row table: the generated one, or the built-in table's.</summary>
+    public IRowTable RowTable => Rows ?? IRowTable.Of(Table);
 }

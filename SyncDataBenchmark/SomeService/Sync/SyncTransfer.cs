@@ -40,7 +40,8 @@ internal sealed class SyncTransfer(
         var visible = snapshot.Visible
                       ?? throw new InvalidOperationException("SyncDataSource sent the run's snapshot without pg_current_snapshot() (Visible): no watermark could be stored for the run.");
         var clock = Stopwatch.StartNew();
-        await using var connection = await target.OpenConnectionAsync(ct);
+        // A generated table's run connects through the data source its enums are mapped on (GeneratedRowTables).
+        await using var connection = await (request.Rows?.DataSource ?? target).OpenConnectionAsync(ct);
         await using var transaction = await connection.BeginTransactionAsync(ct);
         var table = request.Table;
         var source = Source = new ConsumerRun(client, request, runId) { Since = await Watermarks.ReadAsync(connection, transaction, table, ct) };
@@ -107,7 +108,7 @@ internal sealed class SyncTransfer(
             // here only with a fetch that delivers them, whose consumer is an IBinaryCopyConsumer (ApproachRegistryTests).
             var written = ApproachRegistry.Catalog[request.Insert].CopyBytes
                 ? await CopyBytesAsync((IBinaryCopyConsumer)consumer, source, scope, writeTarget, handed, ct)
-                : await IRowTable.Of(request.Table).Accept(new RowTransfer(source, consumer, writer, scope, writeTarget, handed, ct));
+                : await request.RowTable.Accept(new RowTransfer(source, consumer, writer, scope, writeTarget, handed, ct));
             return new Moved(written, handed.Total, scope?.DeletedKeys?.Count);
         }
         catch (Exception ex) when (ex is not (SourceStreamException or OperationCanceledException) && !ct.IsCancellationRequested)
@@ -138,7 +139,9 @@ internal sealed class SyncTransfer(
             where TRow : class
         {
             var rows = SyncMetrics.CountWritten(SourceReads.Attributed(Consumer.ReadAsync(Source, table, Ct), Ct), Handed);
-            return Writer is IMergeWriter merge ? merge.MergeAsync(rows, Scope!, table, Target, Ct) : ((IRowWriter)Writer).WriteAsync(rows, table, Target, Ct);
+            // The EF-based writers open the context that maps TRow (SyncDbContext, or the generated table's).
+            var target = Target with { NewDbContext = table.NewDbContext };
+            return Writer is IMergeWriter merge ? merge.MergeAsync(rows, Scope!, table, target, Ct) : ((IRowWriter)Writer).WriteAsync(rows, table, target, Ct);
         }
     }
 }

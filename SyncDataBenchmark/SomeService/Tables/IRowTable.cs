@@ -1,3 +1,4 @@
+using Npgsql;
 using SyncData.Postgres;
 
 namespace SomeService.Tables;
@@ -9,6 +10,9 @@ namespace SomeService.Tables;
 public interface IRowTable
 {
     SyncTable Table { get; }
+
+    /// <summary>The data source the run's connection comes from when it is not the service's target (a generated table's, its enums mapped); null for the target's.</summary>
+    NpgsqlDataSource? DataSource { get; }
 
     /// <summary>Calls <paramref name="visitor"/> with this table's rows' type.</summary>
     TResult Accept<TResult>(IRowTableVisitor<TResult> visitor);

@@ -1,7 +1,9 @@
 using System.Text.Json.Serialization.Metadata;
 using Apache.Arrow;
+using Microsoft.EntityFrameworkCore;
 using Npgsql;
 using SomeService.Fetch;
+using SomeService.Insert;
 using SyncData.Postgres;
 
 namespace SomeService.Tables;
@@ -38,4 +40,11 @@ public abstract class RowTable<TRow> : IRowTable
 
     /// <summary>Writes one row into a binary COPY of <see cref="SyncTable.Columns"/>: StartRow and every column, each with its PostgreSQL type.</summary>
     public abstract void Write(NpgsqlBinaryImporter importer, TRow row);
+
+    /// <summary>The EF context that maps <typeparamref name="TRow"/>, on <paramref name="connection"/> (the EF-based writers' <see cref="WriteTarget.OpenDbContextAsync"/>).</summary>
+    public virtual DbContext NewDbContext(NpgsqlConnection connection, int commandTimeoutSeconds) =>
+        WriteTarget.NewSyncDbContext(connection, commandTimeoutSeconds);
+
+    /// <summary>The data source the run's connection comes from when it is not the service's target: one whose types are mapped for this table.</summary>
+    public virtual NpgsqlDataSource? DataSource => null;
 }

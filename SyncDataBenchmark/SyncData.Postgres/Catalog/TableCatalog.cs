@@ -69,8 +69,9 @@ public static class TableCatalog
         {
             typeOids.Add(r.GetInt64(7));
             typeOids.Add(r.GetInt64(8));
+            var baseType = new ColumnBaseType(r.GetString(9), r.GetString(10), r.GetInt32(11), r.GetString(12), r.GetString(13), r.GetString(14), r.GetFieldValue<string[]>(15), r.GetString(16));
             return new TableColumn(r.GetString(0), r.GetString(1), r.GetString(2), r.GetBoolean(3),
-                r.IsDBNull(4) ? null : r.GetString(4), r.GetString(5), r.IsDBNull(6) ? null : r.GetString(6));
+                r.IsDBNull(4) ? null : r.GetString(4), r.GetString(5), r.IsDBNull(6) ? null : r.GetString(6), baseType);
         }, ct);
         return (columns, typeOids);
     }

@@ -7,4 +7,6 @@ namespace SyncData.Postgres.Catalog;
 /// <param name="Generated">The expression of a stored generated column, which COPY cannot write; null for any other.</param>
 /// <param name="Identity">"a" (generated always), "d" (by default), "" (not an identity column).</param>
 /// <param name="Collation">The column's collation when it is not its type's own, already quoted; null otherwise.</param>
-public sealed record TableColumn(string Name, string Type, string SendFunction, bool NotNull, string? Generated, string Identity, string? Collation);
+/// <param name="Base">The type the column's values are, a domain followed down to it: what a typed writer's row class is generated from (<see cref="ColumnClrTypes"/>); null when not read.</param>
+public sealed record TableColumn(string Name, string Type, string SendFunction, bool NotNull, string? Generated, string Identity, string? Collation,
+    ColumnBaseType? Base = null);

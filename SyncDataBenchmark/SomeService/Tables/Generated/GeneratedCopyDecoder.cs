@@ -1,0 +1,52 @@
+using SomeService.Fetch;
+
+namespace SomeService.Tables.Generated;
+
+/// <summary>
+/// The base of a COPY decoder generated for a described table (<see cref="RowClassSource"/>): the generated subclass
+/// decodes each column into its property; this turns each value the property's CLR type cannot hold into an error
+/// naming the row (its COPY tuple and the key decoded so far), the column and the value, as the orders' decoder does.
+/// </summary>
+public abstract class GeneratedCopyDecoder<TRow>(string table, string[] columns, int[] fixedLengths, bool[] nullable)
+    : CopyRowDecoder<TRow>(columns, fixedLengths, nullable)
+{
+    private const string OnlyRawRelays = "Only the raw relays (NpgsqlCopy × NpgsqlCopyRaw or NpgsqlCopyRawTuned) carry it unchanged.";
+
+    /// <summary>The row's key columns decoded so far, "name = value, …", for an error.</summary>
+    protected abstract string KeySoFar { get; }
+
+    protected decimal Decimal(ReadOnlySpan<byte> bytes, string column) =>
+        PostgresNumeric.ToDecimal(bytes) ?? throw Refused(column, PostgresNumeric.Format(bytes),
+            ".NET's decimal holds a 96-bit integer over a power of ten up to 28: no NaN, no ±Infinity, at most 28 decimal places, about 28-29 significant digits");
+
+    protected DateTime Timestamp(long micros, string column, DateTimeKind kind) =>
+        PostgresTimestamp.ToDateTime(micros, kind) ?? throw Refused(column, PostgresTimestamp.Format(micros) + (kind == DateTimeKind.Utc ? "+00" : ""),
+            ".NET's DateTime holds years 1–9999, and 0001-01-01 00:00:00 is DateTime.MinValue, which Npgsql writes as -infinity");
+
+    protected DateOnly Date(int days, string column) =>
+        PostgresTimestamp.ToDateOnly(days) ?? throw Refused(column, PostgresTimestamp.FormatDate(days),
+            ".NET's DateOnly holds 0001-01-01 to 9999-12-31, and those two are DateOnly.MinValue/MaxValue, which Npgsql writes as -infinity/infinity");
+
+    protected TimeOnly Time(long micros, string column) =>
+        PostgresFields.Time(micros) ?? throw Refused(column, PostgresFields.FormatTime(micros), ".NET's TimeOnly holds 00:00 to 23:59:59.9999999, not 24:00");
+
+    protected string Jsonb(ReadOnlySpan<byte> bytes, string column) =>
+        PostgresFields.Jsonb(bytes) ?? throw new SourceStreamException($"COPY tuple {Tuple:N0}: {column} is not jsonb of version 1 (first byte {PostgresFields.JsonbVersion(bytes)}).");
+
+    protected string?[] TextArray(ReadOnlySpan<byte> bytes, string column) =>
+        PostgresFields.TextArray(bytes, out var shape) ?? throw Refused(column, shape, "string?[] holds one dimension from 1");
+
+    /// <summary>An enum's label as the generated CLR enum's value (a label added to the type after the class was generated is refused).</summary>
+    protected TEnum Label<TEnum>(ReadOnlySpan<byte> bytes, string column, Dictionary<string, TEnum> labels)
+        where TEnum : struct, Enum
+    {
+        var label = System.Text.Encoding.UTF8.GetString(bytes);
+        return labels.TryGetValue(label, out var value)
+            ? value
+            : throw Refused(column, $"'{label}'", $"{typeof(TEnum).Name} has no value for the label (values: {string.Join(", ", labels.Keys)})");
+    }
+
+    private SourceStreamException Refused(string column, string value, string why) =>
+        new($"row {Tuple:N0} of the COPY{(KeySoFar.Length > 0 ? $" ({KeySoFar})" : "")}: {column} = {value} cannot be carried by a parsed COPY row " +
+            $"(SomeService's reader, into the class generated for {table} every writer library is handed): {why}. {OnlyRawRelays}");
+}

@@ -1,0 +1,34 @@
+using System.Text.Json.Serialization.Metadata;
+using Apache.Arrow;
+using Npgsql;
+using SomeService.Fetch;
+using SyncData.Postgres;
+
+namespace SomeService.Tables.Generated;
+
+/// <summary>
+/// The base of a row table generated from a described table's catalog (<see cref="RowClassSource"/>): the generated
+/// subclass writes the COPY decoder, <see cref="RowTable{TRow}.Write"/> and the EF context per column; this holds the
+/// table and the data source its enums are mapped on. Only the NpgsqlCopy fetch carries a described table
+/// (DescribedTableReach), so the other fetches' mappings are refused here.
+/// </summary>
+public abstract class GeneratedRowTable<TRow>(SyncTable table, NpgsqlDataSource dataSource) : RowTable<TRow>
+    where TRow : class
+{
+    public override SyncTable Table => table;
+
+    public override NpgsqlDataSource? DataSource => dataSource;
+
+    public override JsonTypeInfo<TRow> Json => throw NotGenerated("its JSON metadata");
+
+    public override string KeyOf(TRow row) => throw NotGenerated("its keyset paging key");
+
+    public override IGrpcStreamRows<TRow> GrpcStream => throw NotGenerated("its gRPC messages");
+
+    public override string? ArrowMismatch(Schema received) => throw NotGenerated("its Arrow schema");
+
+    public override IEnumerable<TRow> ArrowRows(RecordBatch batch) => throw NotGenerated("its Arrow schema");
+
+    private NotSupportedException NotGenerated(string what) =>
+        new($"{table.Name} is a described table: its row class is generated for the NpgsqlCopy fetch alone, not {what} (issue 49, part 3).");
+}

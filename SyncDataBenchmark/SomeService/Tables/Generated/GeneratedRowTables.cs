@@ -1,0 +1,51 @@
+using System.Collections.Concurrent;
+using Microsoft.Extensions.Options;
+using Npgsql;
+using SomeService.Sync;
+using SyncData.Model;
+using SyncData.Postgres;
+
+namespace SomeService.Tables.Generated;
+
+/// <summary>
+/// The row tables generated for described tables, made at the trigger (outside the run's measured window, as the
+/// catalog read is) and kept: the classes compiled once per description (<see cref="RowClassCompiler"/>), and for each a
+/// data source of its own on the target's connection settings, on which the generated enums are mapped. Npgsql takes
+/// type mappings only while a data source is built, and the service's target data source is built before any table is
+/// described, so a run of a generated table opens its connection from this one (SyncTransfer, <see cref="IRowTable.DataSource"/>).
+/// </summary>
+public sealed class GeneratedRowTables(IConfiguration configuration, IOptions<SyncOptions> options) : IAsyncDisposable
+{
+    private readonly ConcurrentDictionary<string, Lazy<IRowTable>> _tables = new(StringComparer.Ordinal);
+
+    /// <summary>The generated row table of described table <paramref name="table"/>, compiled and its data source built on first use.</summary>
+    public IRowTable Of(SyncTable table)
+    {
+        var description = table.Description ?? throw new ArgumentException($"{table.Name} is built in: its row table is written by hand.", nameof(table));
+        var ns = RowClassCompiler.Namespace(RowClassSource.Generate(table.Name, description, "SomeService.Generated"));
+        var source = RowClassSource.Generate(table.Name, description, ns);
+        return _tables.GetOrAdd(source, _ => new Lazy<IRowTable>(() => Build(table, source, ns))).Value;
+    }
+
+    private IRowTable Build(SyncTable table, string source, string ns)
+    {
+        var type = RowClassCompiler.Compile(source, ns).GetType($"{ns}.{RowTableSource.TypeName}", throwOnError: true)!;
+        var connectionString = configuration.GetConnectionString("Target") ?? throw new InvalidOperationException("ConnectionStrings:Target is not configured.");
+        var builder = new NpgsqlDataSourceBuilder(connectionString) { Name = "Target" };
+        TargetConnection.Configure(options.Value, builder.ConnectionStringBuilder);
+        SyncDbContext.MapTypes(builder);
+        type.GetMethod("MapTypes")!.CreateDelegate<Action<NpgsqlDataSourceBuilder>>()(builder);
+        return (IRowTable)Activator.CreateInstance(type, table, builder.Build())!;
+    }
+
+    public async ValueTask DisposeAsync()
+    {
+        foreach (var table in _tables.Values.Where(t => t.IsValueCreated))
+        {
+            if (table.Value.DataSource is { } dataSource)
+            {
+                await dataSource.DisposeAsync();
+            }
+        }
+    }
+}

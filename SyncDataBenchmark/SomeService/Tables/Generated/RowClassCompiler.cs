@@ -1,0 +1,56 @@
+using System.Reflection;
+using System.Runtime.Loader;
+using System.Security.Cryptography;
+using System.Text;
+using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.CSharp;
+
+namespace SomeService.Tables.Generated;
+
+/// <summary>
+/// Compiles generated row classes with Roslyn into an assembly loaded into the default context (so they bind to the
+/// same EF Core, Npgsql and SomeService this process runs), once per distinct source: the same description generates
+/// the same source, so a table is compiled once per process however often it is triggered.
+/// </summary>
+internal static class RowClassCompiler
+{
+    private static readonly Dictionary<string, Assembly> Compiled = new(StringComparer.Ordinal);
+    private static readonly Lock Gate = new();
+
+    /// <summary>Everything the process may load (the runtime and the application's dependencies): what the generated code is compiled against.</summary>
+    private static readonly Lazy<MetadataReference[]> References = new(() =>
+        ((string)AppContext.GetData("TRUSTED_PLATFORM_ASSEMBLIES")!).Split(Path.PathSeparator, StringSplitOptions.RemoveEmptyEntries)
+        .Select(path => (MetadataReference)MetadataReference.CreateFromFile(path)).ToArray());
+
+    /// <summary>A namespace unique to <paramref name="key"/> (the description's own text), so two tables' classes never meet.</summary>
+    public static string Namespace(string key) =>
+        "SomeService.Generated.T" + Convert.ToHexString(SHA256.HashData(Encoding.UTF8.GetBytes(key)))[..16];
+
+    /// <summary>The assembly compiled from <paramref name="source"/>: compiled now, or the one compiled before.</summary>
+    public static Assembly Compile(string source, string assemblyName)
+    {
+        lock (Gate)
+        {
+            if (Compiled.TryGetValue(source, out var done))
+            {
+                return done;
+            }
+
+            var compilation = CSharpCompilation.Create(assemblyName, [CSharpSyntaxTree.ParseText(source, new CSharpParseOptions(LanguageVersion.Latest))],
+                References.Value, new CSharpCompilationOptions(OutputKind.DynamicallyLinkedLibrary, nullableContextOptions: NullableContextOptions.Enable,
+                    optimizationLevel: OptimizationLevel.Release));
+            using var image = new MemoryStream();
+            var emitted = compilation.Emit(image);
+            if (!emitted.Success)
+            {
+                var errors = emitted.Diagnostics.Where(d => d.Severity == DiagnosticSeverity.Error).Take(10);
+                throw new InvalidOperationException($"The generated row classes do not compile:\n{string.Join("\n", errors)}\n{source}");
+            }
+
+            image.Position = 0;
+            var assembly = AssemblyLoadContext.Default.LoadFromStream(image);
+            Compiled[source] = assembly;
+            return assembly;
+        }
+    }
+}

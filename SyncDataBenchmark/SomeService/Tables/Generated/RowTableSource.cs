@@ -1,0 +1,105 @@
+using System.Text;
+using SyncData.Postgres.Catalog;
+
+namespace SomeService.Tables.Generated;
+
+/// <summary>
+/// The generated row table of a described table: its COPY decoder (a <see cref="GeneratedCopyDecoder{TRow}"/>, one
+/// case per column, as UsersCopyDecoder and OrdersCopyDecoder are written), its importer writes (each column with its
+/// NpgsqlDbType, an enum by its type's name), its EF context, and its enums' mapping on the table's data source.
+/// </summary>
+internal static class RowTableSource
+{
+    public const string TypeName = "GeneratedTable";
+
+    public const string DecoderName = "GeneratedCopyDecoder";
+
+    public static void Append(StringBuilder source, string tableName, TableDescription table, string entity,
+        List<GeneratedColumn> columns, IEnumerable<(string Name, ColumnBaseType Type)> enums)
+    {
+        var mapped = enums.ToList();
+        source.AppendLine($"public sealed class {TypeName}(SyncData.Postgres.SyncTable table, NpgsqlDataSource dataSource)");
+        source.AppendLine($"    : SomeService.Tables.Generated.GeneratedRowTable<{entity}>(table, dataSource)").AppendLine("{");
+        source.AppendLine("    /// <summary>Npgsql's side of the enums: on the data source the run's connection comes from.</summary>");
+        source.AppendLine("    public static void MapTypes(NpgsqlDataSourceBuilder dataSource)").AppendLine("    {");
+        foreach (var (name, type) in mapped)
+        {
+            source.AppendLine($"        dataSource.MapEnum<{name}>({RowClassSource.Literal(PgName(type))});");
+        }
+
+        source.AppendLine("    }");
+        source.AppendLine($"    public override SomeService.Fetch.CopyRowDecoder<{entity}> NewCopyDecoder() => new {DecoderName}();");
+        source.AppendLine($"    public override DbContext NewDbContext(NpgsqlConnection connection, int commandTimeoutSeconds) => {entity}Context.Open(connection, commandTimeoutSeconds);");
+        source.AppendLine($"    public override void Write(NpgsqlBinaryImporter importer, {entity} row)").AppendLine("    {");
+        source.AppendLine("        importer.StartRow();");
+        foreach (var column in columns)
+        {
+            var type = column.EnumName is null ? $"NpgsqlDbType.{column.Clr.NpgsqlDbType.Replace(" | ", " | NpgsqlDbType.", StringComparison.Ordinal)}" : RowClassSource.Literal(PgName(column.Column.Base!));
+            source.AppendLine($"        importer.Write(row.{column.Property}, {type});");
+        }
+
+        source.AppendLine("    }").AppendLine("}");
+        AppendDecoder(source, tableName, table, entity, columns, mapped);
+    }
+
+    /// <summary>An enum's name as Npgsql's mapping takes it: unqualified in public (as SyncDbContext maps order_status), schema.name elsewhere.</summary>
+    public static string PgName(ColumnBaseType type) => type.Schema == "public" ? type.TypeName : type.DataTypeName;
+
+    private static void AppendDecoder(StringBuilder source, string tableName, TableDescription table, string entity,
+        List<GeneratedColumn> columns, List<(string Name, ColumnBaseType Type)> enums)
+    {
+        source.AppendLine($"public sealed class {DecoderName}() : SomeService.Tables.Generated.GeneratedCopyDecoder<{entity}>(TableName, ColumnNames, FixedLengths, NullableColumns)").AppendLine("{");
+        source.AppendLine($"    private const string TableName = {RowClassSource.Literal(tableName)};");
+        source.AppendLine($"    private static readonly string[] ColumnNames = [{string.Join(", ", columns.Select(c => RowClassSource.Literal(c.Column.Name)))}];");
+        source.AppendLine($"    private static readonly int[] FixedLengths = [{string.Join(", ", columns.Select(c => c.Clr.FixedLength))}];");
+        source.AppendLine($"    private static readonly bool[] NullableColumns = [{string.Join(", ", columns.Select(c => c.Nullable ? "true" : "false"))}];");
+        foreach (var (name, type) in enums)
+        {
+            source.AppendLine($"    private static readonly System.Collections.Generic.Dictionary<string, {name}> {name}Labels =");
+            source.AppendLine($"        System.Enum.GetValues<{name}>().Zip(new[] {{ {string.Join(", ", type.Labels.Select(RowClassSource.Literal))} }}).ToDictionary(p => p.Second, p => p.First);");
+        }
+
+        source.AppendLine($"    private {entity} _row = new();");
+        var key = columns.Where(c => table.PrimaryKey.Contains(c.Column.Name)).Select(c => $"{c.Column.Name.Replace("{", "{{", StringComparison.Ordinal).Replace("}", "}}", StringComparison.Ordinal)} = {{_row.{c.Property}}}");
+        source.AppendLine($"    protected override string KeySoFar => {RowClassSource.Literal(string.Join(", ", key)).Insert(0, "$")};");
+        source.AppendLine("    protected override void DecodeField(int field, System.ReadOnlySpan<byte> bytes)").AppendLine("    {");
+        source.AppendLine("        switch (field)").AppendLine("        {");
+        foreach (var column in columns)
+        {
+            source.AppendLine($"            case {column.Field}: _row.{column.Property} = {Decode(column)}; break;");
+        }
+
+        source.AppendLine("        }").AppendLine("    }");
+        source.AppendLine("    // A NULL leaves the property at its default, null: each row starts from a new object.");
+        source.AppendLine("    protected override void DecodeNull(int field) { }");
+        source.AppendLine($"    protected override {entity} CompleteRow()").AppendLine("    {");
+        source.AppendLine("        var row = _row;").AppendLine("        _row = new();").AppendLine("        return row;").AppendLine("    }").AppendLine("}");
+    }
+
+    /// <summary>The expression that reads column <paramref name="column"/>'s binary value from <c>bytes</c>.</summary>
+    private static string Decode(GeneratedColumn column)
+    {
+        var name = RowClassSource.Literal(column.Column.Name);
+        return column.Clr.Kind switch
+        {
+            ColumnValueKind.Boolean => "bytes[0] != 0",
+            ColumnValueKind.Int16 => "BinaryPrimitives.ReadInt16BigEndian(bytes)",
+            ColumnValueKind.Int32 => "BinaryPrimitives.ReadInt32BigEndian(bytes)",
+            ColumnValueKind.Int64 => "BinaryPrimitives.ReadInt64BigEndian(bytes)",
+            ColumnValueKind.Float4 => "BinaryPrimitives.ReadSingleBigEndian(bytes)",
+            ColumnValueKind.Float8 => "BinaryPrimitives.ReadDoubleBigEndian(bytes)",
+            ColumnValueKind.Numeric => $"Decimal(bytes, {name})",
+            ColumnValueKind.Text or ColumnValueKind.Json => "System.Text.Encoding.UTF8.GetString(bytes)",
+            ColumnValueKind.Jsonb => $"Jsonb(bytes, {name})",
+            ColumnValueKind.Uuid => "new System.Guid(bytes, bigEndian: true)",
+            ColumnValueKind.Timestamp => $"Timestamp(BinaryPrimitives.ReadInt64BigEndian(bytes), {name}, System.DateTimeKind.Unspecified)",
+            ColumnValueKind.TimestampTz => $"Timestamp(BinaryPrimitives.ReadInt64BigEndian(bytes), {name}, System.DateTimeKind.Utc)",
+            ColumnValueKind.Date => $"Date(BinaryPrimitives.ReadInt32BigEndian(bytes), {name})",
+            ColumnValueKind.Time => $"Time(BinaryPrimitives.ReadInt64BigEndian(bytes), {name})",
+            ColumnValueKind.Bytea => "bytes.ToArray()",
+            ColumnValueKind.TextArray => $"TextArray(bytes, {name})",
+            ColumnValueKind.Enum => $"Label(bytes, {name}, {column.EnumName}Labels)",
+            _ => throw new InvalidOperationException($"No decoding for {column.Clr.Kind}."),
+        };
+    }
+}

@@ -1,0 +1,77 @@
+namespace SyncData.Postgres.Catalog;
+
+/// <summary>
+/// The one rule of which PostgreSQL types a row class generated from a catalog's description can hold, and in what CLR
+/// type: the type EF Core's Npgsql provider maps each to, as a team's own entity class would declare it. SomeService
+/// generates its classes by it and <see cref="DescribedTableReach"/> refuses a typed writer by it before any run, so the
+/// runner and SomeService agree. A type it maps may still hold a value its CLR type cannot (numeric NaN, a timestamp
+/// outside years 1–9999, time 24:00): the run then fails naming the row, column and value.
+/// </summary>
+public static class ColumnClrTypes
+{
+    private static readonly Dictionary<string, ColumnClrType> Mapped = new(StringComparer.Ordinal)
+    {
+        ["bool"] = new(ColumnValueKind.Boolean, "bool", "Boolean", 1, true),
+        ["int2"] = new(ColumnValueKind.Int16, "short", "Smallint", 2, true),
+        ["int4"] = new(ColumnValueKind.Int32, "int", "Integer", 4, true),
+        ["int8"] = new(ColumnValueKind.Int64, "long", "Bigint", 8, true),
+        // NaN and ±Infinity are floats and doubles too.
+        ["float4"] = new(ColumnValueKind.Float4, "float", "Real", 4, true),
+        ["float8"] = new(ColumnValueKind.Float8, "double", "Double", 8, true),
+        ["numeric"] = new(ColumnValueKind.Numeric, "decimal", "Numeric", -1, true),
+        ["text"] = new(ColumnValueKind.Text, "string", "Text", -1, false),
+        ["varchar"] = new(ColumnValueKind.Text, "string", "Varchar", -1, false),
+        ["bpchar"] = new(ColumnValueKind.Text, "string", "Char", -1, false),
+        ["uuid"] = new(ColumnValueKind.Uuid, "System.Guid", "Uuid", 16, true),
+        ["timestamp"] = new(ColumnValueKind.Timestamp, "System.DateTime", "Timestamp", 8, true),
+        ["timestamptz"] = new(ColumnValueKind.TimestampTz, "System.DateTime", "TimestampTz", 8, true),
+        ["date"] = new(ColumnValueKind.Date, "System.DateOnly", "Date", 4, true),
+        ["time"] = new(ColumnValueKind.Time, "System.TimeOnly", "Time", 8, true),
+        ["bytea"] = new(ColumnValueKind.Bytea, "byte[]", "Bytea", -1, false),
+        // As a string, as the orders' attributes are: the document's text (json keeps it, jsonb normalises it; the checksum compares jsonb as jsonb).
+        ["json"] = new(ColumnValueKind.Json, "string", "Json", -1, false),
+        ["jsonb"] = new(ColumnValueKind.Jsonb, "string", "Jsonb", -1, false),
+    };
+
+    private static readonly ColumnClrType TextArray = new(ColumnValueKind.TextArray, "string?[]", "Array | Text", -1, false);
+    private static readonly ColumnClrType Enum = new(ColumnValueKind.Enum, "", "", -1, true);
+
+    /// <summary>The CLR type <paramref name="column"/>'s values are held in, or null with <paramref name="whyNot"/> saying why none is.</summary>
+    public static ColumnClrType? Of(TableColumn column, out string whyNot)
+    {
+        whyNot = "";
+        var type = column.Base;
+        if (type is null)
+        {
+            whyNot = "its type was not read from the catalog";
+            return null;
+        }
+
+        if (type.Kind == "e")
+        {
+            return Enum;
+        }
+
+        if (type.Name == "_text")
+        {
+            return TextArray;
+        }
+
+        if (Mapped.TryGetValue(type.Name, out var mapped))
+        {
+            return mapped;
+        }
+
+        whyNot = Unmapped(type);
+        return null;
+    }
+
+    private static string Unmapped(ColumnBaseType type) => type switch
+    {
+        { Name: "interval" } => "TimeSpan, EF Core's type for interval, cannot hold months (1 mon is not a fixed number of days), so the generator maps no interval",
+        { Kind: "r" or "m" } => "a range is NpgsqlRange<T> in EF Core, which the generator does not map",
+        { Element.Length: > 0 } => "the generator maps text[] alone among arrays",
+        { Kind: "e" or "b", Name.Length: > 0 } => "the generator does not map this type (it maps bool, int2/4/8, float4/8, numeric, text, varchar, char(n), uuid, timestamp, timestamptz, date, time, bytea, json, jsonb, text[], enums and domains over them)",
+        _ => "the generator maps no user-defined type but an enum or a domain over a type it maps",
+    };
+}

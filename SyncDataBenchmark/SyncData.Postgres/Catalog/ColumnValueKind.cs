@@ -1,0 +1,24 @@
+namespace SyncData.Postgres.Catalog;
+
+/// <summary>How a column's binary COPY value is read into its generated row class's property (<see cref="ColumnClrTypes"/>).</summary>
+public enum ColumnValueKind
+{
+    Boolean,
+    Int16,
+    Int32,
+    Int64,
+    Float4,
+    Float8,
+    Numeric,
+    Text,
+    Uuid,
+    Timestamp,
+    TimestampTz,
+    Date,
+    Time,
+    Bytea,
+    Json,
+    Jsonb,
+    TextArray,
+    Enum,
+}

@@ -1,0 +1,158 @@
+using SyncData.Harness;
+using SyncData.Postgres;
+using SyncData.Shared;
+using Xunit;
+using static SyncDataBenchmark.Tests.OwnTablePair;
+
+namespace SyncDataBenchmark.Tests;
+
+/// <summary>
+/// The typed writers on a table the lab has no class for (issue 49, part 3; docs/own-table.md): SomeService generates
+/// the row classes from the target's catalog and compiles them at the trigger. A team's table of every type the generator
+/// maps (Fixtures/team-typed.sql), and the built-in tables seen through their catalog (public.users, public.orders: the
+/// generated path on the same physical table as the written one), move and verify over every column; a value the
+/// generated class cannot hold fails naming its row, column and value and leaves the target as it was.
+/// </summary>
+[Collection(InProcessCollection.Name)]
+[Trait("Tier", "Lab")]
+public sealed class GeneratedRowTableTests(InProcessLab lab) : IAsyncLifetime
+{
+    private const string Typed = "\"Team Sales\".\"Typed Lines\"";
+    private const string QuotedEnum = "\"Team Sales\".\"Quoted Enum\"";
+    private const int Users = 300;
+    private const int Orders = 200;
+    private string _source = null!;
+    private string _target = null!;
+
+    public async Task InitializeAsync()
+    {
+        _source = await ScratchDatabase.RecreateAsync(lab.Postgres, "gen_source");
+        await SqlScripts.SeedAsync(_source, SyncTable.Users, Users);
+        await Lab.ScalarAsync(_source, "select seed_orders($1, 1)", [Orders]);
+        await Lab.ScalarAsync(_source, await Fixture("awkward-orders.sql"));
+        await Lab.ScalarAsync(_source, await Fixture("team-typed.sql"));
+        _target = await ScratchDatabase.RecreateAsync(lab.Postgres, "gen_target");
+        await Lab.ScalarAsync(_target, (await DescribeAsync(_source, Typed)).Description!.CreateSql);
+        await Lab.ScalarAsync(_target, (await DescribeAsync(_source, QuotedEnum)).Description!.CreateSql);
+    }
+
+    public Task DisposeAsync() => Task.CompletedTask;
+
+    private static Task<string> Fixture(string name) => File.ReadAllTextAsync(Path.Combine(AppContext.BaseDirectory, "Fixtures", name));
+
+    private InProcessPair Pair() => Start(lab, _source, _target);
+
+    public static TheoryData<string, string> Carried()
+    {
+        var data = new TheoryData<string, string>();
+        foreach (var insert in new[] { "NpgsqlCopy", "NpgsqlCopyTuned", "EFTypical", "EFBulk", "Linq2DB", "Linq2DBCopy" })
+        {
+            data.Add(insert, Typed);
+        }
+
+        foreach (var insert in new[] { "NpgsqlCopy", "NpgsqlCopyTuned", "EFTypical", "Linq2DB" })
+        {
+            data.Add(insert, QuotedEnum);
+        }
+
+        foreach (var insert in new[] { "NpgsqlCopy", "EFTypical", "EFBulk", "Linq2DB", "Linq2DBCopy" })
+        {
+            data.Add(insert, "public.users");
+            data.Add(insert, "public.orders");
+        }
+
+        return data;
+    }
+
+    [Theory]
+    [MemberData(nameof(Carried))]
+    public async Task A_typed_writer_moves_a_described_table_through_its_generated_class_and_verifies_every_column(string insert, string name)
+    {
+        await using var pair = Pair();
+        var run = await RunAsync(pair, insert, name);
+        Assert.True(run.Verified, run.Error);
+        var table = await DescribeAsync(_source, name);
+        var source = await Lab.ReadChecksumAsync(_source, table);
+        Assert.Equal(source, await Lab.ReadChecksumAsync(_target, table));
+        Assert.Equal(source.Rows, run.Rows);
+    }
+
+    /// <summary>
+    /// orders.exchange_rate NaN (decimal has none) and a timestamp of 0001-01-01 00:00:00 (DateTime.MinValue, which Npgsql
+    /// writes as -infinity): the run fails naming the row, the column and the value, and is rolled back.
+    /// </summary>
+    [Theory]
+    [InlineData("EFBulk", "public.orders", "exchange_rate", "numeric", "NaN", "id = 150): exchange_rate = NaN cannot be carried")]
+    [InlineData("Linq2DBCopy", "public.orders", "placed_at", "timestamptz", "0001-01-01 00:00:00+00", "id = 150): placed_at = 0001-01-01 00:00:00+00 cannot be carried")]
+    [InlineData("NpgsqlCopy", Typed, "at_time", "time", "24:00", "(Region = 2, order = 2, Line No = 4): at_time = 24:00:00 cannot be carried")]
+    public async Task A_value_the_generated_class_cannot_hold_fails_naming_row_column_and_value_and_leaves_the_target_as_it_was(
+        string insert, string name, string column, string type, string value, string named)
+    {
+        await using var pair = Pair();
+        Assert.True((await RunAsync(pair, "NpgsqlCopyRaw", name)).Verified);
+        var table = await DescribeAsync(_source, name);
+        var before = await Lab.ReadChecksumAsync(_target, table);
+        var where = name == Typed ? "\"Region\" = 2 and \"order\" = 2" : "id = 150";
+        var original = (string?)await Lab.ScalarAsync(_source, $"select {column}::text from {table.SqlName} where {where}");
+        await Lab.ScalarAsync(_source, $"update {table.SqlName} set {column} = $1::{type} where {where}", [value]);
+        try
+        {
+            var run = await RunAsync(pair, insert, name);
+            Assert.True(run.Status == RunStatus.Failed, run.Error);
+            Assert.Contains(named, run.Error, StringComparison.Ordinal);
+            Assert.Equal(before, await Lab.ReadChecksumAsync(_target, table));
+        }
+        finally
+        {
+            await Lab.ScalarAsync(_source, $"update {table.SqlName} set {column} = $1::{type} where {where}", [(object?)original ?? DBNull.Value]);
+        }
+    }
+
+    /// <summary>(table, SQL that makes the target differ: rows missing, rows altered, an extra row the merge must delete).</summary>
+    private static readonly Dictionary<string, string> Drift = new()
+    {
+        [Typed] = "delete from \"Team Sales\".\"Typed Lines\" where \"Region\" = 2 and \"order\" = 1; " +
+                  "update \"Team Sales\".\"Typed Lines\" set note = 'altered', total = 1.5, mode = 'Sea' where \"Region\" = 1 and \"order\" = 1; " +
+                  "insert into \"Team Sales\".\"Typed Lines\" (\"Region\", \"order\", \"Line No\", \"select\") values (3, 3, 99, false)",
+        ["public.users"] = "delete from users where id in (select id from users order by id limit 5); " +
+                           "update users set name = 'altered' where id in (select id from users order by id desc limit 5); " +
+                           "insert into users values (gen_random_uuid(), 'extra', '', '', '2024-01-01', true)",
+        ["public.orders"] = "delete from orders where id in (select id from orders order by id limit 5); " +
+                            "update orders set note = 'altered', total = total + 1, status = 'cancelled' where id in (select id from orders order by id desc limit 5); " +
+                            "insert into orders select 999999999, customer_id, status, total, discount, exchange_rate, currency, placed_at, delivery_date, tags, " +
+                            "attributes, note, attachment, item_count, is_gift, shipping_address from orders order by id limit 1",
+    };
+
+    /// <summary>The merge writers the generated row table serves, on a target made to differ from the source: equal to it afterwards over every column.</summary>
+    [Theory]
+    [InlineData("NpgsqlCopyMerge", Typed)]
+    [InlineData("NpgsqlCopyMerge", "public.orders")]
+    [InlineData("EFMerge", "public.users")]
+    [InlineData("EFMerge", "public.orders")]
+    [InlineData("EFBulkMerge", "public.users")]
+    [InlineData("EFBulkMerge", "public.orders")]
+    public async Task A_merge_writer_makes_a_differing_target_equal_to_the_source_through_the_generated_class(string insert, string name)
+    {
+        await using var pair = Pair();
+        Assert.True((await RunAsync(pair, "NpgsqlCopyRaw", name)).Verified);
+        await Lab.ScalarAsync(_target, Drift[name]);
+        var table = await DescribeAsync(_source, name);
+        var source = await Lab.ReadChecksumAsync(_source, table);
+        Assert.NotEqual(source, await Lab.ReadChecksumAsync(_target, table));
+        var run = await RunAsync(pair, insert, name);
+        Assert.True(run.Verified, run.Error);
+        Assert.Equal(source, await Lab.ReadChecksumAsync(_target, table));
+    }
+
+    [Theory]
+    [InlineData("EFMerge", Typed, "EFMerge (EF Core) finds rows by a one-column key of bigint or uuid (EFMergeKeys), and \"Team Sales\".\"Typed Lines\"'s primary key is (\"Region\", \"order\", \"Line No\")")]
+    [InlineData("Linq2DBMerge", Typed, "Linq2DBMerge writes typed rows through a row class written per table; its use of one is not generated for a described table yet")]
+    [InlineData("Linq2DBTempMerge", "public.orders", "Linq2DBTempMerge writes typed rows through a row class written per table; its use of one is not generated for a described table yet")]
+    [InlineData("EFBulk", QuotedEnum, "EFBulk (EFCore.BulkExtensions) hands Npgsql's binary importer EF Core's store type of \"Team Sales\".\"Quoted Enum\"'s column \"mode\", the enum's SQL-quoted name")]
+    [InlineData("Linq2DBCopy", QuotedEnum, "Linq2DBCopy (linq2db) hands Npgsql's binary importer EF Core's store type")]
+    public async Task A_writer_the_generator_does_not_serve_is_refused_naming_why(string insert, string name, string why)
+    {
+        await using var pair = Pair();
+        Assert.Contains(why, await RefusalAsync(pair, "NpgsqlCopy", insert, name), StringComparison.Ordinal);
+    }
+}

@@ -108,19 +108,12 @@ public sealed class GeneratedRowTableTests(InProcessLab lab) : IAsyncLifetime
         }
     }
 
-    /// <summary>(table, SQL that makes the target differ: rows missing, rows altered, an extra row the merge must delete).</summary>
+    /// <summary>(table, the fixture that makes its target differ: rows missing, rows altered, an extra row the merge must delete).</summary>
     private static readonly Dictionary<string, string> Drift = new()
     {
-        [Typed] = "delete from \"Team Sales\".\"Typed Lines\" where \"Region\" = 2 and \"order\" = 1; " +
-                  "update \"Team Sales\".\"Typed Lines\" set note = 'altered', total = 1.5, mode = 'Sea' where \"Region\" = 1 and \"order\" = 1; " +
-                  "insert into \"Team Sales\".\"Typed Lines\" (\"Region\", \"order\", \"Line No\", \"select\") values (3, 3, 99, false)",
-        ["public.users"] = "delete from users where id in (select id from users order by id limit 5); " +
-                           "update users set name = 'altered' where id in (select id from users order by id desc limit 5); " +
-                           "insert into users values (gen_random_uuid(), 'extra', '', '', '2024-01-01', true)",
-        ["public.orders"] = "delete from orders where id in (select id from orders order by id limit 5); " +
-                            "update orders set note = 'altered', total = total + 1, status = 'cancelled' where id in (select id from orders order by id desc limit 5); " +
-                            "insert into orders select 999999999, customer_id, status, total, discount, exchange_rate, currency, placed_at, delivery_date, tags, " +
-                            "attributes, note, attachment, item_count, is_gift, shipping_address from orders order by id limit 1",
+        [Typed] = "team-typed-drift-typed.sql",
+        ["public.users"] = "team-typed-drift-users.sql",
+        ["public.orders"] = "team-typed-drift-orders.sql",
     };
 
     /// <summary>The merge writers the generated row table serves, on a target made to differ from the source: equal to it afterwards over every column.</summary>
@@ -135,7 +128,7 @@ public sealed class GeneratedRowTableTests(InProcessLab lab) : IAsyncLifetime
     {
         await using var pair = Pair();
         Assert.True((await RunAsync(pair, "NpgsqlCopyRaw", name)).Verified);
-        await Lab.ScalarAsync(_target, Drift[name]);
+        await Lab.ScalarAsync(_target, await Fixture(Drift[name]));
         var table = await DescribeAsync(_source, name);
         var source = await Lab.ReadChecksumAsync(_source, table);
         Assert.NotEqual(source, await Lab.ReadChecksumAsync(_target, table));

@@ -21,4 +21,26 @@ public sealed class RowClassRatioTests
 
         Assert.StartsWith(verdict, ratio.Verdict, StringComparison.Ordinal);
     }
+
+    [Fact]
+    public async Task The_committed_record_gives_every_case_generated_over_written_from_its_own_timed_runs()
+    {
+        // ./bench.sh --table users,public.users,orders,public.orders --rows 100000 … --repeat 15 --max-repeat 15 (docs/tables.md).
+        var report = await ResultsFile.ReadAsync(Path.Combine(SyncData.Harness.Lab.RepositoryRoot, "artifacts", "row-classes", ResultsFile.FileName));
+
+        var ratios = RowClassRatios.Build(ReportTables.Of(report));
+
+        Assert.Equal(5 * 2, ratios.Count);
+        foreach (var ratio in ratios)
+        {
+            var runs = report.Runs.Where(r => !r.Warmup && ratio.Case.StartsWith($"#{r.Number} ", StringComparison.Ordinal)).ToList();
+            double Median(string table) => Runs(runs, table).Order().ElementAt(7);
+            Assert.Equal((15, 15), (ratio.WrittenRuns, ratio.GeneratedRuns));
+            Assert.Equal(Median("public." + ratio.Table) / Median(ratio.Table), ratio.Ratio, 9);
+            Assert.InRange(ratio.Ratio, ratio.Interval!.Lower, ratio.Interval.Upper);
+        }
+    }
+
+    private static IEnumerable<double> Runs(IEnumerable<CombinationRun> runs, string table) =>
+        runs.Where(r => r.Table == table).Select(r => r.Result!.DurationMs!.Value);
 }

@@ -1,3 +1,5 @@
+using Perfolizer.Mathematics.Common;
+
 namespace SyncDataBenchmark.Runner.Report;
 
 /// <summary>
@@ -5,12 +7,23 @@ namespace SyncDataBenchmark.Runner.Report;
 /// moving it through the lab's written classes (users), in the same session at one size: their medians and the ratio's
 /// 95% interval (<see cref="RunStatistics.Ratio"/>; null with fewer than five runs a side).
 /// </summary>
-public sealed record RowClassRatio(string Case, string Table, long Rows, double WrittenMs, int WrittenRuns, double GeneratedMs, int GeneratedRuns, MedianRatio? Interval)
+/// <param name="Test">Generated against written by the lab's test (<see cref="RunStatistics.Compare"/>: Mann-Whitney, past a 3% threshold): a difference is called only where it says so.</param>
+public sealed record RowClassRatio(string Case, string Table, long Rows, double WrittenMs, int WrittenRuns, double GeneratedMs, int GeneratedRuns, MedianRatio? Interval,
+    ComparisonResult Test = ComparisonResult.Unknown)
 {
     /// <summary>The goal issue 49 sets: generated classes within 1.1× of written ones.</summary>
     public const double Goal = 1.1;
 
     public double Ratio => GeneratedMs / WrittenMs;
+
+    /// <summary>What the test says: generated slower, faster, or not told apart from written.</summary>
+    public string TestVerdict => Test switch
+    {
+        ComparisonResult.Greater => "generated slower",
+        ComparisonResult.Lesser => "generated faster",
+        ComparisonResult.Indistinguishable => $"no difference past {RunStatistics.TieThreshold} shown",
+        _ => "too few runs",
+    };
 
     /// <summary>What the runs say of the goal: within it, beyond it, or not told apart from it (the interval holds it, or there is none).</summary>
     public string Verdict => Interval switch

@@ -43,6 +43,7 @@ public static class RowClassRatios
             new("Generated classes", r => $"{ReportFormat.Ms(r.GeneratedMs)} (n = {r.GeneratedRuns})", Numeric: true),
             new("Generated / written", r => ReportFormat.Times(r.Ratio) + (r.Interval is { } i ? $" [{ReportFormat.Times(i.Lower)}–{ReportFormat.Times(i.Upper)}]" : ""), Numeric: true),
             new($"Against {ReportFormat.Times(RowClassRatio.Goal)}", r => r.Verdict),
+            new($"Test (Mann-Whitney, {RunStatistics.TieThreshold}, α = {RunStatistics.Alpha})", r => r.TestVerdict),
         ], ratios);
     }
 
@@ -56,5 +57,6 @@ public static class RowClassRatios
 
     private static RowClassRatio Compare(SummaryRow view, SummaryRow written, long rows) =>
         new(written.ProfiledLabel, written.Dimensions.GetValueOrDefault("Table", SyncTable.Users.Name), rows,
-            written.MedianMs!.Value, written.Succeeded, view.MedianMs!.Value, view.Succeeded, RunStatistics.Ratio(view.Durations, written.Durations));
+            written.MedianMs!.Value, written.Succeeded, view.MedianMs!.Value, view.Succeeded, RunStatistics.Ratio(view.Durations, written.Durations),
+            RunStatistics.Compare(view.Durations, written.Durations));
 }

@@ -20,14 +20,7 @@ public static class CatalogViews
             say($"{table.Name}: " + (table.Behind is { } behind ? $"the rows of {behind.Name}, " : "a lab table defined by its folder, ") +
                 "described from each database's catalog and written through row classes SomeService generates from it, verified by a checksum over every " +
                 "column's binary form; no peer runs on it.");
-            // One line per reason (each names its approach), with the cases it rules out.
-            var left = CaseNumbers.Runnable.Where(c => !c.Merges && settings.Cases.Matches(c.Fetch, c.Insert))
-                .Select(c => (Case: c, Why: DescribedTableReach.WhyNot(CaseNumbers.Approaches[c.Fetch], CaseNumbers.Approaches[c.Insert], table.Description!)))
-                .Where(x => x.Why is not null);
-            foreach (var reason in left.GroupBy(x => x.Why!))
-            {
-                say($"Not run on {table.Name}: {reason.Key}: {string.Join(", ", reason.Select(x => $"{x.Case.Fetch} × {x.Case.Insert}"))}.");
-            }
+            BenchPlan.SayNotCarried(table, CaseNumbers.Runnable.Where(c => !c.Merges && settings.Cases.Matches(c.Fetch, c.Insert)), table.Name, say);
         }
 
         return settings with { Tables = tables };

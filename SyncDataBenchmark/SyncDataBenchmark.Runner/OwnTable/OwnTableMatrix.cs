@@ -28,13 +28,9 @@ public static class OwnTableMatrix
         }
 
         var selected = CaseNumbers.Runnable.Where(c => settings.Cases.Matches(c.Fetch, c.Insert))
-            .Select(c => (Case: c, Why: DescribedTableReach.WhyNot(CaseNumbers.Approaches[c.Fetch], CaseNumbers.Approaches[c.Insert], table.Description!)))
+            .Select(c => (Case: c, Why: BenchPlan.WhyNot(table, c)))
             .ToList();
-        // One line per reason (each names its approach), with the cases it rules out.
-        foreach (var reason in selected.Where(s => s.Why is not null).GroupBy(s => s.Why!))
-        {
-            say($"Not run on your table: {reason.Key}: {string.Join(", ", reason.Select(s => $"{s.Case.Fetch} × {s.Case.Insert}"))}.");
-        }
+        BenchPlan.SayNotCarried(table, selected.Select(s => s.Case), "your table", say);
 
         // A merge carries the table (SomeService runs it when triggered), but the runner runs merges only with --changed,
         // which prepares a populated target from the change log that a user's database does not get.

@@ -84,8 +84,20 @@ public sealed class BenchPlan(BenchSettings settings, IReadOnlyList<PeerDefiniti
     }
 
     /// <summary>Whether <paramref name="c"/> can move <paramref name="table"/>: any case a built-in table, a described one only what <see cref="DescribedTableReach"/> carries.</summary>
-    public static bool Carries(SyncTable table, Combination c) =>
-        table.Description is not { } described || DescribedTableReach.WhyNot(CaseNumbers.Approaches[c.Fetch], CaseNumbers.Approaches[c.Insert], described) is null;
+    public static bool Carries(SyncTable table, Combination c) => WhyNot(table, c) is null;
+
+    /// <summary>Why <paramref name="c"/> cannot move <paramref name="table"/> (<see cref="DescribedTableReach"/>, naming its approach), or null when it can.</summary>
+    public static string? WhyNot(SyncTable table, Combination c) =>
+        table.Description is { } described ? DescribedTableReach.WhyNot(CaseNumbers.Approaches[c.Fetch], CaseNumbers.Approaches[c.Insert], described) : null;
+
+    /// <summary>Says, one line per reason (each names its approach), the cases of <paramref name="selected"/> that cannot move <paramref name="table"/>, as "Not run on <paramref name="where"/>".</summary>
+    public static void SayNotCarried(SyncTable table, IEnumerable<Combination> selected, string where, Action<string> say)
+    {
+        foreach (var reason in selected.Select(c => (Case: c, Why: WhyNot(table, c))).Where(x => x.Why is not null).GroupBy(x => x.Why!))
+        {
+            say($"Not run on {where}: {reason.Key}: {string.Join(", ", reason.Select(x => $"{x.Case.Fetch} × {x.Case.Insert}"))}.");
+        }
+    }
 
     /// <summary>One round's seed, from the session's and the round's place: the same --seed gives every round the same order.</summary>
     private int RoundSeed(int sizeIndex, string link, int round)

@@ -22,13 +22,15 @@ public sealed class GeneratedRowTables(IConfiguration configuration, IOptions<Sy
     public IRowTable Of(SyncTable table)
     {
         var description = table.Description ?? throw new ArgumentException($"{table.Name} is built in: its row table is written by hand.", nameof(table));
-        var ns = RowClassCompiler.Namespace(RowClassSource.Generate(table.Name, description, "SomeService.Generated"));
-        var source = RowClassSource.Generate(table.Name, description, ns);
-        return _tables.GetOrAdd(source, _ => new Lazy<IRowTable>(() => Build(table, source, ns))).Value;
+        // The same description generates the same source: generated once per trigger as the key, and compiled (in its own
+        // namespace, named after it) only the first time.
+        var key = RowClassSource.Generate(table.Name, description, "SomeService.Generated");
+        return _tables.GetOrAdd(key, k => new Lazy<IRowTable>(() => Build(table, RowClassCompiler.Namespace(k)))).Value;
     }
 
-    private IRowTable Build(SyncTable table, string source, string ns)
+    private IRowTable Build(SyncTable table, string ns)
     {
+        var source = RowClassSource.Generate(table.Name, table.Description!, ns);
         var type = RowClassCompiler.Compile(source, ns).GetType($"{ns}.{RowTableSource.TypeName}", throwOnError: true)!;
         var connectionString = configuration.GetConnectionString("Target") ?? throw new InvalidOperationException("ConnectionStrings:Target is not configured.");
         var builder = new NpgsqlDataSourceBuilder(connectionString) { Name = "Target" };

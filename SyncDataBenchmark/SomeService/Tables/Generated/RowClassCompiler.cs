@@ -10,7 +10,9 @@ namespace SomeService.Tables.Generated;
 /// <summary>
 /// Compiles generated row classes with Roslyn into an assembly loaded into the default context (so they bind to the
 /// same EF Core, Npgsql and SomeService this process runs), once per distinct source: the same description generates
-/// the same source, so a table is compiled once per process however often it is triggered.
+/// the same source, so a table is compiled once per process however often it is triggered. Kept per process, not per
+/// service (GeneratedRowTables keeps each service's data sources): an assembly of the same name cannot be loaded twice
+/// into the default context, and one process may host several services (the in-process tests).
 /// </summary>
 internal static class RowClassCompiler
 {

@@ -51,7 +51,10 @@ heartbeat=$!
 status=0
 # -m:1: the test projects one after the other (dotnet test runs them side by side otherwise), so the AppHost's six
 # processes never share the two cores with a lab.
-dotnet test SyncDataBenchmark/SyncDataBenchmark.slnx -c "$LAB_CONFIGURATION" --no-build -m:1 --logger "console;verbosity=normal" "$@" 2>&1 | tee "$log" || status=$?
+# --blame-hang-timeout: a test still running after 15 minutes (the longest takes about 6) has hung; the test host is
+# stopped and the hung test named, rather than CI running out of time with only a count of tests finished.
+dotnet test SyncDataBenchmark/SyncDataBenchmark.slnx -c "$LAB_CONFIGURATION" --no-build -m:1 --logger "console;verbosity=normal" \
+  --blame-hang-timeout 15m --blame-hang-dump-type none "$@" 2>&1 | tee "$log" || status=$?
 kill "$heartbeat" 2>/dev/null || true
 heartbeat=
 echo "[$((SECONDS - started))s] Done."

@@ -85,7 +85,7 @@ internal sealed class Follower(SyncTable table, string slot, int batchSize, Npgs
         var from = await applier.ReadLsnAsync(connection, ct);
         var frames = Channel.CreateBounded<ChangeFrame>(new BoundedChannelOptions(ReadAhead) { SingleReader = true, SingleWriter = true });
         using var reading = CancellationTokenSource.CreateLinkedTokenSource(ct);
-        var pump = PumpAsync(frames.Writer, ReplicationStream.ReadFramesAsync(client, table, slot, from, reading.Token));
+        var pump = PumpAsync(frames.Writer, ReplicationStream.ReadFramesAsync(client, table, slot, from, reading.Token), reading.Token);
         try
         {
             if (from is null)
@@ -108,13 +108,17 @@ internal sealed class Follower(SyncTable table, string slot, int batchSize, Npgs
         }
     }
 
-    private static async Task PumpAsync(ChannelWriter<ChangeFrame> writer, IAsyncEnumerable<ChangeFrame> frames)
+    /// <summary>
+    /// The stream's frames into the channel until it ends or <paramref name="ct"/> is cancelled. The write takes the token
+    /// too: once the applier stops reading, a full channel would otherwise hold the pump, and the follower's stop, forever.
+    /// </summary>
+    internal static async Task PumpAsync(ChannelWriter<ChangeFrame> writer, IAsyncEnumerable<ChangeFrame> frames, CancellationToken ct)
     {
         try
         {
             await foreach (var frame in frames)
             {
-                await writer.WriteAsync(frame);
+                await writer.WriteAsync(frame, ct);
             }
 
             writer.TryComplete();

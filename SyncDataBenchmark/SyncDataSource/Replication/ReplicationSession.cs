@@ -9,7 +9,10 @@ namespace SyncDataSource.Replication;
 /// </summary>
 internal sealed class ReplicationSession(string slot, CancellationToken requestAborted, CancellationToken serviceStopping) : IDisposable
 {
-    private readonly Lock _lock = new();
+    // Held while confirming and while letting go of the connection: Npgsql's replication connection, once disposed,
+    // fails a status update with a NullReferenceException, so none may be in flight or begin after it is released.
+    private readonly SemaphoreSlim _confirming = new(1, 1);
+    private LogicalReplicationConnection? _connection;
     private NpgsqlLogSequenceNumber _confirmed;
 
     public string Slot { get; } = slot;
@@ -22,7 +25,16 @@ internal sealed class ReplicationSession(string slot, CancellationToken requestA
     /// <summary>Completes once the stream has let go of the slot (its replication connection closed).</summary>
     public Task Ended => _ended.Task;
 
-    public LogicalReplicationConnection? Connection { get; set; }
+    /// <summary>The stream is reading the slot on <paramref name="connection"/>: acknowledgements are confirmed on it from now on.</summary>
+    public void Attach(LogicalReplicationConnection connection) => _connection = connection;
+
+    /// <summary>Before the connection is disposed: waits for a confirmation in flight; later ones find no stream.</summary>
+    public async Task DetachAsync()
+    {
+        await _confirming.WaitAsync();
+        _connection = null;
+        _confirming.Release();
+    }
 
     /// <summary>
     /// SomeService committed everything up to <paramref name="lsn"/>: confirmed to PostgreSQL at once (never backwards),
@@ -30,20 +42,22 @@ internal sealed class ReplicationSession(string slot, CancellationToken requestA
     /// </summary>
     public async Task ConfirmAsync(NpgsqlLogSequenceNumber lsn, CancellationToken ct)
     {
-        LogicalReplicationConnection? connection;
-        lock (_lock)
+        await _confirming.WaitAsync(ct);
+        try
         {
-            if (lsn <= _confirmed || Connection is null)
+            if (lsn <= _confirmed || _connection is null)
             {
                 return;
             }
 
             _confirmed = lsn;
-            connection = Connection;
-            connection.SetReplicationStatus(lsn);
+            _connection.SetReplicationStatus(lsn);
+            await _connection.SendStatusUpdate(ct);
         }
-
-        await connection.SendStatusUpdate(ct);
+        finally
+        {
+            _confirming.Release();
+        }
     }
 
     public void MarkEnded() => _ended.TrySetResult();

@@ -161,13 +161,20 @@ public sealed class ReplicationStreams(NpgsqlDataSource source, IConfiguration c
             resume = slot.ConsistentPoint;
         }
 
-        session.Connection = replication;
-        using var heartbeats = new HeartbeatLoop(source, TimeSpan.FromSeconds(options.Value.HeartbeatSeconds), logger, ct);
-        var decoder = new ChangeDecoder(table, frames);
-        var messages = replication.StartReplication(slot, new PgOutputReplicationOptions(session.Slot, PgOutputProtocolVersion.V1, binary: false, messages: true), ct, resume);
-        await foreach (var message in messages)
+        session.Attach(replication);
+        try
         {
-            await decoder.WriteAsync(message, ct);
+            using var heartbeats = new HeartbeatLoop(source, TimeSpan.FromSeconds(options.Value.HeartbeatSeconds), logger, ct);
+            var decoder = new ChangeDecoder(table, frames);
+            var messages = replication.StartReplication(slot, new PgOutputReplicationOptions(session.Slot, PgOutputProtocolVersion.V1, binary: false, messages: true), ct, resume);
+            await foreach (var message in messages)
+            {
+                await decoder.WriteAsync(message, ct);
+            }
+        }
+        finally
+        {
+            await session.DetachAsync();
         }
     }
 

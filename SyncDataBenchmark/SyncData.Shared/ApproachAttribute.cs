@@ -48,13 +48,24 @@ public sealed class ApproachAttribute(ApproachKind kind, string name) : Attribut
     /// </summary>
     public bool Follows { get; set; }
 
+    /// <summary>
+    /// Insert: the library it writes through, as a refusal names it ("EFBulk (EFCore.BulkExtensions) …": a described
+    /// table's reach, DescribedTableReach); a writer with <see cref="WriterTraits.GeneratedRows"/> must name it.
+    /// </summary>
+    public string? Library { get; set; }
+
+    /// <summary>Insert: whether it carries a described table, and what its library needs of one (<see cref="WriterTraits"/>).</summary>
+    public WriterTraits Traits { get; set; }
+
     /// <summary>The attribute as declared: its constructor's arguments, then each property it sets, by name.</summary>
     public static ApproachAttribute From(CustomAttributeData data)
     {
         var declared = new ApproachAttribute((ApproachKind)(int)data.ConstructorArguments[0].Value!, (string)data.ConstructorArguments[1].Value!);
         foreach (var named in data.NamedArguments)
         {
-            typeof(ApproachAttribute).GetProperty(named.MemberName)!.SetValue(declared, named.TypedValue.Value);
+            // An enum argument arrives as its underlying value (from metadata, necessarily: the enum type is the context's).
+            var property = typeof(ApproachAttribute).GetProperty(named.MemberName)!;
+            property.SetValue(declared, property.PropertyType.IsEnum ? Enum.ToObject(property.PropertyType, named.TypedValue.Value!) : named.TypedValue.Value);
         }
 
         return declared;

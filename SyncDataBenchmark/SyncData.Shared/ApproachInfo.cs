@@ -3,9 +3,11 @@ namespace SyncData.Shared;
 /// <summary>
 /// One approach's facts, read from its declaration (<see cref="ApproachAttribute"/> on its class; a writer's
 /// <see cref="CopyBytes"/> and <see cref="Merges"/> from the <see cref="WriterKindAttribute"/> of the interface it
-/// implements), and served as such at SomeService's GET /approaches. <see cref="Route"/> is a fetch's, null for an insert.
+/// implements), and served as such at SomeService's GET /approaches. <see cref="Route"/> is a fetch's, null for an insert;
+/// <see cref="Library"/> and <see cref="Traits"/> are an insert's (what can carry a described table: DescribedTableReach).
 /// </summary>
-public sealed record ApproachInfo(ApproachKind Kind, string Name, bool CopyBytes, bool Pages, bool Batches, string? Route, bool Changes = false, bool Merges = false, bool Follows = false)
+public sealed record ApproachInfo(ApproachKind Kind, string Name, bool CopyBytes, bool Pages, bool Batches, string? Route, bool Changes = false, bool Merges = false, bool Follows = false,
+    string? Library = null, WriterTraits Traits = WriterTraits.None)
 {
     /// <summary>What <paramref name="type"/> (a fetch's or a writer's class) declares.</summary>
     public static ApproachInfo Of(Type type) =>
@@ -37,6 +39,10 @@ public sealed record ApproachInfo(ApproachKind Kind, string Name, bool CopyBytes
         var kind = declared.CopyBytes || declared.Changes || declared.Follows || declared.Route is not null
             ? throw new InvalidOperationException($"{type.Name} declares an insert with a fetch's fact (CopyBytes, Changes, Follows or Route): its interface says what it consumes.")
             : WriterKindAttribute.Of(type);
-        return new(declared.Kind, declared.Name, kind.CopyBytes, declared.Pages, declared.Batches, null, Merges: kind.Merges);
+        // A refusal of a writer that carries a described table names its library.
+        return declared.Traits.HasFlag(WriterTraits.GeneratedRows) && declared.Library is null
+            ? throw new InvalidOperationException($"{type.Name} declares {nameof(WriterTraits.GeneratedRows)} but no Library: a refusal names the library it writes through.")
+            : new(declared.Kind, declared.Name, kind.CopyBytes, declared.Pages, declared.Batches, null, Merges: kind.Merges,
+                Library: declared.Library, Traits: declared.Traits);
     }
 }

@@ -1,6 +1,7 @@
 using SomeService;
 using SyncData.Postgres.Catalog;
 using SyncData.Shared;
+using SyncDataBenchmark.Runner;
 using Xunit;
 
 namespace SyncDataBenchmark.Tests;
@@ -19,6 +20,53 @@ public sealed class DescribedTableReachTests
 
     private static string? WhyNot(string fetch, string insert, TableDescription table) =>
         DescribedTableReach.WhyNot(ApproachRegistry.Catalog[new FetchApproach(fetch)], ApproachRegistry.Catalog[new InsertApproach(insert)], table);
+
+    /// <summary>The writers that carry a described table through its generated row class, with the library each declares.</summary>
+    private static IEnumerable<(string Name, string? Library)> GeneratedRowWriters =>
+        ApproachRegistry.Catalog.All.Where(a => a.Traits.HasFlag(WriterTraits.GeneratedRows)).Select(a => (a.Name, a.Library));
+
+    /// <summary>
+    /// What each writer declares on its class, written out: a writer that loses (or gains) a Library or a trait changes
+    /// which described tables it is offered and how its refusals read, so the change must be made here too. The same
+    /// as the runner reads from SomeService.dll's metadata.
+    /// </summary>
+    [Fact]
+    public void Each_writer_declares_its_library_and_what_a_described_table_needs_for_it()
+    {
+        string[] expected =
+        [
+            "EFBulk|EFCore.BulkExtensions|GeneratedRows, StoreTypeNamed, EFTracked",
+            "EFBulkMerge|EFCore.BulkExtensions|GeneratedRows, Inserts, StoreTypeNamed, EFTracked, OneColumnKeyed",
+            "EFMerge|EF Core|GeneratedRows, Inserts, EFTracked, OneColumnKeyed",
+            "EFTypical|EF Core|GeneratedRows, Inserts, EFTracked",
+            "Linq2DB|linq2db|GeneratedRows, Inserts",
+            "Linq2DBCopy|linq2db|GeneratedRows, StoreTypeNamed",
+            "Linq2DBMerge|linq2db|None",
+            "Linq2DBTempMerge|linq2db|None",
+            "NpgsqlCopy|Npgsql's binary importer|GeneratedRows",
+            "NpgsqlCopyMerge|Npgsql's binary importer|GeneratedRows",
+            "NpgsqlCopyRaw|Npgsql's raw binary copy|None",
+            "NpgsqlCopyRawMerge|Npgsql's raw binary copy|None",
+            "NpgsqlCopyRawTuned|Npgsql's raw binary copy|None",
+            "NpgsqlCopyTuned|Npgsql's binary importer|GeneratedRows",
+        ];
+        foreach (var catalog in new[] { ApproachRegistry.Catalog, ApproachMetadata.Catalog })
+        {
+            var declared = catalog.All.Where(a => a.Kind == ApproachKind.Insert).OrderBy(a => a.Name, StringComparer.Ordinal).Select(a => $"{a.Name}|{a.Library}|{a.Traits}");
+            Assert.Equal(expected, declared);
+        }
+
+        // Each trait as the sets DescribedTableReach held before the writers declared them.
+        Assert.Equal(["EFBulk", "EFBulkMerge", "EFMerge", "EFTypical", "Linq2DB", "Linq2DBCopy", "NpgsqlCopy", "NpgsqlCopyMerge", "NpgsqlCopyTuned"],
+            Declaring(WriterTraits.GeneratedRows));
+        Assert.Equal(["EFBulkMerge", "EFMerge", "EFTypical", "Linq2DB"], Declaring(WriterTraits.Inserts));
+        Assert.Equal(["EFBulk", "EFBulkMerge", "Linq2DBCopy"], Declaring(WriterTraits.StoreTypeNamed));
+        Assert.Equal(["EFBulk", "EFBulkMerge", "EFMerge", "EFTypical"], Declaring(WriterTraits.EFTracked));
+        Assert.Equal(["EFBulkMerge", "EFMerge"], Declaring(WriterTraits.OneColumnKeyed));
+    }
+
+    private static IEnumerable<string> Declaring(WriterTraits trait) =>
+        ApproachRegistry.Catalog.All.Where(a => a.Traits.HasFlag(trait)).Select(a => a.Name).Order(StringComparer.Ordinal);
 
     [Fact]
     public void The_copy_fetch_into_a_copy_bytes_writer_or_a_typed_reload_writer_carries_a_described_table_of_mapped_types()
@@ -70,7 +118,7 @@ public sealed class DescribedTableReachTests
         string name, string kind, string element, string type, string why)
     {
         var table = Keyed with { Columns = [Typed("region", "int4", "b", ""), Typed("odd one", name, kind, element) with { Type = type }] };
-        foreach (var (insert, library) in DescribedTableReach.TypedWriters)
+        foreach (var (insert, library) in GeneratedRowWriters)
         {
             Assert.StartsWith($"{insert} ({library}) writes rows of a class generated from the table's catalog, and \"Team Sales\".\"Order Lines\"'s column \"odd one\" is {type}: {why}",
                 WhyNot("NpgsqlCopy", insert, table));

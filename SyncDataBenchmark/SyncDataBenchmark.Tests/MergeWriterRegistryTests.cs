@@ -9,7 +9,7 @@ namespace SyncDataBenchmark.Tests;
 /// <summary>
 /// Fast tier: the catalogue's Merges says what a writer does. A change fetch may reach only a writer that merges, and a
 /// writer's CopyBytes and Merges are its interface's [WriterKind], never its own: the catalogue refuses a writer that
-/// implements no kind or two, or says a kind's fact itself.
+/// implements no kind or two, or says a kind's fact itself, and one that carries a described table without naming its library.
 /// </summary>
 [Trait("Tier", "Fast")]
 public sealed class MergeWriterRegistryTests
@@ -36,6 +36,7 @@ public sealed class MergeWriterRegistryTests
         { typeof(TwoWays), false, false, "TwoWays must implement exactly one writer interface with [WriterKind]; it implements 2." },
         { typeof(NoWay), false, false, "NoWay must implement exactly one writer interface with [WriterKind]; it implements 0." },
         { typeof(SaysCopyBytes), false, false, "SaysCopyBytes declares an insert with a fetch's fact (CopyBytes, Changes, Follows or Route): its interface says what it consumes." },
+        { typeof(CarriesWithoutLibrary), false, false, "CarriesWithoutLibrary declares GeneratedRows but no Library: a refusal names the library it writes through." },
     };
 
     [Theory]
@@ -87,6 +88,13 @@ public sealed class MergeWriterRegistryTests
 
     [Approach(ApproachKind.Insert, "SaysCopyBytes", CopyBytes = true)]
     private sealed class SaysCopyBytes : IRowWriter
+    {
+        public Task<long?> WriteAsync<TRow>(IAsyncEnumerable<TRow> rows, RowTable<TRow> table, WriteTarget target, CancellationToken ct)
+            where TRow : class => throw new NotSupportedException();
+    }
+
+    [Approach(ApproachKind.Insert, "CarriesWithoutLibrary", Traits = WriterTraits.GeneratedRows)]
+    private sealed class CarriesWithoutLibrary : IRowWriter
     {
         public Task<long?> WriteAsync<TRow>(IAsyncEnumerable<TRow> rows, RowTable<TRow> table, WriteTarget target, CancellationToken ct)
             where TRow : class => throw new NotSupportedException();

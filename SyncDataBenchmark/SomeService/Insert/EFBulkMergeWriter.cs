@@ -15,7 +15,8 @@ namespace SomeService.Insert;
 /// (docs/approaches.md, "Merges"). A key equal to its CLR default (Guid.Empty, 0) is refused by name before its chunk
 /// is handed over: the library would leave the key column out of its INSERT (<see cref="RefuseDefaultKeys"/>).
 /// </summary>
-[Approach(ApproachKind.Insert, "EFBulkMerge", Batches = true)]
+[Approach(ApproachKind.Insert, "EFBulkMerge", Batches = true, Library = "EFCore.BulkExtensions",
+    Traits = WriterTraits.GeneratedRows | WriterTraits.Inserts | WriterTraits.StoreTypeNamed | WriterTraits.EFTracked | WriterTraits.OneColumnKeyed)]
 public sealed class EFBulkMergeWriter : IMergeWriter
 {
     public async Task<long?> MergeAsync<TRow>(IAsyncEnumerable<TRow> rows, MergeScope scope, RowTable<TRow> table, WriteTarget target, CancellationToken ct)
@@ -29,7 +30,7 @@ public sealed class EFBulkMergeWriter : IMergeWriter
                 $"EFBulkMerge's COPY would time out after the connection's Command Timeout ({target.Connection.CommandTimeout} s), not the configured {target.CommandTimeoutSeconds} s.");
         }
 
-        await using var db = await target.OpenDbContextAsync(ct);
+        await using var db = await target.OpenDbContextAsync(table, ct);
         return await EFMergeKeys.WithKeyAsync(db, new Merge<TRow>(db, rows, scope, table.Table.Name, target.BatchSize, ct));
     }
 

@@ -9,7 +9,8 @@ namespace SomeService.Insert;
 /// size nor transactions). One call per chunk of <see cref="WriteTarget.BatchSize"/> rows; on PostgreSQL each call is
 /// one binary COPY on the context's connection, which is the run's, so it is inside the run's transaction.
 /// </summary>
-[Approach(ApproachKind.Insert, "EFBulk", Batches = true)]
+[Approach(ApproachKind.Insert, "EFBulk", Batches = true, Library = "EFCore.BulkExtensions",
+    Traits = WriterTraits.GeneratedRows | WriterTraits.StoreTypeNamed | WriterTraits.EFTracked)]
 public sealed class EFBulkWriter : IRowWriter
 {
     public async Task<long?> WriteAsync<TRow>(IAsyncEnumerable<TRow> rows, RowTable<TRow> table, WriteTarget target, CancellationToken ct)
@@ -25,7 +26,7 @@ public sealed class EFBulkWriter : IRowWriter
         }
 
         // The library COPYs on the context's connection, which is the run's, so every COPY is inside the run's transaction.
-        await using var db = await target.OpenDbContextAsync(ct);
+        await using var db = await target.OpenDbContextAsync(table, ct);
 
         long written = 0;
         // Chunk: BulkInsertAsync takes an IEnumerable, not an IAsyncEnumerable, and enumerates it several times, so

@@ -12,13 +12,14 @@ namespace SomeService.Insert;
 /// the target's keys are read and compared); loaded by key, Removed, SaveChanges. All on the run's connection, in its
 /// transaction.
 /// </summary>
-[Approach(ApproachKind.Insert, "EFMerge", Batches = true)]
+[Approach(ApproachKind.Insert, "EFMerge", Batches = true, Library = "EF Core",
+    Traits = WriterTraits.GeneratedRows | WriterTraits.Inserts | WriterTraits.EFTracked | WriterTraits.OneColumnKeyed)]
 public sealed class EFMergeWriter : IMergeWriter
 {
     public async Task<long?> MergeAsync<TRow>(IAsyncEnumerable<TRow> rows, MergeScope scope, RowTable<TRow> table, WriteTarget target, CancellationToken ct)
         where TRow : class
     {
-        await using var db = await target.OpenDbContextAsync(ct);
+        await using var db = await target.OpenDbContextAsync(table, ct);
         return await EFMergeKeys.WithKeyAsync(db, new Merge<TRow>(db, rows, scope, target.BatchSize, ct));
     }
 

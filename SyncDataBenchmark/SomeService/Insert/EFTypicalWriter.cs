@@ -4,14 +4,15 @@ using SyncData.Shared;
 namespace SomeService.Insert;
 
 /// <summary>EFTypical: AddRange + SaveChanges per batch, change tracker cleared between batches.</summary>
-[Approach(ApproachKind.Insert, "EFTypical", Batches = true)]
+[Approach(ApproachKind.Insert, "EFTypical", Batches = true, Library = "EF Core",
+    Traits = WriterTraits.GeneratedRows | WriterTraits.Inserts | WriterTraits.EFTracked)]
 public sealed class EFTypicalWriter : IRowWriter
 {
     public async Task<long?> WriteAsync<TRow>(IAsyncEnumerable<TRow> rows, RowTable<TRow> table, WriteTarget target, CancellationToken ct)
         where TRow : class
     {
         // On the run's own connection, so its SaveChanges join the run's single transaction.
-        await using var db = await target.OpenDbContextAsync(ct);
+        await using var db = await target.OpenDbContextAsync(table, ct);
 
         long written = 0;
         await foreach (var batch in rows.Chunk(target.BatchSize).WithCancellation(ct))

@@ -1,5 +1,6 @@
 using LinqToDB.Data;
 using LinqToDB.EntityFrameworkCore;
+using SomeService.Tables;
 
 namespace SomeService.Insert;
 
@@ -12,7 +13,7 @@ namespace SomeService.Insert;
 internal static class Linq2DBBulkCopy
 {
     /// <param name="bulkCopyType">The one option the two linq2db approaches differ in; null keeps the library's default.</param>
-    internal static async Task<long?> CopyAsync<TRow>(IAsyncEnumerable<TRow> rows, WriteTarget target, BulkCopyType? bulkCopyType, CancellationToken ct)
+    internal static async Task<long?> CopyAsync<TRow>(IAsyncEnumerable<TRow> rows, RowTable<TRow> table, WriteTarget target, BulkCopyType? bulkCopyType, CancellationToken ct)
         where TRow : class
     {
         var options = new BulkCopyOptions
@@ -29,7 +30,7 @@ internal static class Linq2DBBulkCopy
             options = options with { BulkCopyType = type };
         }
 
-        await using var db = await target.OpenDbContextAsync(ct);
+        await using var db = await target.OpenDbContextAsync(table, ct);
         var copied = await db.BulkCopyAsync(options, rows, ct);
         return copied.RowsCopied;
     }

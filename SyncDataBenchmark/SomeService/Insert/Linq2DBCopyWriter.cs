@@ -8,10 +8,10 @@ namespace SomeService.Insert;
 /// Linq2DBCopy (beyond the original): the same linq2db call with one option changed, BulkCopyType.ProviderSpecific,
 /// which on PostgreSQL is binary COPY through Npgsql's importer: what a team gets by changing one line.
 /// </summary>
-[Approach(ApproachKind.Insert, "Linq2DBCopy")]
+[Approach(ApproachKind.Insert, "Linq2DBCopy", Library = "linq2db", Traits = WriterTraits.GeneratedRows | WriterTraits.StoreTypeNamed)]
 public sealed class Linq2DBCopyWriter : IRowWriter
 {
     public Task<long?> WriteAsync<TRow>(IAsyncEnumerable<TRow> rows, RowTable<TRow> table, WriteTarget target, CancellationToken ct)
         where TRow : class =>
-        Linq2DBBulkCopy.CopyAsync(rows, target, BulkCopyType.ProviderSpecific, ct);
+        Linq2DBBulkCopy.CopyAsync(rows, table, target, BulkCopyType.ProviderSpecific, ct);
 }

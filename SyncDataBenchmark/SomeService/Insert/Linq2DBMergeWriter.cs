@@ -14,7 +14,7 @@ namespace SomeService.Insert;
 /// delete only as PostgreSQL 17's WHEN NOT MATCHED BY SOURCE, so the deletes are a statement of their own
 /// (<see cref="MergeSql"/>): for a whole table, of the target rows whose key was not received (the keys are kept meanwhile).
 /// </summary>
-[Approach(ApproachKind.Insert, "Linq2DBMerge")]
+[Approach(ApproachKind.Insert, "Linq2DBMerge", Library = "linq2db")]
 public sealed class Linq2DBMergeWriter : IMergeWriter
 {
     /// <summary>
@@ -28,7 +28,7 @@ public sealed class Linq2DBMergeWriter : IMergeWriter
         where TRow : class
     {
         var sql = await MergeSql.ForAsync(target, ct);
-        await using var db = await target.OpenDbContextAsync(ct);
+        await using var db = await target.OpenDbContextAsync(table, ct);
         await using var linq = db.CreateLinqToDBConnection(db.Database.CurrentTransaction);
         var destination = linq.GetTable<TRow>();
         List<string>? received = scope.IsWholeTable ? [] : null;

@@ -14,14 +14,14 @@ namespace SomeService.Insert;
 /// UpdateWhenMatched rewrites every matched row, changed or not. linq2db renders a by-source delete only as PostgreSQL
 /// 17's WHEN NOT MATCHED BY SOURCE, so the deletes are a statement of their own (<see cref="MergeSql"/>).
 /// </summary>
-[Approach(ApproachKind.Insert, "Linq2DBTempMerge")]
+[Approach(ApproachKind.Insert, "Linq2DBTempMerge", Library = "linq2db")]
 public sealed class Linq2DBTempMergeWriter : IMergeWriter
 {
     public async Task<long?> MergeAsync<TRow>(IAsyncEnumerable<TRow> rows, MergeScope scope, RowTable<TRow> table, WriteTarget target, CancellationToken ct)
         where TRow : class
     {
         var sql = await MergeSql.ForAsync(target, ct);
-        await using var db = await target.OpenDbContextAsync(ct);
+        await using var db = await target.OpenDbContextAsync(table, ct);
         await using var linq = db.CreateLinqToDBConnection(db.Database.CurrentTransaction);
         // Created inside the run's transaction: a rollback removes it; on success it is dropped below (TempTable's dispose,
         // which is not in a finally: in a failed transaction its DROP would fail and hide the failure's cause).

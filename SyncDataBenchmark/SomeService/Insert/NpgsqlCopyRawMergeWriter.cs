@@ -8,7 +8,7 @@ namespace SomeService.Insert;
 /// beyond .NET's decimal included; the COPY is Cancelled on any failure, since Npgsql's raw stream commits it on
 /// Dispose), then the same MERGE and deletes as NpgsqlCopyMerge (<see cref="MergeSql"/>), all in the run's transaction.
 /// </summary>
-[Approach(ApproachKind.Insert, "NpgsqlCopyRawMerge")]
+[Approach(ApproachKind.Insert, "NpgsqlCopyRawMerge", Library = "Npgsql's raw binary copy")]
 public sealed class NpgsqlCopyRawMergeWriter : ICopyBytesMergeWriter
 {
     public async Task<long?> MergeAsync(Stream binaryCopy, MergeScope scope, WriteTarget target, CancellationToken ct)

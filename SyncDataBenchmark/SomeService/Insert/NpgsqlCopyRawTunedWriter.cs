@@ -8,7 +8,7 @@ namespace SomeService.Insert;
 /// primary key dropped and re-added, maintenance_work_mem, COPY … FREEZE, all in the run's one transaction). Runs only
 /// with a fetch that delivers COPY bytes; carries every value exactly, as the relay does.
 /// </summary>
-[Approach(ApproachKind.Insert, "NpgsqlCopyRawTuned")]
+[Approach(ApproachKind.Insert, "NpgsqlCopyRawTuned", Library = "Npgsql's raw binary copy")]
 public sealed class NpgsqlCopyRawTunedWriter : ICopyBytesWriter
 {
     public Task<long?> WriteAsync(Stream binaryCopy, WriteTarget target, CancellationToken ct) =>

@@ -6,7 +6,7 @@ namespace SomeService.Insert;
 /// NpgsqlCopyRaw: relays the source's binary COPY body byte for byte into COPY FROM STDIN, parsing nothing
 /// (<see cref="RawBinaryCopy"/>: it Cancels the COPY on any failure, since Npgsql's raw stream commits it on Dispose).
 /// </summary>
-[Approach(ApproachKind.Insert, "NpgsqlCopyRaw")]
+[Approach(ApproachKind.Insert, "NpgsqlCopyRaw", Library = "Npgsql's raw binary copy")]
 public sealed class NpgsqlCopyRawWriter : ICopyBytesWriter
 {
     public async Task<long?> WriteAsync(Stream binaryCopy, WriteTarget target, CancellationToken ct)

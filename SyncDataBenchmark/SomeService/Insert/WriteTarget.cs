@@ -1,6 +1,6 @@
 using Microsoft.EntityFrameworkCore;
 using Npgsql;
-using SyncData.Model;
+using SomeService.Tables;
 using SyncData.Postgres;
 
 namespace SomeService.Insert;
@@ -12,19 +12,15 @@ namespace SomeService.Insert;
 public sealed record WriteTarget(SyncTable Table, NpgsqlConnection Connection, NpgsqlTransaction Transaction, int BatchSize, int CommandTimeoutSeconds)
 {
     /// <summary>
-    /// The EF context that maps the run's rows, on a connection with a command timeout: <see cref="SyncDbContext"/> for
-    /// the built-in tables, the generated one for a described table (RowTable.NewDbContext).
+    /// The EF context that maps <paramref name="table"/>'s rows (<see cref="RowTable{TRow}.NewDbContext"/>: the table
+    /// says which, so no default here can disagree with it) on the run's own connection, enlisted in the run's
+    /// transaction: whatever the EF-based writers do (SaveChanges, a library's COPY on the context's connection) is
+    /// inside that transaction, and EF never begins one of its own on this connection.
     /// </summary>
-    public Func<NpgsqlConnection, int, DbContext> NewDbContext { get; init; } = NewSyncDbContext;
-
-    /// <summary>
-    /// An EF context on the run's own connection, enlisted in the run's transaction: whatever the EF-based writers do
-    /// (SaveChanges, a library's COPY on the context's connection) is inside that transaction, and EF never begins one
-    /// of its own on this connection.
-    /// </summary>
-    public async Task<DbContext> OpenDbContextAsync(CancellationToken ct)
+    public async Task<DbContext> OpenDbContextAsync<TRow>(RowTable<TRow> table, CancellationToken ct)
+        where TRow : class
     {
-        var db = NewDbContext(Connection, CommandTimeoutSeconds);
+        var db = table.NewDbContext(Connection, CommandTimeoutSeconds);
         try
         {
             await db.Database.UseTransactionAsync(Transaction, ct);
@@ -36,10 +32,4 @@ public sealed record WriteTarget(SyncTable Table, NpgsqlConnection Connection, N
             throw;
         }
     }
-
-    /// <summary>The built-in tables' context, its enum mapped as on the service's data source.</summary>
-    public static DbContext NewSyncDbContext(NpgsqlConnection connection, int commandTimeoutSeconds) =>
-        new SyncDbContext(new DbContextOptionsBuilder<SyncDbContext>()
-            .UseNpgsql(connection, o => SyncDbContext.MapTypes(o.CommandTimeout(commandTimeoutSeconds)))
-            .Options);
 }

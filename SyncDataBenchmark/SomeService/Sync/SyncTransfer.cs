@@ -139,9 +139,7 @@ internal sealed class SyncTransfer(
             where TRow : class
         {
             var rows = SyncMetrics.CountWritten(SourceReads.Attributed(Consumer.ReadAsync(Source, table, Ct), Ct), Handed);
-            // The EF-based writers open the context that maps TRow (SyncDbContext, or the generated table's).
-            var target = Target with { NewDbContext = table.NewDbContext };
-            return Writer is IMergeWriter merge ? merge.MergeAsync(rows, Scope!, table, target, Ct) : ((IRowWriter)Writer).WriteAsync(rows, table, target, Ct);
+            return Writer is IMergeWriter merge ? merge.MergeAsync(rows, Scope!, table, Target, Ct) : ((IRowWriter)Writer).WriteAsync(rows, table, Target, Ct);
         }
     }
 }

@@ -4,6 +4,7 @@ using Microsoft.EntityFrameworkCore;
 using Npgsql;
 using SomeService.Fetch;
 using SomeService.Insert;
+using SyncData.Model;
 using SyncData.Postgres;
 
 namespace SomeService.Tables;
@@ -41,9 +42,15 @@ public abstract class RowTable<TRow> : IRowTable
     /// <summary>Writes one row into a binary COPY of <see cref="SyncTable.Columns"/>: StartRow and every column, each with its PostgreSQL type.</summary>
     public abstract void Write(NpgsqlBinaryImporter importer, TRow row);
 
-    /// <summary>The EF context that maps <typeparamref name="TRow"/>, on <paramref name="connection"/> (the EF-based writers' <see cref="WriteTarget.OpenDbContextAsync"/>).</summary>
+    /// <summary>
+    /// The EF context that maps <typeparamref name="TRow"/>, on <paramref name="connection"/> (the EF-based writers'
+    /// <see cref="WriteTarget.OpenDbContextAsync"/>): the built-in tables' <see cref="SyncDbContext"/>, its enum mapped as
+    /// on the service's data source; a generated table overrides it with its own.
+    /// </summary>
     public virtual DbContext NewDbContext(NpgsqlConnection connection, int commandTimeoutSeconds) =>
-        WriteTarget.NewSyncDbContext(connection, commandTimeoutSeconds);
+        new SyncDbContext(new DbContextOptionsBuilder<SyncDbContext>()
+            .UseNpgsql(connection, o => SyncDbContext.MapTypes(o.CommandTimeout(commandTimeoutSeconds)))
+            .Options);
 
     /// <summary>The data source the run's connection comes from when it is not the service's target: one whose types are mapped for this table.</summary>
     public virtual NpgsqlDataSource? DataSource => null;

@@ -7,8 +7,9 @@ namespace SyncData.Postgres.Catalog;
 /// Which approaches can carry a table the lab has no classes for, only a catalog's description: the one rule SomeService
 /// refuses a run by and the runner names the rest by before any run (docs/own-table.md). What needs no row type
 /// carries it: the source's binary COPY relayed as bytes (NpgsqlCopy) into a writer of COPY bytes, a reload or, given a
-/// primary key, a merge. The typed reload writers (<see cref="TypedWriters"/>) carry it too, through SomeService's row
-/// class generated from the description, when every COPY column's type is one the generator maps (<see cref="ColumnClrTypes"/>).
+/// primary key, a merge. The typed writers that declare <see cref="WriterTraits.GeneratedRows"/> carry it too, through SomeService's row
+/// class generated from the description, when every COPY column's type is one the generator maps (<see cref="ColumnClrTypes"/>)
+/// and the table gives their library what it needs (the rest of their <see cref="ApproachInfo.Traits"/>, declared on each writer's class).
 /// The other fetches build each row as an object of a class written per table, which a described table does not have.
 /// </summary>
 public static class DescribedTableReach
@@ -40,32 +41,6 @@ public static class DescribedTableReach
         return null;
     }
 
-    /// <summary>The typed writers that write a described table's generated row class, each with the library it writes through.</summary>
-    public static IReadOnlyDictionary<string, string> TypedWriters { get; } = new Dictionary<string, string>(StringComparer.Ordinal)
-    {
-        ["NpgsqlCopy"] = "Npgsql's binary importer",
-        ["NpgsqlCopyTuned"] = "Npgsql's binary importer",
-        ["EFTypical"] = "EF Core",
-        ["EFBulk"] = "EFCore.BulkExtensions",
-        ["Linq2DB"] = "linq2db",
-        ["Linq2DBCopy"] = "linq2db",
-        ["NpgsqlCopyMerge"] = "Npgsql's binary importer",
-        ["EFMerge"] = "EF Core",
-        ["EFBulkMerge"] = "EFCore.BulkExtensions",
-    };
-
-    /// <summary>The writers that INSERT (rather than COPY, or MERGE from SQL the lab writes), which cannot write a GENERATED ALWAYS identity column without OVERRIDING SYSTEM VALUE, which none of their libraries sends.</summary>
-    private static readonly HashSet<string> Inserts = new(StringComparer.Ordinal) { "EFTypical", "Linq2DB", "EFMerge", "EFBulkMerge" };
-
-    /// <summary>The writers whose library COPYs each value typed by EF Core's store type name of its column, as SQL spells it.</summary>
-    private static readonly HashSet<string> StoreTypeNamed = new(StringComparer.Ordinal) { "EFBulk", "Linq2DBCopy", "EFBulkMerge" };
-
-    /// <summary>The writers whose library takes entities EF Core's model tracks by key (EFCore.BulkExtensions reads the key from it too).</summary>
-    private static readonly HashSet<string> EFTracked = new(StringComparer.Ordinal) { "EFTypical", "EFBulk", "EFMerge", "EFBulkMerge" };
-
-    /// <summary>The merges that find rows by a one-column key of the types EFMergeKeys knows (bigint, uuid).</summary>
-    private static readonly HashSet<string> OneColumnKeyed = new(StringComparer.Ordinal) { "EFMerge", "EFBulkMerge" };
-
     /// <summary>
     /// A typed writer carries a described table through the row class SomeService generates from its description: every
     /// COPY column of a type the generator maps, and what its library needs besides (<see cref="WhyNotByLibrary"/>); a
@@ -73,7 +48,7 @@ public static class DescribedTableReach
     /// </summary>
     private static string? WhyNoTypedWriter(ApproachInfo insert, TableDescription table)
     {
-        if (!TypedWriters.TryGetValue(insert.Name, out var library))
+        if (!insert.Traits.HasFlag(WriterTraits.GeneratedRows))
         {
             return $"{insert.Name} writes typed rows through a row class written per table; its use of one is not generated for a described table yet " +
                    "(Linq2DBMerge sends the keys it received as text, RowTable.KeyOf; Linq2DBTempMerge's temporary staging table, made from the " +
@@ -84,38 +59,38 @@ public static class DescribedTableReach
         {
             if (ColumnClrTypes.Of(column, out var why) is null)
             {
-                return $"{insert.Name} ({library}) writes rows of a class generated from the table's catalog, and {table.QualifiedName}'s column " +
+                return $"{insert.Name} ({insert.Library}) writes rows of a class generated from the table's catalog, and {table.QualifiedName}'s column " +
                        $"{TableDescription.Quote(column.Name)} is {column.Type}: {why}";
             }
         }
 
-        return (insert.Merges ? WhyNoMerge(insert, table) : null) ?? WhyNotByLibrary(insert.Name, library, table);
+        return (insert.Merges ? WhyNoMerge(insert, table) : null) ?? WhyNotByLibrary(insert, table);
     }
 
-    /// <summary>What the writer's library cannot do with the table's generated class.</summary>
-    private static string? WhyNotByLibrary(string insert, string library, TableDescription table)
+    /// <summary>What the writer's library cannot do with the table's generated class, by the traits its class declares.</summary>
+    private static string? WhyNotByLibrary(ApproachInfo insert, TableDescription table)
     {
         var quoted = table.CopyColumns.FirstOrDefault(c => c.Base is { Kind: "e", NameNeedsQuotes: true });
-        if (quoted is not null && StoreTypeNamed.Contains(insert))
+        if (quoted is not null && insert.Traits.HasFlag(WriterTraits.StoreTypeNamed))
         {
-            return $"{insert} ({library}) hands Npgsql's binary importer EF Core's store type of {table.QualifiedName}'s column {TableDescription.Quote(quoted.Name)}, " +
+            return $"{insert.Name} ({insert.Library}) hands Npgsql's binary importer EF Core's store type of {table.QualifiedName}'s column {TableDescription.Quote(quoted.Name)}, " +
                    $"the enum's SQL-quoted name {quoted.Type}, which Npgsql does not resolve to the type (a name SQL need not quote works)";
         }
 
-        if (table.PrimaryKey.Count == 0 && EFTracked.Contains(insert))
+        if (table.PrimaryKey.Count == 0 && insert.Traits.HasFlag(WriterTraits.EFTracked))
         {
-            return $"{insert} ({library}) adds entities EF Core tracks by key, and {table.QualifiedName} has no primary key (a keyless entity type cannot be inserted)";
+            return $"{insert.Name} ({insert.Library}) adds entities EF Core tracks by key, and {table.QualifiedName} has no primary key (a keyless entity type cannot be inserted)";
         }
 
-        if (OneColumnKeyed.Contains(insert) && !(table.PrimaryKey is [var key] && table.Columns.FirstOrDefault(c => c.Name == key)?.Base?.Name is "int8" or "uuid"))
+        if (insert.Traits.HasFlag(WriterTraits.OneColumnKeyed) && !(table.PrimaryKey is [var key] && table.Columns.FirstOrDefault(c => c.Name == key)?.Base?.Name is "int8" or "uuid"))
         {
-            return $"{insert} ({library}) finds rows by a one-column key of bigint or uuid (EFMergeKeys), and {table.QualifiedName}'s primary key is " +
+            return $"{insert.Name} ({insert.Library}) finds rows by a one-column key of bigint or uuid (EFMergeKeys), and {table.QualifiedName}'s primary key is " +
                    $"({string.Join(", ", table.PrimaryKey.Select(TableDescription.Quote))})";
         }
 
         var always = table.CopyColumns.FirstOrDefault(c => c.Identity == "a");
-        return always is not null && Inserts.Contains(insert)
-            ? $"{insert} ({library}) INSERTs, and {table.QualifiedName}'s column {TableDescription.Quote(always.Name)} is GENERATED ALWAYS AS IDENTITY, " +
+        return always is not null && insert.Traits.HasFlag(WriterTraits.Inserts)
+            ? $"{insert.Name} ({insert.Library}) INSERTs, and {table.QualifiedName}'s column {TableDescription.Quote(always.Name)} is GENERATED ALWAYS AS IDENTITY, " +
               "which an INSERT may set only with OVERRIDING SYSTEM VALUE, which the library does not send"
             : null;
     }

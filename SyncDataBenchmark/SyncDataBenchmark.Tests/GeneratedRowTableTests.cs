@@ -124,6 +124,9 @@ public sealed class GeneratedRowTableTests(InProcessLab lab) : IAsyncLifetime
     [InlineData("EFMerge", "public.orders")]
     [InlineData("EFBulkMerge", "public.users")]
     [InlineData("EFBulkMerge", "public.orders")]
+    [InlineData("Linq2DBTempMerge", "public.users")]
+    [InlineData("Linq2DBTempMerge", "public.orders")]
+    [InlineData("Linq2DBTempMerge", Typed)]
     public async Task A_merge_writer_makes_a_differing_target_equal_to_the_source_through_the_generated_class(string insert, string name)
     {
         await using var pair = Pair();
@@ -140,7 +143,7 @@ public sealed class GeneratedRowTableTests(InProcessLab lab) : IAsyncLifetime
     [Theory]
     [InlineData("EFMerge", Typed, "EFMerge (EF Core) finds rows by a one-column key of bigint or uuid (EFMergeKeys), and \"Team Sales\".\"Typed Lines\"'s primary key is (\"Region\", \"order\", \"Line No\")")]
     [InlineData("Linq2DBMerge", Typed, "Linq2DBMerge writes typed rows through a row class written per table; its use of one is not generated for a described table yet")]
-    [InlineData("Linq2DBTempMerge", "public.orders", "Linq2DBTempMerge writes typed rows through a row class written per table; its use of one is not generated for a described table yet")]
+    [InlineData("Linq2DBTempMerge", QuotedEnum, "Linq2DBTempMerge (linq2db) hands Npgsql's binary importer EF Core's store type")]
     [InlineData("EFBulk", QuotedEnum, "EFBulk (EFCore.BulkExtensions) hands Npgsql's binary importer EF Core's store type of \"Team Sales\".\"Quoted Enum\"'s column \"mode\", the enum's SQL-quoted name")]
     [InlineData("Linq2DBCopy", QuotedEnum, "Linq2DBCopy (linq2db) hands Npgsql's binary importer EF Core's store type")]
     public async Task A_writer_the_generator_does_not_serve_is_refused_naming_why(string insert, string name, string why)

@@ -38,10 +38,10 @@ internal sealed class MergeSql
 
     /// <summary>
     /// The staging table's name (the COPY merges' own, Linq2DBTempMerge's linq2db temp table): temporary, so no other
-    /// session sees it. A described table's is one fixed quoted name, since its own name may be anything (schema,
-    /// quotes, spaces) and a run merges one table.
+    /// session sees it. A described table's is one fixed name, since its own name may be anything (schema, quotes,
+    /// spaces) and a run merges one table; a name SQL need not quote, as linq2db quotes a name it is given again.
     /// </summary>
-    public string Staging => _target.Table.Description is null ? $"{_target.Table.Name}_merge_staging" : "\"syncdata_merge_staging\"";
+    public string Staging => _target.Table.Description is null ? $"{_target.Table.Name}_merge_staging" : "syncdata_merge_staging";
 
     /// <summary>COPY … FROM STDIN (FORMAT binary) into the staging table, in the table's COPY column order (<see cref="SyncTable.Columns"/>).</summary>
     public string CopyIntoStaging => $"COPY {Staging} ({_target.Table.Columns}) FROM STDIN (FORMAT binary)";

@@ -51,8 +51,7 @@ public static class DescribedTableReach
         if (!insert.Traits.HasFlag(WriterTraits.GeneratedRows))
         {
             return $"{insert.Name} writes typed rows through a row class written per table; its use of one is not generated for a described table yet " +
-                   "(Linq2DBMerge sends the keys it received as text, RowTable.KeyOf; Linq2DBTempMerge's temporary staging table, made from the " +
-                   "generated entity's mapping, is then not found: relation \"syncdata_merge_staging\" does not exist; issue 49, part 3)";
+                   "(Linq2DBMerge sends the keys it received as text, RowTable.KeyOf; issue 49, part 3)";
         }
 
         foreach (var column in table.CopyColumns)

@@ -34,6 +34,9 @@ public sealed record SyncTable(string Name, string Columns, string RowChecksumEx
 
     public static IReadOnlyList<SyncTable> All { get; } = [Users, Orders];
 
+    /// <summary>The table a request or run that names none is about (<see cref="SyncData.Shared.SyncRoutes.DefaultTable"/>, where it is named once).</summary>
+    public static SyncTable Default { get; } = Find(SyncData.Shared.SyncRoutes.DefaultTable)!;
+
     /// <summary>The table as SQL names it: <see cref="Name"/> for a built-in table, the quoted schema and name for a described one.</summary>
     public string SqlName { get => _sqlName ?? Name; private init => _sqlName = value; }
 

@@ -42,8 +42,11 @@ public sealed class ArrowStreamConsumer : IBinaryCopyConsumer, IFetchConsumer<Ar
     /// </summary>
     public async Task<Stream> OpenCopyStreamAsync(ConsumerRun run, CancellationToken ct)
     {
-        Func<Apache.Arrow.Schema, string?> mismatch = run.Request.Table == SyncTable.Users ? UsersArrow.Mismatch : OrdersArrow.Mismatch;
-        var encoding = run.Request.Table == SyncTable.Users ? ArrowCopyColumns.Users : OrdersArrowCopyColumns.Orders;
+        // Each table's schema and encoding are written per table: a table without them fails here, never gets another's.
+        var table = run.Request.Table;
+        var (mismatch, encoding) = table == SyncTable.Users ? (UsersArrow.Mismatch, ArrowCopyColumns.Users)
+            : table == SyncTable.Orders ? ((Func<Apache.Arrow.Schema, string?>)OrdersArrow.Mismatch, OrdersArrowCopyColumns.Orders)
+            : throw new InvalidOperationException($"ArrowStream has no Arrow schema for {table.SqlName}: it carries only {SyncTable.Users.Name} and {SyncTable.Orders.Name}.");
         var route = SourceRoutes.InTable(Route, run.Request.Table.Name);
         var body = await run.OpenStreamAsync(route, ct);
         return new ArrowCopyStream(body, ArrowBatchReader.ReadAsync(body, route, mismatch, ct), encoding, ct);

@@ -108,7 +108,7 @@ public static class SyncApi
     {
         if (table is null)
         {
-            return SyncTable.Named(SyncRoutes.DefaultTable);
+            return SyncTable.Default;
         }
 
         if (SyncTable.Find(table) is { } named)
@@ -121,7 +121,7 @@ public static class SyncApi
         if (string.IsNullOrWhiteSpace(table))
         {
             errors["table"] = [notATable + "."];
-            return SyncTable.Users;
+            return SyncTable.Default;
         }
 
         try
@@ -139,7 +139,7 @@ public static class SyncApi
         {
             // A name SQL cannot read (to_regclass refuses its syntax) is as much not a table as a missing one.
             errors["table"] = [$"{notATable}: {(ex is PostgresException p ? p.MessageText : ex.Message)}"];
-            return SyncTable.Users;
+            return SyncTable.Default;
         }
     }
 

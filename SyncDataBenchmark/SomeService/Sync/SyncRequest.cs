@@ -9,7 +9,7 @@ public sealed record SyncRequest(FetchApproach Fetch, InsertApproach Insert, int
     string Compression = BodyCompression.None)
 {
     /// <summary>The table the run moves; users unless the trigger named another.</summary>
-    public SyncTable Table { get; init; } = SyncTable.Users;
+    public SyncTable Table { get; init; } = SyncTable.Default;
 
     /// <summary>
     /// The row table a typed writer writes <see cref="Table"/> through when the lab has none written for it: the one

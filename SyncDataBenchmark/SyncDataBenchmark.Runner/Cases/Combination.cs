@@ -13,5 +13,5 @@ public sealed record Combination(int Number, FetchApproach Fetch, InsertApproach
     /// <summary>Its writer merges into a populated target (ApproachInfo.Merges): it runs only with --changed.</summary>
     public bool Merges { get; init; }
     /// <summary>Its key moving the users table into an emptied target (<see cref="CaseIdentity.Key"/>): Fetch:Insert[gzip].</summary>
-    public string Key => CaseIdentity.Of(this, SyncData.Postgres.SyncTable.Users, null).Key;
+    public string Key => CaseIdentity.Of(this, SyncData.Postgres.SyncTable.Default, null).Key;
 }

@@ -25,7 +25,7 @@ public sealed class FollowRunner(FollowContext lab, Action<string> say, double? 
     /// <summary>Slots, publications and subscriptions of the follow prefix still on the source or the target, named once each (a slot is the cluster's: both see it); null when none.</summary>
     public async Task<string?> LeftBehindAsync()
     {
-        var sql = FollowSql.Fill(FollowSql.Read("leftovers.sql"), SyncTable.Users);
+        var sql = FollowSql.Fill(FollowSql.Read("leftovers.sql"), SyncTable.Default);
         var found = new[] { (await FollowSql.RowAsync(lab.SourceDb, sql, CancellationToken.None))[0] as string, (await FollowSql.RowAsync(lab.TargetDb, sql, CancellationToken.None))[0] as string }
             .SelectMany(s => (s ?? "").Split(", ", StringSplitOptions.RemoveEmptyEntries)).Distinct().ToList();
         return found.Count > 0 ? string.Join(", ", found) : null;

@@ -83,7 +83,7 @@ public sealed record BenchSettings
     public static IReadOnlyList<string> DefaultCompressions { get; } = [SyncData.Shared.BodyCompression.None];
     /// <summary>The tables every case and peer moves (--table), in order; the source holds each at every size.</summary>
     public IReadOnlyList<SyncTable> Tables { get; init; } = DefaultTables;
-    public static IReadOnlyList<SyncTable> DefaultTables { get; } = [SyncTable.Users];
+    public static IReadOnlyList<SyncTable> DefaultTables { get; } = [SyncTable.Default];
     /// <summary>--report-from: a directory whose results.json the reports are written again from; null: measure.</summary>
     public DirectoryInfo? ReportFrom { get; init; }
     /// <summary>--readme: a page whose generated blocks are rendered again from the records they name; null: none.</summary>

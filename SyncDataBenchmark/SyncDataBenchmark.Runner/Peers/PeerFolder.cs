@@ -39,7 +39,7 @@ public static class PeerFolder
         foreach (var resource in assembly.GetManifestResourceNames().Where(n => n.StartsWith($"{Prefix}{folder}/", StringComparison.Ordinal)))
         {
             var text = values.Aggregate(EmbeddedText.Read(assembly, resource), (t, v) => t.Replace("{{" + v.Key + "}}", v.Value, StringComparison.Ordinal));
-            var filled = ForTable(text, SyncTable.Users);
+            var filled = ForTable(text, SyncTable.Default); // any table: only to find a placeholder nothing fills
             if (filled.IndexOf("{{", StringComparison.Ordinal) is >= 0 and var at && filled.IndexOf("}}", at, StringComparison.Ordinal) > at)
             {
                 throw new InvalidOperationException($"{resource} has a placeholder no value fills: {filled[at..(filled.IndexOf("}}", at, StringComparison.Ordinal) + 2)]}");

@@ -14,7 +14,7 @@ public abstract record MeasuredRun
     /// The table the run moved (--table); records from before --table read as users (the JSON source generator assigns
     /// an absent init property null, so the default is the getter's).
     /// </summary>
-    public string Table { get => _table ?? SyncData.Postgres.SyncTable.Users.Name; init => _table = value; }
+    public string Table { get => _table ?? SyncData.Postgres.SyncTable.Default.Name; init => _table = value; }
 
     private readonly string? _table;
     /// <summary>

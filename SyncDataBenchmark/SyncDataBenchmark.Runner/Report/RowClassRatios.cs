@@ -47,7 +47,7 @@ public static class RowClassRatios
         ], ratios);
     }
 
-    private static string TableOf(SummaryRow row) => row.Dimensions.GetValueOrDefault("Table", SyncTable.Users.Name);
+    private static string TableOf(SummaryRow row) => row.Dimensions.GetValueOrDefault("Table", SyncTable.Default.Name);
 
     /// <summary>The same case, profile and other dimensions as <paramref name="view"/>'s row, on the built-in table behind its view.</summary>
     private static bool IsWrittenTwin(SummaryRow row, SummaryRow view) =>
@@ -56,7 +56,7 @@ public static class RowClassRatios
         && row.Dimensions.Where(d => d.Key != "Table").All(d => view.Dimensions.GetValueOrDefault(d.Key) == d.Value);
 
     private static RowClassRatio Compare(SummaryRow view, SummaryRow written, long rows) =>
-        new(written.ProfiledLabel, written.Dimensions.GetValueOrDefault("Table", SyncTable.Users.Name), rows,
+        new(written.ProfiledLabel, written.Dimensions.GetValueOrDefault("Table", SyncTable.Default.Name), rows,
             written.MedianMs!.Value, written.Succeeded, view.MedianMs!.Value, view.Succeeded, RunStatistics.Ratio(view.Durations, written.Durations),
             RunStatistics.Compare(view.Durations, written.Durations));
 }

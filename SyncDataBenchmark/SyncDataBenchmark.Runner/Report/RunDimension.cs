@@ -18,7 +18,7 @@ public sealed record RunDimension(string Header, string Plain, Func<CaseIdentity
     [
         // The peers run once, uncompressed.
         new("Compression", BodyCompression.None, c => c.Compression, p => p.Compressions),
-        new("Table", SyncTable.Users.Name, c => c.Table, p => p.Tables, Splits: true,
+        new("Table", SyncTable.Default.Name, c => c.Table, p => p.Tables, Splits: true,
             "Table is the table moved (--table). Each table's rows are ranked on their own: Rank and Ratio to fastest among that table's combinations, "
             + "Ratio to psql binary against that table's psql binary pipe."),
         // No share: the classic run into an emptied target; the peers change with the share too.

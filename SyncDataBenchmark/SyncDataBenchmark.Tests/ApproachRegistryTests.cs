@@ -4,7 +4,7 @@ using SomeService.Insert;
 using SyncData.Harness;
 using SyncData.Shared;
 using SyncDataBenchmark.Runner;
-using SyncDataSource.Users;
+using SyncDataSource.Fetches;
 using Xunit;
 
 namespace SyncDataBenchmark.Tests;

@@ -16,7 +16,7 @@ namespace SyncDataBenchmark.Tests;
 [Trait("Tier", "Lab")]
 public sealed class BadInputTests(InProcessLab lab) : IAsyncLifetime
 {
-    private Microsoft.AspNetCore.Mvc.Testing.WebApplicationFactory<SyncDataSource.Users.UsersApiOptions> _source = null!;
+    private Microsoft.AspNetCore.Mvc.Testing.WebApplicationFactory<SyncDataSource.Fetches.FetchApiOptions> _source = null!;
     private Microsoft.AspNetCore.Mvc.Testing.WebApplicationFactory<SomeService.Sync.SyncOptions> _someService = null!;
     private HttpClient _client = null!;
     private HttpClient _sourceClient = null!;

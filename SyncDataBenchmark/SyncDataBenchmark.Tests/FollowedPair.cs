@@ -22,7 +22,7 @@ public sealed class FollowedPair : IAsyncDisposable
     private const string HeartbeatSeconds = "0.5";
 
     private readonly InProcessLab _lab;
-    private WebApplicationFactory<SyncDataSource.Users.UsersApiOptions>? _source;
+    private WebApplicationFactory<SyncDataSource.Fetches.FetchApiOptions>? _source;
     private WebApplicationFactory<SomeService.Sync.SyncOptions>? _someService;
     /// <summary>Both services as processes (<see cref="CreateWithProcessesAsync"/>); null when they run in process.</summary>
     private StartedServices? _processes;
@@ -86,7 +86,7 @@ public sealed class FollowedPair : IAsyncDisposable
         SomeService = _someService.CreateClient();
     }
 
-    private WebApplicationFactory<SyncDataSource.Users.UsersApiOptions> NewSource()
+    private WebApplicationFactory<SyncDataSource.Fetches.FetchApiOptions> NewSource()
     {
         var source = _lab.Source(new Dictionary<string, string?> { ["ConnectionStrings:Source"] = SourceDb, ["Replication:HeartbeatSeconds"] = HeartbeatSeconds });
         _ = source.Server; // started now, not at SomeService's first request

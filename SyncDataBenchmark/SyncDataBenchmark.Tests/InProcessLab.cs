@@ -33,8 +33,8 @@ public sealed class InProcessLab : IAsyncLifetime
     }
 
     /// <summary>SyncDataSource in process, with extra settings (e.g. Measurement:*).</summary>
-    public WebApplicationFactory<SyncDataSource.Users.UsersApiOptions> Source(IReadOnlyDictionary<string, string?>? settings = null) =>
-        new WebApplicationFactory<SyncDataSource.Users.UsersApiOptions>().WithWebHostBuilder(b =>
+    public WebApplicationFactory<SyncDataSource.Fetches.FetchApiOptions> Source(IReadOnlyDictionary<string, string?>? settings = null) =>
+        new WebApplicationFactory<SyncDataSource.Fetches.FetchApiOptions>().WithWebHostBuilder(b =>
         {
             b.UseEnvironment("Production");
             b.UseSetting("ConnectionStrings:Source", SourceDb);
@@ -46,7 +46,7 @@ public sealed class InProcessLab : IAsyncLifetime
 
     /// <summary>SomeService in process, calling <paramref name="source"/> through its in-memory handler; log lines go to <paramref name="log"/>.</summary>
     public WebApplicationFactory<SomeService.Sync.SyncOptions> SomeService(
-        WebApplicationFactory<SyncDataSource.Users.UsersApiOptions> source, IReadOnlyDictionary<string, string?>? settings = null, ConcurrentQueue<string>? log = null) =>
+        WebApplicationFactory<SyncDataSource.Fetches.FetchApiOptions> source, IReadOnlyDictionary<string, string?>? settings = null, ConcurrentQueue<string>? log = null) =>
         SomeService(() => source, settings, log);
 
     /// <summary>
@@ -54,7 +54,7 @@ public sealed class InProcessLab : IAsyncLifetime
     /// can stop the source and start another under a SomeService that keeps running, as a restarted process would be.
     /// </summary>
     public WebApplicationFactory<SomeService.Sync.SyncOptions> SomeService(
-        Func<WebApplicationFactory<SyncDataSource.Users.UsersApiOptions>?> source, IReadOnlyDictionary<string, string?>? settings = null, ConcurrentQueue<string>? log = null) =>
+        Func<WebApplicationFactory<SyncDataSource.Fetches.FetchApiOptions>?> source, IReadOnlyDictionary<string, string?>? settings = null, ConcurrentQueue<string>? log = null) =>
         new WebApplicationFactory<SomeService.Sync.SyncOptions>().WithWebHostBuilder(b =>
         {
             b.UseEnvironment("Production");

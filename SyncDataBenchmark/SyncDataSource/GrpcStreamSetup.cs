@@ -1,5 +1,5 @@
 using SyncData.Grpc;
-using SyncDataSource.Users;
+using SyncDataSource.Fetches;
 
 namespace SyncDataSource;
 

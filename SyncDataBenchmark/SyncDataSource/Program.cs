@@ -4,7 +4,7 @@ using SyncData.ServiceDefaults;
 using SyncDataSource;
 using SyncDataSource.Replication;
 using SyncDataSource.Runs;
-using SyncDataSource.Users;
+using SyncDataSource.Fetches;
 
 var builder = WebApplication.CreateBuilder(args);
 builder.AddServiceDefaults();
@@ -15,7 +15,7 @@ builder.Services.AddSingleton<SyncDataSource.Tables.DescribedTables>();
 builder.Services.AddBodyCompression();
 builder.Services.AddReplication();
 builder.AddGrpcStream();
-builder.Services.AddOptions<UsersApiOptions>().BindConfiguration(UsersApiOptions.Section).ValidateDataAnnotations().ValidateOnStart();
+builder.Services.AddOptions<FetchApiOptions>().BindConfiguration(FetchApiOptions.Section).ValidateDataAnnotations().ValidateOnStart();
 // A consumer that pauses to commit a batch must not have its stream cut by Kestrel's 240 B/s rule;
 // dead consumers are still noticed through the closed connection.
 builder.WebHost.ConfigureKestrel(k => k.Limits.MinResponseDataRate = null);
@@ -26,7 +26,7 @@ app.UseSourceRuns();
 // Inside the run's request handling: the compressing, the last block included, is part of the request the run measures.
 app.UseResponseCompression();
 app.UseChangeLogProblems();
-app.MapUsersApi();
+app.MapFetchApi();
 app.MapGrpcStream();
 app.MapRunsApi();
 app.MapReplicationApi();

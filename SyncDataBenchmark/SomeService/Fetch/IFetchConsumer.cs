@@ -6,7 +6,7 @@ namespace SomeService.Fetch;
 /// <summary>
 /// The consumer half of a fetch approach: pulls every source row of a table over HTTP, incrementally, as requests of
 /// the run it is handed. Each is one class naming the fetch it reads (<see cref="IFetchConsumer{TFetch}"/>; its server
-/// half is in SyncDataSource/Users), written once over the table's row type (<see cref="RowTable{TRow}"/>).
+/// half is in SyncDataSource/Fetches), written once over the table's row type (<see cref="RowTable{TRow}"/>).
 /// </summary>
 public interface IFetchConsumer
 {

@@ -6,7 +6,7 @@ using SyncData.Shared;
 namespace SyncDataBenchmark.Tests;
 
 /// <summary>Both services of <see cref="InProcessLab"/> in process, SomeService calling this SyncDataSource, with a client for each (InProcessLab.Pair).</summary>
-public sealed class InProcessPair(WebApplicationFactory<SyncDataSource.Users.UsersApiOptions> source,
+public sealed class InProcessPair(WebApplicationFactory<SyncDataSource.Fetches.FetchApiOptions> source,
     WebApplicationFactory<SomeService.Sync.SyncOptions> someService) : IAsyncDisposable
 {
     public HttpClient Source { get; } = source.CreateClient();

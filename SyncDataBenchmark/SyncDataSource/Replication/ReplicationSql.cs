@@ -1,6 +1,6 @@
 using Npgsql;
 using SyncData.Postgres;
-using SyncDataSource.Users;
+using SyncDataSource.Fetches;
 
 namespace SyncDataSource.Replication;
 

@@ -1,5 +1,5 @@
 using SyncData.Postgres;
-using SyncDataSource.Users;
+using SyncDataSource.Fetches;
 
 namespace SyncDataSource.Tables;
 

@@ -1,7 +1,7 @@
 using Apache.Arrow;
 using Npgsql;
 using SyncData.Arrow;
-using SyncDataSource.Users;
+using SyncDataSource.Fetches;
 
 namespace SyncDataSource.Tables;
 

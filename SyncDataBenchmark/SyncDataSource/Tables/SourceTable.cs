@@ -1,6 +1,6 @@
 using System.Linq.Expressions;
 using SyncData.Postgres;
-using SyncDataSource.Users;
+using SyncDataSource.Fetches;
 
 namespace SyncDataSource.Tables;
 

@@ -2,7 +2,7 @@ using System.Linq.Expressions;
 using Microsoft.EntityFrameworkCore;
 using SyncData.Postgres;
 using SyncData.Shared;
-using SyncDataSource.Users;
+using SyncDataSource.Fetches;
 
 namespace SyncDataSource.Tables;
 

@@ -1,7 +1,7 @@
 using Npgsql;
 using SyncDataSource.Runs;
 
-namespace SyncDataSource.Users;
+namespace SyncDataSource.Fetches;
 
 /// <summary>The COPY fetches' body: a COPY … TO STDOUT (FORMAT binary) relayed to the response as bytes.</summary>
 internal static class CopyRelay

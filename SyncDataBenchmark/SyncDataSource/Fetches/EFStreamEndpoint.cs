@@ -2,7 +2,7 @@ using SyncData.Shared.Fetches;
 using SyncDataSource.Runs;
 using SyncDataSource.Tables;
 
-namespace SyncDataSource.Users;
+namespace SyncDataSource.Fetches;
 
 /// <summary>EFStream: the table as one JSON array streamed as EF reads it (<see cref="JsonRowStream"/>).</summary>
 public sealed class EFStreamEndpoint : IFetchEndpoint<EFStreamFetch>

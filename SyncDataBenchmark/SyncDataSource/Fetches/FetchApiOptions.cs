@@ -1,10 +1,11 @@
 using System.ComponentModel.DataAnnotations;
 
-namespace SyncDataSource.Users;
+namespace SyncDataSource.Fetches;
 
-public sealed class UsersApiOptions
+/// <summary>SyncDataSource's limits on what its fetches serve (configuration section <see cref="Section"/>).</summary>
+public sealed class FetchApiOptions
 {
-    public const string Section = "Users";
+    public const string Section = "Fetch";
 
     /// <summary>Largest page the paging endpoints serve; larger limits are refused, not silently clamped.</summary>
     [Range(1, 1_000_000)]

@@ -2,7 +2,7 @@ using SyncData.Shared.Fetches;
 using SyncDataSource.Replication;
 using SyncDataSource.Tables;
 
-namespace SyncDataSource.Users;
+namespace SyncDataSource.Fetches;
 
 /// <summary>NpgsqlReplication's stream: GET ?slot=&amp;from= (<see cref="ReplicationStreams.ServeAsync"/>).</summary>
 public sealed class NpgsqlReplicationEndpoint : IFetchEndpoint<NpgsqlReplicationFetch>

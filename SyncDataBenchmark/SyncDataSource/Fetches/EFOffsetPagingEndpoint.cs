@@ -2,7 +2,7 @@ using Microsoft.AspNetCore.Http.HttpResults;
 using SyncData.Shared.Fetches;
 using SyncDataSource.Tables;
 
-namespace SyncDataSource.Users;
+namespace SyncDataSource.Fetches;
 
 public sealed class EFOffsetPagingEndpoint : IFetchEndpoint<EFOffsetPagingFetch>
 {
@@ -15,7 +15,7 @@ public sealed class EFOffsetPagingEndpoint : IFetchEndpoint<EFOffsetPagingFetch>
         where TRow : class
     {
         var errors = new Dictionary<string, string[]>();
-        var skip = UsersApi.ParseNumber(offset, "offset", 0, long.MaxValue, errors, required: true);
+        var skip = FetchApi.ParseNumber(offset, "offset", 0, long.MaxValue, errors, required: true);
         return page.ReadAsync(table, errors, rows => rows.Skip((int)Math.Min(skip, int.MaxValue)), ct);
     }
 }

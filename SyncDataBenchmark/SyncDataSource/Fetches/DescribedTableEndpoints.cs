@@ -5,7 +5,7 @@ using SyncData.Shared.Fetches;
 using SyncDataSource.Runs;
 using SyncDataSource.Tables;
 
-namespace SyncDataSource.Users;
+namespace SyncDataSource.Fetches;
 
 /// <summary>
 /// A table of the source's database the lab has no classes for (docs/own-table.md), served by what needs no row type:
@@ -21,7 +21,7 @@ public static class DescribedTableEndpoints
                 ServeAsync(table, http, tables, ct, t => CopyRelay.RelayAsync(t.CopyOutBinary, http, dataSource, snapshots, ct)));
         app.MapGet("/" + SourceRoutes.AnyTable(SourceRoutes.Checksum),
             (string table, HttpContext http, NpgsqlDataSource dataSource, RunSnapshots snapshots, DescribedTables tables, CancellationToken ct) =>
-                ServeAsync(table, http, tables, ct, async t => await (await UsersApi.Checksum(t, http.Request, dataSource, snapshots, ct)).ExecuteAsync(http)));
+                ServeAsync(table, http, tables, ct, async t => await (await FetchApi.Checksum(t, http.Request, dataSource, snapshots, ct)).ExecuteAsync(http)));
     }
 
     /// <summary>404 naming why when the catalog describes no such table; otherwise <paramref name="serve"/> with it.</summary>

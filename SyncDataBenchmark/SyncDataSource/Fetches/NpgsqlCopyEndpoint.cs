@@ -3,7 +3,7 @@ using SyncData.Shared.Fetches;
 using SyncDataSource.Runs;
 using SyncDataSource.Tables;
 
-namespace SyncDataSource.Users;
+namespace SyncDataSource.Fetches;
 
 /// <summary>NpgsqlCopy: the table's binary COPY relayed as bytes (<see cref="CopyRelay"/>).</summary>
 public sealed class NpgsqlCopyEndpoint : IFetchEndpoint<NpgsqlCopyFetch>

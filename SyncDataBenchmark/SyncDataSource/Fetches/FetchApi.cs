@@ -5,15 +5,15 @@ using SyncData.Shared;
 using SyncDataSource.Runs;
 using SyncDataSource.Tables;
 
-namespace SyncDataSource.Users;
+namespace SyncDataSource.Fetches;
 
 /// <summary>
 /// The fetch approaches' server halves (one <see cref="IFetchEndpoint"/> class each, found by enumeration), plus the
 /// checksum the consumer verifies against and the keys deleted since a watermark.
 /// </summary>
-public static class UsersApi
+public static class FetchApi
 {
-    public static IEndpointRouteBuilder MapUsersApi(this IEndpointRouteBuilder app)
+    public static IEndpointRouteBuilder MapFetchApi(this IEndpointRouteBuilder app)
     {
         FetchEndpoints.MapAll(app);
         foreach (var table in ISourceTable.All.Select(t => t.Table))

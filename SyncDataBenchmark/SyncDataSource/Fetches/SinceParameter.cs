@@ -1,7 +1,7 @@
 using System.Globalization;
 using SyncData.Shared;
 
-namespace SyncDataSource.Users;
+namespace SyncDataSource.Fetches;
 
 /// <summary>
 /// The watermark a change request names (<see cref="SourceRoutes.Since"/>): a pg_snapshot's text, checked by

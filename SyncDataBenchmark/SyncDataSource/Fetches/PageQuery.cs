@@ -4,13 +4,13 @@ using Microsoft.Extensions.Options;
 using SyncDataSource.Runs;
 using SyncDataSource.Tables;
 
-namespace SyncDataSource.Users;
+namespace SyncDataSource.Fetches;
 
 /// <summary>
 /// What the paging endpoints share (bound with [AsParameters]): the limit, the validation answer, and one page read in
 /// the run's snapshot, ordered by id. A value the wire cannot carry becomes a named 422.
 /// </summary>
-public sealed record PageQuery(string? Limit, SendableDbContext Db, IOptions<UsersApiOptions> Options, RunSnapshots Snapshots, HttpRequest Request)
+public sealed record PageQuery(string? Limit, SendableDbContext Db, IOptions<FetchApiOptions> Options, RunSnapshots Snapshots, HttpRequest Request)
 {
     /// <summary>
     /// Reads the page <paramref name="select"/> picks from <paramref name="table"/>'s rows ordered by key, or answers the
@@ -21,7 +21,7 @@ public sealed record PageQuery(string? Limit, SendableDbContext Db, IOptions<Use
         Dictionary<string, string[]> errors, Func<IOrderedQueryable<TRow>, IQueryable<TRow>> select, CancellationToken ct)
         where TRow : class
     {
-        var take = (int)UsersApi.ParseNumber(Limit, "limit", 1, Options.Value.MaxPageSize, errors, required: true);
+        var take = (int)FetchApi.ParseNumber(Limit, "limit", 1, Options.Value.MaxPageSize, errors, required: true);
         if (errors.Count > 0)
         {
             return TypedResults.ValidationProblem(errors);
@@ -35,7 +35,7 @@ public sealed record PageQuery(string? Limit, SendableDbContext Db, IOptions<Use
         }
         catch (Exception ex) when (ex is not OperationCanceledException)
         {
-            return UsersApi.Unsendable(SendableDbContext.Unsendable(ex) ?? throw ex.Rethrown());
+            return FetchApi.Unsendable(SendableDbContext.Unsendable(ex) ?? throw ex.Rethrown());
         }
     }
 }

@@ -2,7 +2,7 @@ using Microsoft.AspNetCore.Http.HttpResults;
 using SyncData.Shared.Fetches;
 using SyncDataSource.Tables;
 
-namespace SyncDataSource.Users;
+namespace SyncDataSource.Fetches;
 
 public sealed class EFKeysetPagingEndpoint : IFetchEndpoint<EFKeysetPagingFetch>
 {

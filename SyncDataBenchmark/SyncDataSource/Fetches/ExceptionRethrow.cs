@@ -1,4 +1,4 @@
-namespace SyncDataSource.Users;
+namespace SyncDataSource.Fetches;
 
 internal static class ExceptionRethrow
 {

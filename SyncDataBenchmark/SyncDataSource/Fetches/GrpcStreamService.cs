@@ -8,7 +8,7 @@ using SyncData.Postgres;
 using SyncData.ServiceDefaults;
 using SyncDataSource.Runs;
 
-namespace SyncDataSource.Users;
+namespace SyncDataSource.Fetches;
 
 /// <summary>
 /// GrpcStream's server half: each table as one server-streaming call (one method per table in grpc_stream.proto) of

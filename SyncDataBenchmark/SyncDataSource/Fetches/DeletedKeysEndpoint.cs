@@ -4,7 +4,7 @@ using SyncData.Postgres;
 using SyncData.Shared;
 using SyncDataSource.Runs;
 
-namespace SyncDataSource.Users;
+namespace SyncDataSource.Fetches;
 
 /// <summary>The keys deleted since a watermark (<see cref="SourceRoutes.Deleted"/>), what a change fetch's rows cannot carry.</summary>
 public static class DeletedKeysEndpoint

@@ -1,7 +1,7 @@
 using SyncData.Shared;
 using SyncDataSource.Tables;
 
-namespace SyncDataSource.Users;
+namespace SyncDataSource.Fetches;
 
 /// <summary>Finds every <see cref="IFetchEndpoint{TFetch}"/> by the fetch it serves; adding an approach adds its class.</summary>
 public static class FetchEndpoints

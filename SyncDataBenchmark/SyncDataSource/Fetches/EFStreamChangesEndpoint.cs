@@ -2,7 +2,7 @@ using SyncData.Shared.Fetches;
 using SyncDataSource.Runs;
 using SyncDataSource.Tables;
 
-namespace SyncDataSource.Users;
+namespace SyncDataSource.Fetches;
 
 public sealed class EFStreamChangesEndpoint : IFetchEndpoint<EFStreamChangesFetch>
 {

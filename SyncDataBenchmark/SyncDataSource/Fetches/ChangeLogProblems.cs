@@ -1,6 +1,6 @@
 using Npgsql;
 
-namespace SyncDataSource.Users;
+namespace SyncDataSource.Fetches;
 
 /// <summary>
 /// The change routes' two failures a caller must act on, answered as what they are instead of as an outage or a 500:

@@ -4,7 +4,7 @@ using SyncData.Model;
 using SyncData.Postgres;
 using SyncData.Shared;
 
-namespace SyncDataSource.Users;
+namespace SyncDataSource.Fetches;
 
 /// <summary>
 /// The EF model the fetch endpoints read through. PostgreSQL's timestamp reaches from 4713 BC to 294276 AD and has

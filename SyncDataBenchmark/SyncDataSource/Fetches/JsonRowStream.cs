@@ -2,7 +2,7 @@ using Microsoft.EntityFrameworkCore;
 using SyncData.Shared;
 using SyncDataSource.Runs;
 
-namespace SyncDataSource.Users;
+namespace SyncDataSource.Fetches;
 
 /// <summary>The JSON fetches' one-request stream: a query's rows as one JSON array, written as EF reads them.</summary>
 internal static class JsonRowStream
@@ -29,7 +29,7 @@ internal static class JsonRowStream
             if (!http.Response.HasStarted)
             {
                 http.Response.Clear();
-                await UsersApi.Unsendable(why).ExecuteAsync(http);
+                await FetchApi.Unsendable(why).ExecuteAsync(http);
                 return;
             }
 

@@ -1,7 +1,7 @@
 using SyncData.Shared;
 using SyncDataSource.Tables;
 
-namespace SyncDataSource.Users;
+namespace SyncDataSource.Fetches;
 
 /// <summary>The server half of one fetch approach: its handler, written once over the row type of a table.</summary>
 public interface IFetchEndpoint

@@ -3,7 +3,7 @@ using SyncData.Grpc;
 using SyncData.Shared.Fetches;
 using SyncDataSource.Tables;
 
-namespace SyncDataSource.Users;
+namespace SyncDataSource.Fetches;
 
 /// <summary>
 /// GrpcStream at its declared route: the fetch is a gRPC call (<see cref="GrpcStreamService"/>, mapped by

@@ -13,7 +13,7 @@ namespace SomeService.Fetch;
 /// dimension). users' columns are all of these; a table whose text columns hold another type's text overrides
 /// <see cref="WriteValue"/> for them (<see cref="OrdersArrowCopyColumns"/>). NULLs and length words are the stream's.
 /// </summary>
-internal class ArrowCopyColumns
+public class ArrowCopyColumns
 {
     private const int TextOid = 25;
 

@@ -1,7 +1,5 @@
 using System.Runtime.CompilerServices;
 using SomeService.Tables;
-using SyncData.Arrow;
-using SyncData.Postgres;
 using SyncData.Shared;
 using SyncData.Shared.Fetches;
 
@@ -42,13 +40,11 @@ public sealed class ArrowStreamConsumer : IBinaryCopyConsumer, IFetchConsumer<Ar
     /// </summary>
     public async Task<Stream> OpenCopyStreamAsync(ConsumerRun run, CancellationToken ct)
     {
-        // Each table's schema and encoding are written per table: a table without them fails here, never gets another's.
-        var table = run.Request.Table;
-        var (mismatch, encoding) = table == SyncTable.Users ? (UsersArrow.Mismatch, ArrowCopyColumns.Users)
-            : table == SyncTable.Orders ? ((Func<Apache.Arrow.Schema, string?>)OrdersArrow.Mismatch, OrdersArrowCopyColumns.Orders)
-            : throw new InvalidOperationException($"ArrowStream has no Arrow schema for {table.SqlName}: it carries only {SyncTable.Users.Name} and {SyncTable.Orders.Name}.");
+        // The table's own schema and encoding (its row table's): a table without them fails here, never gets another's.
+        var table = run.Request.RowTable;
+        var encoding = table.ArrowCopy;
         var route = SourceRoutes.InTable(Route, run.Request.Table.Name);
         var body = await run.OpenStreamAsync(route, ct);
-        return new ArrowCopyStream(body, ArrowBatchReader.ReadAsync(body, route, mismatch, ct), encoding, ct);
+        return new ArrowCopyStream(body, ArrowBatchReader.ReadAsync(body, route, table.ArrowMismatch, ct), encoding, ct);
     }
 }

@@ -1,4 +1,6 @@
+using Apache.Arrow;
 using Npgsql;
+using SomeService.Fetch;
 using SyncData.Postgres;
 
 namespace SomeService.Tables;
@@ -13,6 +15,12 @@ public interface IRowTable
 
     /// <summary>The data source the run's connection comes from when it is not the service's target (a generated table's, its enums mapped); null for the target's.</summary>
     NpgsqlDataSource? DataSource { get; }
+
+    /// <summary>How an ArrowStream schema that arrived differs from this table's, or null when it does not.</summary>
+    string? ArrowMismatch(Schema received);
+
+    /// <summary>How this table's ArrowStream columns become binary COPY values, for the writers of COPY bytes.</summary>
+    ArrowCopyColumns ArrowCopy { get; }
 
     /// <summary>Calls <paramref name="visitor"/> with this table's rows' type.</summary>
     TResult Accept<TResult>(IRowTableVisitor<TResult> visitor);

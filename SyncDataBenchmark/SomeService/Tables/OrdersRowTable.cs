@@ -30,6 +30,8 @@ public sealed class OrdersRowTable : RowTable<Order>
 
     public override IEnumerable<Order> ArrowRows(RecordBatch batch) => OrdersArrowReader.Rows(batch);
 
+    public override ArrowCopyColumns ArrowCopy => OrdersArrowCopyColumns.Orders;
+
     /// <summary>
     /// Every column with its PostgreSQL type named: the enum by its type name (mapped on the data source, SyncDbContext.MapTypes),
     /// jsonb as Jsonb (a string sent as text would be refused by the jsonb column's binary input), text[] as Array | Text.

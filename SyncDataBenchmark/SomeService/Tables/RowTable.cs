@@ -39,6 +39,8 @@ public abstract class RowTable<TRow> : IRowTable
     /// <summary>An ArrowStream record batch (its schema checked) as rows, each value the row cannot hold refused by row, column and value.</summary>
     public abstract IEnumerable<TRow> ArrowRows(RecordBatch batch);
 
+    public abstract ArrowCopyColumns ArrowCopy { get; }
+
     /// <summary>Writes one row into a binary COPY of <see cref="SyncTable.Columns"/>: StartRow and every column, each with its PostgreSQL type.</summary>
     public abstract void Write(NpgsqlBinaryImporter importer, TRow row);
 

@@ -28,6 +28,8 @@ public sealed class UsersRowTable : RowTable<User>
 
     public override IEnumerable<User> ArrowRows(RecordBatch batch) => UsersArrow.Rows(batch, UsersCopyDecoder.CreatedAt);
 
+    public override ArrowCopyColumns ArrowCopy => ArrowCopyColumns.Users;
+
     public override void Write(NpgsqlBinaryImporter importer, User row)
     {
         // Synchronous writes: they only copy into Npgsql's buffer (a full buffer is sent blocking, bounded by the

@@ -56,7 +56,7 @@ public static class RowClassRatios
         && row.Dimensions.Where(d => d.Key != "Table").All(d => view.Dimensions.GetValueOrDefault(d.Key) == d.Value);
 
     private static RowClassRatio Compare(SummaryRow view, SummaryRow written, long rows) =>
-        new(written.ProfiledLabel, written.Dimensions.GetValueOrDefault("Table", SyncTable.Default.Name), rows,
+        new(written.ProfiledLabel, TableOf(written), rows,
             written.MedianMs!.Value, written.Succeeded, view.MedianMs!.Value, view.Succeeded, RunStatistics.Ratio(view.Durations, written.Durations),
             RunStatistics.Compare(view.Durations, written.Durations));
 }

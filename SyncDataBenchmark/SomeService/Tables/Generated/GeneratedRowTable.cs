@@ -29,6 +29,8 @@ public abstract class GeneratedRowTable<TRow>(SyncTable table, NpgsqlDataSource 
 
     public override IEnumerable<TRow> ArrowRows(RecordBatch batch) => throw NotGenerated("its Arrow schema");
 
+    public override ArrowCopyColumns ArrowCopy => throw NotGenerated("its Arrow schema");
+
     private NotSupportedException NotGenerated(string what) =>
         new($"{table.Name} is a described table: its row class is generated for the NpgsqlCopy fetch alone, not {what} (issue 49, part 3).");
 }

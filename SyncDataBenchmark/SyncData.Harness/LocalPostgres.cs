@@ -1,3 +1,4 @@
+using System.Collections.Concurrent;
 using System.Net;
 using System.Net.Sockets;
 using Npgsql;
@@ -171,10 +172,21 @@ public sealed class LocalPostgres : IAsyncDisposable
                ?? throw new InvalidOperationException("No PostgreSQL server binaries found: install postgresql (Debian) or set PG_BIN to the directory holding initdb and pg_ctl.");
     }
 
+    /// <summary>Ports this process has handed out: two labs starting side by side never get the same one.</summary>
+    private static readonly ConcurrentDictionary<int, byte> HandedOut = new();
+
+    /// <summary>A loopback port free now and not handed out before by this process (its server binds it later).</summary>
     public static int FreePort()
     {
-        using var listener = new TcpListener(IPAddress.Loopback, 0);
-        listener.Start();
-        return ((IPEndPoint)listener.LocalEndpoint).Port;
+        while (true)
+        {
+            using var listener = new TcpListener(IPAddress.Loopback, 0);
+            listener.Start();
+            var port = ((IPEndPoint)listener.LocalEndpoint).Port;
+            if (HandedOut.TryAdd(port, 0))
+            {
+                return port;
+            }
+        }
     }
 }

@@ -126,6 +126,9 @@ public sealed class FollowedPair : IAsyncDisposable
         SomeService = _processes.CreateSomeServiceClient(TimeSpan.FromMinutes(1));
     }
 
+    /// <summary>A client of the in-process SyncDataSource, for a test that speaks to its replication routes itself.</summary>
+    public HttpClient CreateSourceClient() => _source!.Server.CreateClient();
+
     private string FollowRoute => $"{SyncRoutes.Follow}/{Table.Name}";
 
     public async Task<FollowStatus> StartAsync(int batch = 1000)

@@ -25,7 +25,7 @@ public sealed class Linq2DBTests(InProcessLab lab, ITestOutputHelper output)
     /// How long the trigger holds the first write: far beyond what a passing run takes even on a busy machine, so the
     /// bounds below can be generous and a write that waits out the stall still fails them.
     /// </summary>
-    private const int StallSeconds = 60;
+    private const int StallSeconds = 30;
 
     /// <summary>
     /// A bounded run ends within this (it takes a few seconds); an unbounded one lasts Npgsql's own default timeout

@@ -137,8 +137,15 @@ public sealed class SourceClient(HttpClient http, IOptions<SyncOptions> options)
     {
         using var timeout = CancellationTokenSource.CreateLinkedTokenSource(ct);
         timeout.CancelAfter(IdleTimeout);
-        using var response = await http.SendAsync(new HttpRequestMessage(method, relativeUri) { Version = System.Net.HttpVersion.Version20, VersionPolicy = HttpVersionPolicy.RequestVersionOrLower }, timeout.Token);
-        await EnsureSuccessAsync(response, relativeUri, ct);
+        try
+        {
+            using var response = await http.SendAsync(new HttpRequestMessage(method, relativeUri) { Version = System.Net.HttpVersion.Version20, VersionPolicy = HttpVersionPolicy.RequestVersionOrLower }, timeout.Token);
+            await EnsureSuccessAsync(response, relativeUri, ct);
+        }
+        catch (OperationCanceledException ex) when (!ct.IsCancellationRequested)
+        {
+            throw new SourceStreamException($"SyncDataSource did not answer {method} /{relativeUri} within {IdleTimeout.TotalSeconds:0.#} s (idle timeout).", ex);
+        }
     }
 
     private static HttpRequestMessage Named(HttpRequestMessage request, ConsumerRun run)

@@ -25,8 +25,11 @@ internal sealed class ReplicationSession(string slot, CancellationToken requestA
     /// <summary>Completes once the stream has let go of the slot (its replication connection closed).</summary>
     public Task Ended => _ended.Task;
 
-    /// <summary>The stream is reading the slot on <paramref name="connection"/>: acknowledgements are confirmed on it from now on.</summary>
-    public void Attach(LogicalReplicationConnection connection) => _connection = connection;
+    /// <summary>
+    /// The stream is reading the slot on <paramref name="connection"/> (a message has come): acknowledgements are
+    /// confirmed on it from now on; one before that confirms nothing, and the next one confirms past it.
+    /// </summary>
+    public void Attach(LogicalReplicationConnection connection) => _connection ??= connection;
 
     /// <summary>Before the connection is disposed: waits for a confirmation in flight; later ones find no stream.</summary>
     public async Task DetachAsync()

@@ -101,7 +101,9 @@ public sealed class ReplicationStreams(NpgsqlDataSource source, IConfiguration c
             await session.ConfirmAsync(confirmed, ct);
             return TypedResults.NoContent();
         }
-        catch (Exception ex) when (ex is ObjectDisposedException or NpgsqlException or InvalidOperationException)
+        // NullReferenceException: Npgsql's status update on a stream whose enumerator has just failed (its feedback timers
+        // cleared before the session could let go of the connection).
+        catch (Exception ex) when (ex is ObjectDisposedException or NpgsqlException or InvalidOperationException or NullReferenceException)
         {
             return TypedResults.Problem($"The stream of {slot} ended while confirming: {ex.Message}", statusCode: 409);
         }
@@ -161,15 +163,20 @@ public sealed class ReplicationStreams(NpgsqlDataSource source, IConfiguration c
             resume = slot.ConsistentPoint;
         }
 
-        session.Attach(replication);
+        using var heartbeats = new HeartbeatLoop(source, TimeSpan.FromSeconds(options.Value.HeartbeatSeconds), logger, ct);
+        var decoder = new ChangeDecoder(table, frames);
+        var streamOptions = new PgOutputReplicationOptions(session.Slot, PgOutputProtocolVersion.V1, binary: false, messages: true);
+        // The session lets go of the connection before Npgsql's enumerator ends (that clears its feedback timers).
+        await using var messages = replication.StartReplication(slot, streamOptions, ct, resume).GetAsyncEnumerator(ct);
         try
         {
-            using var heartbeats = new HeartbeatLoop(source, TimeSpan.FromSeconds(options.Value.HeartbeatSeconds), logger, ct);
-            var decoder = new ChangeDecoder(table, frames);
-            var messages = replication.StartReplication(slot, new PgOutputReplicationOptions(session.Slot, PgOutputProtocolVersion.V1, binary: false, messages: true), ct, resume);
-            await foreach (var message in messages)
+            while (await messages.MoveNextAsync())
             {
-                await decoder.WriteAsync(message, ct);
+                // Confirmed on only once a message came: before START_REPLICATION has been answered, Npgsql's status update
+                // writes into the command's buffer and, its feedback timer not yet made, fails (NullReferenceException)
+                // without releasing its feedback lock, so every later confirmation of the stream waits forever.
+                session.Attach(replication);
+                await decoder.WriteAsync(messages.Current, ct);
             }
         }
         finally

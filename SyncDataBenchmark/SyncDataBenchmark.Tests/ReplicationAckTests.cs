@@ -1,9 +1,11 @@
 using System.Net;
-using System.Text.Json;
+using Microsoft.Extensions.Options;
 using NpgsqlTypes;
+using SomeService.Fetch;
+using SomeService.Follow;
+using SomeService.Sync;
 using SyncData.Postgres;
 using SyncData.Shared;
-using SyncData.Shared.Fetches;
 using Xunit;
 
 namespace SyncDataBenchmark.Tests;
@@ -17,8 +19,6 @@ namespace SyncDataBenchmark.Tests;
 [Trait("Tier", "Lab")]
 public sealed class ReplicationAckTests(InProcessLab lab)
 {
-    private static readonly string StreamRoute = ApproachInfo.RouteOf(typeof(NpgsqlReplicationFetch));
-
     /// <summary>Streams started (each resuming the slot) with acknowledgements sent throughout their start.</summary>
     private const int Starts = 15;
 
@@ -29,7 +29,9 @@ public sealed class ReplicationAckTests(InProcessLab lab)
     public async Task Acknowledgements_sent_while_a_stream_starts_are_never_a_500_and_a_later_one_confirms()
     {
         await using var pair = await FollowedPair.CreateAsync(lab, "repl_ack_race", SyncTable.Default, 100);
-        using var source = pair.CreateSourceClient();
+        using var http = pair.CreateSourceClient();
+        // The stream read as the follower reads it (a failure frame is a SourceStreamException naming it).
+        var source = new SourceClient(http, Options.Create(new SyncOptions()));
         var consistentPoint = await ReadFirstCopyAsync(source, pair.Slot);
         for (var start = 0; start < Starts; start++)
         {
@@ -41,79 +43,54 @@ public sealed class ReplicationAckTests(InProcessLab lab)
             {
                 while (!acking.IsCancellationRequested)
                 {
-                    answers.Add(await AckAsync(source, pair.Slot, consistentPoint));
+                    answers.Add(await AckAsync(http, pair.Slot, consistentPoint));
                 }
             });
-            using var life = new CancellationTokenSource();
-            using var stream = await OpenAsync(source, pair.Slot, consistentPoint, life.Token);
-            var later = await ReadPastAsync(stream, NpgsqlLogSequenceNumber.Parse(consistentPoint));
-            await acking.CancelAsync();
-            await acks;
-
-            Assert.DoesNotContain(HttpStatusCode.InternalServerError, answers);
-            // A position the stream sent since, confirmed to PostgreSQL at once: it must not wait on a lock an earlier status update kept.
-            Assert.Equal(HttpStatusCode.NoContent, await AckAsync(source, pair.Slot, later));
-            await life.CancelAsync();
-        }
-    }
-
-    /// <summary>Frames until one carries an LSN past <paramref name="lsn"/> (a heartbeat's, every half second): that LSN.</summary>
-    private static async Task<string> ReadPastAsync(StreamReader stream, NpgsqlLogSequenceNumber lsn)
-    {
-        while (true)
-        {
-            var frame = await ReadFrameAsync(stream);
-            if (frame.Lsn is { } sent && NpgsqlLogSequenceNumber.Parse(sent) > lsn)
+            var resumed = NpgsqlLogSequenceNumber.Parse(consistentPoint);
+            // Read until a frame (a heartbeat's, every half second) carries an LSN past it; the stream still open:
+            await ReadUntilAsync(source, pair.Slot, consistentPoint, frame => frame.Lsn is { } sent && NpgsqlLogSequenceNumber.Parse(sent) > resumed, async later =>
             {
-                return sent;
-            }
+                await acking.CancelAsync();
+                await acks;
+
+                Assert.DoesNotContain(HttpStatusCode.InternalServerError, answers);
+                // A position the stream sent since, confirmed to PostgreSQL at once: it must not wait on a lock an earlier status update kept.
+                Assert.Equal(HttpStatusCode.NoContent, await AckAsync(http, pair.Slot, later));
+            });
         }
     }
 
-    private static async Task<string> ReadFirstCopyAsync(HttpClient source, string slot)
+    /// <summary>The slot made anew and its first copy read: the consistent point.</summary>
+    private static async Task<string> ReadFirstCopyAsync(SourceClient source, string slot)
+    {
+        string? consistentPoint = null;
+        await ReadUntilAsync(source, slot, from: null, frame => frame.Op == ChangeFrame.Copied, lsn => Task.FromResult(consistentPoint = lsn));
+        return consistentPoint!;
+    }
+
+    /// <summary>
+    /// Reads the slot's stream until a frame is <paramref name="wanted"/> and calls <paramref name="open"/> with its LSN;
+    /// then aborts the stream's request, as a follower that goes away (the in-process server ends a stream when its
+    /// request is aborted, not when the body is disposed).
+    /// </summary>
+    private static async Task ReadUntilAsync(SourceClient source, string slot, string? from, Func<ChangeFrame, bool> wanted, Func<string, Task> open)
     {
         using var life = new CancellationTokenSource();
-        using var stream = await OpenAsync(source, slot, from: null, life.Token);
+        await using var frames = ReplicationStream.ReadFramesAsync(source, SyncTable.Default, slot, from, life.Token).GetAsyncEnumerator(life.Token);
         try
         {
-            while (true)
+            do
             {
-                var frame = await ReadFrameAsync(stream);
-                if (frame.Op == ChangeFrame.Copied)
-                {
-                    return frame.Lsn!;
-                }
+                Assert.True(await frames.MoveNextAsync().AsTask().WaitAsync(Limit), "The replication stream ended.");
             }
+            while (!wanted(frames.Current));
+
+            await open(frames.Current.Lsn!);
         }
         finally
         {
             await life.CancelAsync();
         }
-    }
-
-    /// <summary>
-    /// The stream of <paramref name="slot"/>; cancelling <paramref name="life"/> aborts its request, as a follower that goes
-    /// away (the in-process server ends a stream when its request is aborted, not when the body is disposed).
-    /// </summary>
-    private static async Task<StreamReader> OpenAsync(HttpClient source, string slot, string? from, CancellationToken life)
-    {
-        var route = SourceRoutes.InTable(StreamRoute, SyncTable.Default.Name) + $"?{ReplicationRoutes.Slot}={slot}" + (from is null ? "" : $"&{ReplicationRoutes.From}={from}");
-        var response = await source.GetAsync(route, HttpCompletionOption.ResponseHeadersRead, life).WaitAsync(Limit);
-        if (!response.IsSuccessStatusCode)
-        {
-            Assert.Fail($"GET /{route}: {(int)response.StatusCode} {await response.Content.ReadAsStringAsync()}");
-        }
-
-        return new StreamReader(await response.Content.ReadAsStreamAsync());
-    }
-
-    private static async Task<ChangeFrame> ReadFrameAsync(StreamReader stream)
-    {
-        using var limit = new CancellationTokenSource(Limit);
-        var line = await stream.ReadLineAsync(limit.Token) ?? throw new InvalidOperationException("The replication stream ended.");
-        var frame = JsonSerializer.Deserialize(line, SyncJsonContext.Default.ChangeFrame)!;
-        Assert.True(frame.Op is not (ChangeFrame.Failed or ChangeFrame.Broken), $"The stream failed: {frame.Error}");
-        return frame;
     }
 
     /// <summary>POST ack: its answer, or a failure if none comes within <see cref="Limit"/> (a confirmation waiting on a kept lock).</summary>

@@ -17,6 +17,9 @@ public sealed class FaultLab : LabFixture
     /// <summary>Short, so a stall fails fast; every pause a test makes on purpose stays seconds away from it.</summary>
     public static readonly TimeSpan IdleTimeout = TimeSpan.FromSeconds(5);
 
+    /// <summary>The target backend the last held run was seen writing with.</summary>
+    private int? targetWriter;
+
     public ThrottleProxy Proxy { get; }
 
     public FaultLab() => Proxy = new ThrottleProxy(() => Source.BaseAddress);
@@ -71,6 +74,21 @@ public sealed class FaultLab : LabFixture
     public async Task<int> TerminateBackendsAsync(string database, string[] patterns) =>
         Convert.ToInt32(await ScalarAsync("postgres", BackendsSql("count(pg_terminate_backend(pid))"), database, patterns));
 
+    /// <summary>
+    /// Terminates the target backend the last run was seen writing with (<see cref="StartAndWaitMidStreamAsync"/>), as
+    /// long as it is still in a transaction. By its process id, not its statement: a writer's last statement changes
+    /// between batches (EFMerge reads a batch's rows by key before it writes them), and on a busy machine the statement
+    /// seen writing was once replaced by the next batch's read when the test looked again.
+    /// </summary>
+    public async Task<int> TerminateTargetWriterAsync()
+    {
+        Assert.True(targetWriter is not null, "No run was seen writing: start it with StartAndWaitMidStreamAsync.");
+        return Convert.ToInt32(await ScalarAsync("postgres", """
+            select count(pg_terminate_backend(pid)) from pg_stat_activity
+            where pid = $1 and datname = $2 and state in ('active', 'idle in transaction')
+            """, targetWriter.Value, Lab.TargetDatabase));
+    }
+
     /// <summary>Waits until a backend of the database is in a transaction running one of the statements.</summary>
     public Task WaitForBackendAsync(string database, string[] patterns, TimeSpan timeout) =>
         WaitForBackendsAsync(BackendsSql("count(*)"), "ran", database, patterns, timeout);
@@ -94,8 +112,9 @@ public sealed class FaultLab : LabFixture
         }
     }
 
-    private async Task<int> CountBackendsAsync(string database, string[] patterns) =>
-        Convert.ToInt32(await ScalarAsync("postgres", BackendsSql("count(*)"), database, patterns));
+    /// <summary>The process id of one backend of the database in a transaction running one of the statements, or null.</summary>
+    private async Task<int?> FindBackendAsync(string database, string[] patterns) =>
+        await ScalarAsync("postgres", BackendsSql("min(pid)"), database, patterns) is int pid ? pid : null;
 
     private static string BackendsSql(string select) => $"""
         select {select} from pg_stat_activity
@@ -153,8 +172,9 @@ public sealed class FaultLab : LabFixture
 
     private async Task WaitMidStreamAsync(Guid id)
     {
+        targetWriter = null;
         var deadline = DateTime.UtcNow + TimeSpan.FromSeconds(60);
-        while (await CountBackendsAsync(Lab.TargetDatabase, TargetWriting) == 0)
+        while ((targetWriter = await FindBackendAsync(Lab.TargetDatabase, TargetWriting)) is null)
         {
             var now = await GetRunAsync(id);
             Assert.True(now.Status == RunStatus.Running, $"The run ended before the fault could be injected, although the source was held: {now.Status} {now.Error}\n{SomeService.RecentOutput}");

@@ -17,7 +17,6 @@ namespace SyncDataBenchmark.Tests;
 /// Debian's Prometheus 2.42 under its own name. The test-only override (Compose/docker-compose.lab-override.yml) swaps in
 /// that Prometheus without its Prometheus 3 parts and leaves Grafana out: Grafana is in no registry this machine reaches.
 /// </summary>
-[Collection(AloneCollection.Name)]
 [Trait("Tier", "Engine")]
 public sealed class ComposeEngineTests(ITestOutputHelper output)
 {

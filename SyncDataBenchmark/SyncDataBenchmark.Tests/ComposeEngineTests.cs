@@ -18,6 +18,7 @@ namespace SyncDataBenchmark.Tests;
 /// that Prometheus without its Prometheus 3 parts and leaves Grafana out: Grafana is in no registry this machine reaches.
 /// </summary>
 [Trait("Tier", "Engine")]
+[LongRunning]
 public sealed class ComposeEngineTests(ITestOutputHelper output)
 {
     private const long SeedRows = 10_007;

@@ -232,6 +232,7 @@ public sealed class FaultLab : LabFixture
 }
 
 [CollectionDefinition(Name)]
+[LongRunning]
 public sealed class FaultCollection : ICollectionFixture<FaultLab>
 {
     public const string Name = "faults";

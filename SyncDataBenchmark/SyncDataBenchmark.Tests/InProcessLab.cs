@@ -114,6 +114,7 @@ public sealed class InProcessLab : IAsyncLifetime
 }
 
 [CollectionDefinition(Name)]
+[LongRunning]
 public sealed class InProcessCollection : ICollectionFixture<InProcessLab>
 {
     public const string Name = "in-process";

@@ -121,9 +121,14 @@ public sealed class Linq2DBTests(InProcessLab lab, ITestOutputHelper output)
         Assert.Equal((0, (int)Math.Ceiling(InProcessLab.Rows / 10000.0)), (inserts["Linq2DBCopy"], copies["Linq2DBCopy"]));
     }
 
-    /// <summary>Every command Npgsql executed in this process meanwhile (its own ActivitySource, as OpenTelemetry reads it).</summary>
-    private static async Task<List<string>> CountStatementsAsync(Func<Task> action)
+    /// <summary>
+    /// Every command Npgsql executed in this process meanwhile against the lab's cluster (its own ActivitySource, as
+    /// OpenTelemetry reads it). By the server's port: the listener hears the whole process, and a lab running beside
+    /// this one (two collections at a time) once added its COPY to the count.
+    /// </summary>
+    private async Task<List<string>> CountStatementsAsync(Func<Task> action)
     {
+        var port = lab.Postgres.Port.ToString(System.Globalization.CultureInfo.InvariantCulture);
         var statements = new List<string>();
         using var listener = new ActivityListener
         {
@@ -131,6 +136,11 @@ public sealed class Linq2DBTests(InProcessLab lab, ITestOutputHelper output)
             Sample = (ref ActivityCreationOptions<ActivityContext> _) => ActivitySamplingResult.AllDataAndRecorded,
             ActivityStopped = a =>
             {
+                if (Convert.ToString(a.GetTagItem("server.port"), System.Globalization.CultureInfo.InvariantCulture) != port)
+                {
+                    return;
+                }
+
                 lock (statements)
                 {
                     statements.Add((a.GetTagItem("db.query.text") ?? a.GetTagItem("db.statement") ?? a.DisplayName)?.ToString()?.TrimStart() ?? "");

@@ -33,7 +33,8 @@ public sealed class TierTests
 
     /// <summary>
     /// The collections as xunit itself makes them (its collection-per-class factory, the suite's default): each is
-    /// weighed by its heaviest class's tier, and the orderer puts Engine's before Lab's before Fast's.
+    /// weighed by its heaviest class's tier, and the orderer puts the long-running ones first (each marked one is a
+    /// collection xunit makes), then Engine's before Lab's before Fast's.
     /// </summary>
     [Fact]
     public void Collections_start_heaviest_tier_first()
@@ -47,9 +48,14 @@ public sealed class TierTests
                 $"{type.Name}'s collection '{collection.DisplayName}' is not weighed by its tier ({string.Join(", ", Tiers.Of(type))})");
         }
 
+        var longRunning = HeaviestTierFirst.LongRunning();
+        Assert.Contains(HeaviestTierFirst.CollectionOf(typeof(ComposeEngineTests)), longRunning);
+        Assert.Contains(FaultCollection.Name, longRunning);
+        Assert.Subset(weights.Keys.ToHashSet(), longRunning.ToHashSet());
         var ordered = new HeaviestTierFirst().OrderTestCollections(collections.Select(c => c.Collection).Distinct().Reverse())
-            .Select(c => weights[c.DisplayName]).ToList();
-        Assert.Equal(ordered.OrderDescending(), ordered);
-        Assert.Equal([Tiers.Rank("Engine"), Tiers.Rank("Fast")], new[] { ordered[0], ordered[^1] });
+            .Select(c => (LongRunning: longRunning.Contains(c.DisplayName), Weight: weights[c.DisplayName])).ToList();
+        Assert.Equal(ordered.OrderByDescending(c => c.LongRunning).ThenByDescending(c => c.Weight), ordered);
+        Assert.Equal(longRunning.Count, ordered.TakeWhile(c => c.LongRunning).Count());
+        Assert.Equal(Tiers.Rank("Fast"), ordered[^1].Weight);
     }
 }

@@ -4,18 +4,27 @@ using Xunit.Abstractions;
 namespace SyncDataBenchmark.Tests;
 
 /// <summary>
-/// Starts the collections of the heaviest tier first (Engine, then Lab, then Fast; within a tier, discovery order),
-/// two at a time (TestSetup.cs). On a fresh machine the compose lab spends minutes building its images, mostly waiting
-/// on downloads: started first, that overlaps the labs instead of running alone at the end, and the short Fast
-/// collections fill the gaps the last labs leave.
+/// Starts the longest collections first, two at a time (TestSetup.cs): those marked <see cref="LongRunningAttribute"/>,
+/// then by tier, heaviest first (Engine, Lab, Fast; within that, discovery order). Begun late, a collection of minutes
+/// ran on alone at the end of the suite; begun first, the compose lab's image builds (minutes on a fresh machine, mostly
+/// waiting on downloads) overlap the labs, and the short Fast collections fill the gaps the last labs leave.
 /// </summary>
 public sealed class HeaviestTierFirst : ITestCollectionOrderer
 {
     public IEnumerable<ITestCollection> OrderTestCollections(IEnumerable<ITestCollection> testCollections)
     {
         var weight = Weights();
-        return testCollections.OrderByDescending(c => weight.GetValueOrDefault(c.DisplayName));
+        var longRunning = LongRunning();
+        return testCollections.OrderByDescending(c => longRunning.Contains(c.DisplayName)).ThenByDescending(c => weight.GetValueOrDefault(c.DisplayName));
     }
+
+    /// <summary>The collections marked long-running, on their definition or on the class that is the collection.</summary>
+    public static IReadOnlySet<string> LongRunning() =>
+        typeof(HeaviestTierFirst).Assembly.GetTypes()
+            .Where(type => type.IsDefined(typeof(LongRunningAttribute), inherit: false))
+            .Select(type => type.GetCustomAttributesData().SingleOrDefault(a => a.AttributeType == typeof(CollectionDefinitionAttribute))?.ConstructorArguments[0].Value as string
+                            ?? CollectionOf(type))
+            .ToHashSet(StringComparer.Ordinal);
 
     /// <summary>
     /// Each collection's heaviest tier among its classes, by the name xunit gives it: the [Collection] name, or

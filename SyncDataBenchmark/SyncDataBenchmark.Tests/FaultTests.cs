@@ -121,7 +121,7 @@ public sealed class FaultTests(FaultLab lab) : IAsyncLifetime
 
         var finished = await lab.WaitFinishedAsync(run.Id, TimeSpan.FromSeconds(60));
         Assert.Equal(RunStatus.Failed, finished.Status);
-        Assert.Contains("Writing to SomeService's database failed", finished.Error);
+        Assert.True(finished.Error?.StartsWith("Writing to SomeService's database failed", StringComparison.Ordinal) == true, $"{finished.Error}\n{lab.SomeService.RecentOutput}");
         await AssertTargetUntouchedAsync();
         await lab.AssertHealthyAndSyncingAsync();
     }

@@ -1,10 +1,11 @@
 using Xunit;
 
-// Two collections at a time, each its own lab (cluster, services): the labs spend about half their time waiting
-// (timeouts, stalls, process starts), so two share the two cores and the suite takes about two thirds as long. No test
-// may depend on the machine being otherwise idle (CI machines are busy), so none depends on running alone. The
-// heaviest tier starts first (HeaviestTierFirst), the compose lab among it, its image builds beside the labs.
-[assembly: CollectionBehavior(MaxParallelThreads = 2)]
+// One collection at a time. Two at a time (MaxParallelThreads = 2, each its own lab) took the suite from 41 to 23
+// minutes on a clean clone (08506eb), but beside another lab FaultTests' EFMerge case failed twice in six runs: after its
+// target backend was terminated the run went on for seconds and failed with "Transaction is already completed" at the
+// verification, not as a write failure (the cause is not found yet). Until it holds on a busy machine, collections run
+// one at a time; the order below (longest first) is what two at a time needs.
+[assembly: CollectionBehavior(DisableTestParallelization = true)]
 [assembly: TestCollectionOrderer("SyncDataBenchmark.Tests.HeaviestTierFirst", "SyncDataBenchmark.Tests")]
 
 namespace SyncDataBenchmark.Tests;

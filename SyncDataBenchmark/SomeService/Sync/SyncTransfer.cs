@@ -43,6 +43,7 @@ internal sealed class SyncTransfer(
         // A generated table's run connects through the data source its enums are mapped on (GeneratedRowTables).
         await using var connection = await (request.Rows?.DataSource ?? target).OpenConnectionAsync(ct);
         await using var transaction = await connection.BeginTransactionAsync(ct);
+        RunConnectionGuard.RefuseReopening(connection);
         var table = request.Table;
         var source = Source = new ConsumerRun(client, request, runId) { Since = await Watermarks.ReadAsync(connection, transaction, table, ct) };
         if (ApproachRegistry.Catalog[request.Fetch].Changes)

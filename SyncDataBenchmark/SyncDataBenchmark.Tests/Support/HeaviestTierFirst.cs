@@ -4,10 +4,11 @@ using Xunit.Abstractions;
 namespace SyncDataBenchmark.Tests;
 
 /// <summary>
-/// Starts the longest collections first, two at a time (TestSetup.cs): those marked <see cref="LongRunningAttribute"/>,
-/// then by tier, heaviest first (Engine, Lab, Fast; within that, discovery order). Begun late, a collection of minutes
-/// ran on alone at the end of the suite; begun first, the compose lab's image builds (minutes on a fresh machine, mostly
-/// waiting on downloads) overlap the labs, and the short Fast collections fill the gaps the last labs leave.
+/// Starts the longest collections first: those marked <see cref="LongRunningAttribute"/>, then by tier, heaviest first
+/// (Engine, Lab, Fast; within that, discovery order). It matters when collections run two at a time (TestSetup.cs):
+/// begun late, a collection of minutes ran on alone at the end of the suite; begun first, the compose lab's image builds
+/// (minutes on a fresh machine, mostly waiting on downloads) overlap the labs, and the short Fast collections fill the
+/// gaps the last labs leave.
 /// </summary>
 public sealed class HeaviestTierFirst : ITestCollectionOrderer
 {

@@ -23,6 +23,9 @@ public enum WriterTraits
     /// <summary>Its library takes entities EF Core tracks by key (EFCore.BulkExtensions reads the key from the model too): the table needs a primary key.</summary>
     EFTracked = 8,
 
-    /// <summary>It finds rows by a one-column key of the types EFMergeKeys knows (bigint, uuid).</summary>
+    /// <summary>
+    /// It finds rows by a one-column key of bigint or uuid: the types EFMergeKeys knows, and the keys Linq2DBMerge
+    /// sends back as text for its deletes (the generated row table gives them: RowTableSource).
+    /// </summary>
     OneColumnKeyed = 16,
 }

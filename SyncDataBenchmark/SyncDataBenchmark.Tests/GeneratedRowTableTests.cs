@@ -127,6 +127,8 @@ public sealed class GeneratedRowTableTests(InProcessLab lab) : IAsyncLifetime
     [InlineData("Linq2DBTempMerge", "public.users")]
     [InlineData("Linq2DBTempMerge", "public.orders")]
     [InlineData("Linq2DBTempMerge", Typed)]
+    [InlineData("Linq2DBMerge", "public.users")]
+    [InlineData("Linq2DBMerge", "public.orders")]
     public async Task A_merge_writer_makes_a_differing_target_equal_to_the_source_through_the_generated_class(string insert, string name)
     {
         await using var pair = Pair();
@@ -141,8 +143,8 @@ public sealed class GeneratedRowTableTests(InProcessLab lab) : IAsyncLifetime
     }
 
     [Theory]
-    [InlineData("EFMerge", Typed, "EFMerge (EF Core) finds rows by a one-column key of bigint or uuid (EFMergeKeys), and \"Team Sales\".\"Typed Lines\"'s primary key is (\"Region\", \"order\", \"Line No\")")]
-    [InlineData("Linq2DBMerge", Typed, "Linq2DBMerge writes typed rows through a row class written per table; its use of one is not generated for a described table yet")]
+    [InlineData("EFMerge", Typed, "EFMerge (EF Core) finds rows by a one-column key of bigint or uuid, and \"Team Sales\".\"Typed Lines\"'s primary key is (\"Region\", \"order\", \"Line No\")")]
+    [InlineData("Linq2DBMerge", Typed, "Linq2DBMerge (linq2db) finds rows by a one-column key of bigint or uuid, and \"Team Sales\".\"Typed Lines\"'s primary key is (\"Region\", \"order\", \"Line No\")")]
     [InlineData("Linq2DBTempMerge", QuotedEnum, "Linq2DBTempMerge (linq2db) hands Npgsql's binary importer EF Core's store type")]
     [InlineData("EFBulk", QuotedEnum, "EFBulk (EFCore.BulkExtensions) hands Npgsql's binary importer EF Core's store type of \"Team Sales\".\"Quoted Enum\"'s column \"mode\", the enum's SQL-quoted name")]
     [InlineData("Linq2DBCopy", QuotedEnum, "Linq2DBCopy (linq2db) hands Npgsql's binary importer EF Core's store type")]

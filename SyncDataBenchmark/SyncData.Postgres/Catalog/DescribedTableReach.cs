@@ -50,8 +50,7 @@ public static class DescribedTableReach
     {
         if (!insert.Traits.HasFlag(WriterTraits.GeneratedRows))
         {
-            return $"{insert.Name} writes typed rows through a row class written per table; its use of one is not generated for a described table yet " +
-                   "(Linq2DBMerge sends the keys it received as text, RowTable.KeyOf; issue 49, part 3)";
+            return $"{insert.Name} writes typed rows through a row class written per table; its use of one is not generated for a described table yet";
         }
 
         foreach (var column in table.CopyColumns)
@@ -83,7 +82,7 @@ public static class DescribedTableReach
 
         if (insert.Traits.HasFlag(WriterTraits.OneColumnKeyed) && !(table.PrimaryKey is [var key] && table.Columns.FirstOrDefault(c => c.Name == key)?.Base?.Name is "int8" or "uuid"))
         {
-            return $"{insert.Name} ({insert.Library}) finds rows by a one-column key of bigint or uuid (EFMergeKeys), and {table.QualifiedName}'s primary key is " +
+            return $"{insert.Name} ({insert.Library}) finds rows by a one-column key of bigint or uuid, and {table.QualifiedName}'s primary key is " +
                    $"({string.Join(", ", table.PrimaryKey.Select(TableDescription.Quote))})";
         }
 

@@ -8,9 +8,10 @@ namespace SomeService.Tables.Generated;
 
 /// <summary>
 /// The base of a row table generated from a described table's catalog (<see cref="RowClassSource"/>): the generated
-/// subclass writes the COPY decoder, <see cref="RowTable{TRow}.Write"/> and the EF context per column; this holds the
-/// table and the data source its enums are mapped on. Only the NpgsqlCopy fetch carries a described table
-/// (DescribedTableReach), so the other fetches' mappings are refused here.
+/// subclass writes the COPY decoder, <see cref="RowTable{TRow}.Write"/> and the EF context per column, and the key as
+/// text for a one-column key of bigint or uuid (Linq2DBMerge's deletes); this holds the table and the data source its
+/// enums are mapped on. Only the NpgsqlCopy fetch carries a described table (DescribedTableReach), so the other
+/// fetches' mappings are refused here.
 /// </summary>
 public abstract class GeneratedRowTable<TRow>(SyncTable table, NpgsqlDataSource dataSource) : RowTable<TRow>
     where TRow : class
@@ -21,7 +22,7 @@ public abstract class GeneratedRowTable<TRow>(SyncTable table, NpgsqlDataSource 
 
     public override JsonTypeInfo<TRow> Json => throw NotGenerated("its JSON metadata");
 
-    public override string KeyOf(TRow row) => throw NotGenerated("its keyset paging key");
+    public override string KeyOf(TRow row) => throw NotGenerated("its key as text, but for a one-column key of bigint or uuid (Linq2DBMerge's deletes)");
 
     public override IGrpcStreamRows<TRow> GrpcStream => throw NotGenerated("its gRPC messages");
 

@@ -38,8 +38,23 @@ internal static class RowTableSource
             source.AppendLine($"        importer.Write(row.{column.Property}, {type});");
         }
 
-        source.AppendLine("    }").AppendLine("}");
+        source.AppendLine("    }");
+        AppendKeyOf(source, table, entity, columns);
+        source.AppendLine("}");
         AppendDecoder(source, tableName, table, entity, columns, mapped);
+    }
+
+    /// <summary>
+    /// The key as text, as Linq2DBMerge keeps the keys it received for its deletes (cast back to the key's type in SQL):
+    /// for a one-column key of bigint or uuid (DescribedTableReach refuses it any other); else the base's refusal stands.
+    /// </summary>
+    private static void AppendKeyOf(StringBuilder source, TableDescription table, string entity, List<GeneratedColumn> columns)
+    {
+        if (table.PrimaryKey is [var name] && columns.FirstOrDefault(c => c.Column.Name == name) is { Clr.Kind: ColumnValueKind.Int64 or ColumnValueKind.Uuid } key)
+        {
+            var format = key.Clr.Kind == ColumnValueKind.Int64 ? "System.Globalization.CultureInfo.InvariantCulture" : "";
+            source.AppendLine($"    public override string KeyOf({entity} row) => row.{key.Property}.ToString({format});");
+        }
     }
 
     /// <summary>An enum's name as Npgsql's mapping takes it: unqualified in public (as SyncDbContext maps order_status), schema.name elsewhere.</summary>

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The lab's test suite in three tiers (--tier below): Fast (no processes, no database), Lab (services hosted in process
 # over a real PostgreSQL, and labs of real PostgreSQL clusters, real Kestrel processes, real Prometheus/promtool), and
-# Engine (Podman's compose lab, shaped links, whole benchmark runs), one collection at a time (TestSetup.cs). Installs missing Debian packages when run as root, builds
+# Engine (Podman's compose lab, shaped links, whole benchmark runs), two collections at a time (TestSetup.cs). Installs missing Debian packages when run as root, builds
 # Release (scripts/lab-build.sh), sweeps what a killed earlier run left behind, runs every xunit test printing each
 # result as it finishes.
 set -euo pipefail

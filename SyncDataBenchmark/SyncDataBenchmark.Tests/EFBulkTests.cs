@@ -26,14 +26,14 @@ public sealed class EFBulkTests(InProcessLab lab)
         await Lab.MakeTargetDifferAsync(lab.TargetDb, await Lab.ReadChecksumAsync(lab.SourceDb));
         // A statement trigger on the target stalls the first COPY (the table is empty only then, after the run's
         // truncate) before PostgreSQL reads its rows: the client has sent the chunk and waits for the COPY to finish.
-        await ExecuteOnTargetAsync($"""
+        await Lab.ScalarAsync(lab.TargetDb, $"""
             create function stall_first_insert() returns trigger language plpgsql as $$
             begin
               if not exists (select from users) then perform pg_sleep({StallSeconds}); end if;
               return null;
             end $$
             """);
-        await ExecuteOnTargetAsync("create trigger stall_first_insert before insert on users for each statement execute function stall_first_insert()");
+        await Lab.ScalarAsync(lab.TargetDb, "create trigger stall_first_insert before insert on users for each statement execute function stall_first_insert()");
         try
         {
             await using var source = lab.Source();
@@ -49,15 +49,7 @@ public sealed class EFBulkTests(InProcessLab lab)
         }
         finally
         {
-            await ExecuteOnTargetAsync("drop function stall_first_insert() cascade");
+            await Lab.ScalarAsync(lab.TargetDb, "drop function stall_first_insert() cascade");
         }
-    }
-
-    private async Task ExecuteOnTargetAsync(string sql)
-    {
-        await using var connection = new NpgsqlConnection(lab.TargetDb);
-        await connection.OpenAsync();
-        await using var command = new NpgsqlCommand(sql, connection);
-        await command.ExecuteNonQueryAsync();
     }
 }

@@ -162,7 +162,7 @@ public sealed class Linq2DBTests(InProcessLab lab, ITestOutputHelper output)
     /// </summary>
     private async Task<IAsyncDisposable> StallFirstInsertAsync()
     {
-        await ExecuteOnTargetAsync($"""
+        await Lab.ScalarAsync(lab.TargetDb, $"""
             create function stall_first_insert() returns trigger language plpgsql as $$
             begin
               if current_setting('lab.stalled', true) is distinct from 'yes' then
@@ -173,7 +173,7 @@ public sealed class Linq2DBTests(InProcessLab lab, ITestOutputHelper output)
             end $$;
             create trigger stall_first_insert before insert or update on users for each statement execute function stall_first_insert()
             """);
-        return new Cleanup(() => ExecuteOnTargetAsync("drop function stall_first_insert() cascade"));
+        return new Cleanup(() => Lab.ScalarAsync(lab.TargetDb, "drop function stall_first_insert() cascade"));
     }
 
     /// <summary>Waits until the target's write sleeps in the trigger; returns its statement.</summary>
@@ -206,14 +206,6 @@ public sealed class Linq2DBTests(InProcessLab lab, ITestOutputHelper output)
         }
 
         throw new TimeoutException($"run {id} still running after {StallSeconds + 30} s");
-    }
-
-    private async Task ExecuteOnTargetAsync(string sql)
-    {
-        await using var connection = new NpgsqlConnection(lab.TargetDb);
-        await connection.OpenAsync();
-        await using var command = new NpgsqlCommand(sql, connection);
-        await command.ExecuteNonQueryAsync();
     }
 
     private sealed class Cleanup(Func<Task> action) : IAsyncDisposable

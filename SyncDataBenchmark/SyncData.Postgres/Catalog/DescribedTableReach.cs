@@ -80,7 +80,7 @@ public static class DescribedTableReach
             return $"{insert.Name} ({insert.Library}) adds entities EF Core tracks by key, and {table.QualifiedName} has no primary key (a keyless entity type cannot be inserted)";
         }
 
-        if (insert.Traits.HasFlag(WriterTraits.OneColumnKeyed) && !(table.PrimaryKey is [var key] && table.Columns.FirstOrDefault(c => c.Name == key)?.Base?.Name is "int8" or "uuid"))
+        if (insert.Traits.HasFlag(WriterTraits.OneColumnKeyed) && OneColumnKey(table) is null)
         {
             return $"{insert.Name} ({insert.Library}) finds rows by a one-column key of bigint or uuid, and {table.QualifiedName}'s primary key is " +
                    $"({string.Join(", ", table.PrimaryKey.Select(TableDescription.Quote))})";
@@ -92,6 +92,10 @@ public static class DescribedTableReach
               "which an INSERT may set only with OVERRIDING SYSTEM VALUE, which the library does not send"
             : null;
     }
+
+    /// <summary>The table's primary key when it is one column of bigint or uuid (what <see cref="WriterTraits.OneColumnKeyed"/> writers take); else null.</summary>
+    public static TableColumn? OneColumnKey(TableDescription table) =>
+        table.PrimaryKey is [var key] && table.Columns.FirstOrDefault(c => c.Name == key) is { Base.Name: "int8" or "uuid" } column ? column : null;
 
     /// <summary>
     /// A merge (staging table, MERGE by primary key, deletes) needs the key; a GENERATED ALWAYS identity column outside it

@@ -50,7 +50,7 @@ internal static class RowTableSource
     /// </summary>
     private static void AppendKeyOf(StringBuilder source, TableDescription table, string entity, List<GeneratedColumn> columns)
     {
-        if (table.PrimaryKey is [var name] && columns.FirstOrDefault(c => c.Column.Name == name) is { Clr.Kind: ColumnValueKind.Int64 or ColumnValueKind.Uuid } key)
+        if (DescribedTableReach.OneColumnKey(table) is { } column && columns.First(c => c.Column.Name == column.Name) is var key)
         {
             var format = key.Clr.Kind == ColumnValueKind.Int64 ? "System.Globalization.CultureInfo.InvariantCulture" : "";
             source.AppendLine($"    public override string KeyOf({entity} row) => row.{key.Property}.ToString({format});");

@@ -26,7 +26,7 @@ public sealed class SyncRunner(
     IHostApplicationLifetime lifetime,
     ILogger<SyncRunner> logger) : IHostedService
 {
-    private readonly SemaphoreSlim _gate = new(1, 1);
+    private readonly RunGate _gate = new();
     private ActiveRun? _active;
 
     /// <summary><paramref name="Finished"/>: the run recorded; <paramref name="Execution"/> ends after it has ended at the source too.</summary>
@@ -40,8 +40,8 @@ public sealed class SyncRunner(
     {
         // A run that is recorded and only ending at the source is not in progress: the next one waits for it (bounded
         // by the end request's own timeout) rather than being refused.
-        if (!await _gate.WaitAsync(0, ct)
-            && (_active is not { Finished.IsCompleted: true } || !await _gate.WaitAsync(options.Value.SourceIdleTimeout, ct)))
+        var finished = new TaskCompletionSource<RunResult>(TaskCreationOptions.RunContinuationsAsynchronously);
+        if (!await _gate.TryEnterAsync(finished.Task, options.Value.SourceIdleTimeout, ct))
         {
             return null;
         }
@@ -65,7 +65,6 @@ public sealed class SyncRunner(
             RunTelemetry.MarkRun(run.Id);
             await store.SaveAsync(run, ct);
             var cancellation = CancellationTokenSource.CreateLinkedTokenSource(lifetime.ApplicationStopping);
-            var finished = new TaskCompletionSource<RunResult>(TaskCreationOptions.RunContinuationsAsynchronously);
             var execution = Task.Run(() => ExecuteAsync(run, request, writer, finished, cancellation.Token), CancellationToken.None);
             _active = new ActiveRun(run.Id, cancellation, execution, finished.Task);
             _ = execution.ContinueWith(done =>
@@ -73,22 +72,22 @@ public sealed class SyncRunner(
                 finished.TrySetException(done.Exception?.InnerExceptions ?? [new InvalidOperationException($"Run {run.Id} ended unrecorded.")]);
                 _active = null;
                 cancellation.Dispose();
-                _gate.Release();
+                _gate.Leave();
             }, TaskScheduler.Default);
             return new Started(run, finished.Task);
         }
         catch
         {
-            _gate.Release();
+            _gate.Leave();
             throw;
         }
     }
 
     /// <summary>Holds the gate for a --follow window (FollowWindow): no run starts until <see cref="Release"/>; false while a run is in progress.</summary>
-    public bool TryHold() => _gate.Wait(0);
+    public bool TryHold() => _gate.TryHold();
 
     /// <summary>Releases the gate <see cref="TryHold"/> took.</summary>
-    public void Release() => _gate.Release();
+    public void Release() => _gate.Leave();
 
     /// <summary>Cancels the run in progress if it has this id; its transaction is rolled back.</summary>
     public bool TryCancel(Guid id)

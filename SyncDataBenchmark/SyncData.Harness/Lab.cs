@@ -57,9 +57,9 @@ public static class Lab
         }
     }
 
-    /// <summary>Reads a database's users count and checksum directly, independent of both services.</summary>
+    /// <summary>Reads the default table's count and checksum in a database directly (<see cref="SyncTable.Default"/>), independent of both services.</summary>
     public static Task<TableChecksum> ReadChecksumAsync(string connectionString, CancellationToken ct = default) =>
-        ReadChecksumAsync(connectionString, SyncTable.Users, ct);
+        ReadChecksumAsync(connectionString, SyncTable.Default, ct);
 
     /// <summary>Reads <paramref name="table"/>'s count and checksum in a database directly, independent of both services.</summary>
     public static async Task<TableChecksum> ReadChecksumAsync(string connectionString, SyncTable table, CancellationToken ct = default)
@@ -93,9 +93,9 @@ public static class Lab
         return connection;
     }
 
-    /// <summary>The same for the users table.</summary>
+    /// <summary>The same for the default table (<see cref="SyncTable.Default"/>).</summary>
     public static Task MakeTargetDifferAsync(string targetConnection, TableChecksum source, CancellationToken ct = default) =>
-        MakeTargetDifferAsync(targetConnection, SyncTable.Users, source, ct);
+        MakeTargetDifferAsync(targetConnection, SyncTable.Default, source, ct);
 
     /// <summary>
     /// Untimed, before every run and every peer: empties the target's <paramref name="table"/> and leaves one sentinel

@@ -36,8 +36,8 @@ public static class SqlScripts
         await command.ExecuteNonQueryAsync(ct);
     }
 
-    /// <summary>Replaces the users rows with <paramref name="rows"/> generated ones (sql/generate.sql's seed_users).</summary>
-    public static Task SeedAsync(string connectionString, long rows, CancellationToken ct = default) => SeedAsync(connectionString, SyncTable.Users, rows, ct);
+    /// <summary>The same for the default table (<see cref="SyncTable.Default"/>).</summary>
+    public static Task SeedAsync(string connectionString, long rows, CancellationToken ct = default) => SeedAsync(connectionString, SyncTable.Default, rows, ct);
 
     /// <summary>Replaces <paramref name="table"/>'s rows with <paramref name="rows"/> generated ones (its Tables/&lt;table&gt;/seed.sql: seed_users, seed_orders).</summary>
     public static async Task SeedAsync(string connectionString, SyncTable table, long rows, CancellationToken ct = default)

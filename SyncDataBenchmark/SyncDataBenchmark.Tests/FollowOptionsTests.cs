@@ -178,5 +178,8 @@ public sealed class FollowOptionsTests
         Assert.Null(FollowLoad.Parse("pgbench: error: connection refused"));
         Assert.Equal(1_000 / 2.76, FollowLoad.TransactionsPerSecond(SyncTable.Users, 1_000), 6);
         Assert.Equal(1_000 / 2.88, FollowLoad.TransactionsPerSecond(SyncTable.Orders, 1_000), 6);
+        // Each script's header declares what it needs from the source: orders' key range, users nothing.
+        Assert.Equal(["max_id"], SyncDataBenchmark.Runner.Follow.FollowScript.Of(SyncTable.Orders).Defines.Select(d => d.Name));
+        Assert.Empty(SyncDataBenchmark.Runner.Follow.FollowScript.Of(SyncTable.Users).Defines);
     }
 }

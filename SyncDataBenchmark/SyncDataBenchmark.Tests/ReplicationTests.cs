@@ -318,8 +318,10 @@ public sealed class ReplicationTests(InProcessLab lab, Xunit.Abstractions.ITestO
         await pair.StartAsync();
         await pair.WaitForAsync(s => s.State == FollowStatus.Following);
         var database = new Npgsql.NpgsqlConnectionStringBuilder(pair.SourceDb);
+        // The script's own header says what it needs from the source (orders: max_id), as the runner reads it.
+        var script = SyncDataBenchmark.Runner.Follow.FollowScript.Of(table);
         var (exit, stdout, stderr) = await Tools.RunAsync("pgbench",
-            ["-n", "-f", Path.Combine(Lab.RepositoryRoot, "sql", "follow", $"{tableName}.pgbench.sql"), "-D", "max_id=3000", "-R", "200", "-T", "3", "-c", "2",
+            ["-n", "-f", script.Path, .. await script.DefineArgumentsAsync(pair.SourceDb, CancellationToken.None), "-R", "200", "-T", "3", "-c", "2",
              "-h", database.Host!, "-p", database.Port.ToString(System.Globalization.CultureInfo.InvariantCulture), "-U", database.Username!, database.Database!],
             Lab.RepositoryRoot, "postgresql-client");
         Assert.True(exit == 0, stderr + stdout);

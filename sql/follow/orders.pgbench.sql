@@ -2,8 +2,12 @@
 --   pgbench -n -f sql/follow/orders.pgbench.sql -D max_id=<highest order id> -R <transactions/s> -T <seconds> -c 2 <source database>
 -- Half the transactions update item_count and status only, leaving the TOASTed columns (note, attributes,
 -- attachment) unchanged: pgoutput sends those as 'u'. The rest: 25% insert 1–5 rows (a copy of an existing order with
--- a new id), 15% update the note, 10% delete 1–2 rows (about 2.88 rows a transaction: the runner's FollowLoad). Rows
+-- a new id), 15% update the note, 10% delete 1–2 rows (the rows per transaction below: the runner's FollowLoad). Rows
 -- are picked by a key range from a random id, so a transaction costs the same at any table size.
+-- The runner reads the two lines below (FollowScript): 0.9 × 3 + 0.1 × 1.8 (a key range can hold fewer ids), and
+-- max_id from the source before the load starts.
+-- rows per transaction: 2.88
+-- define max_id: select coalesce(max(id), 1) from orders
 \set op random(1, 20)
 \set rows random(1, 5)
 \set id random(1, :max_id)

@@ -1,8 +1,10 @@
 -- NpgsqlReplication's write load on users (docs/replication.md), one pgbench transaction per run of this script:
 --   pgbench -n -f sql/follow/users.pgbench.sql -R <transactions/s> -T <seconds> -c 2 <source database>
--- Mixed: 40% insert 1–5 rows, 40% update 1–5 rows, 20% delete 1–2 rows (about 2.76 rows a transaction, so rows/s is
--- about 2.76 × -R: the runner's FollowLoad). The rows updated and deleted are picked from a few random pages (TABLESAMPLE SYSTEM), not by
+-- Mixed: 40% insert 1–5 rows, 40% update 1–5 rows, 20% delete 1–2 rows (rows/s is -R times the rows per transaction
+-- below: the runner's FollowLoad). The rows updated and deleted are picked from a few random pages (TABLESAMPLE SYSTEM), not by
 -- sorting the table, so a transaction costs the same at any table size.
+-- The runner reads the line below (FollowScript): 0.4 × 3 + 0.4 × 3 + 0.2 × 1.8 (min(1–5, 2)).
+-- rows per transaction: 2.76
 \set op random(1, 10)
 \set rows random(1, 5)
 BEGIN;

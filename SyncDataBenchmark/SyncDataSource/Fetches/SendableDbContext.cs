@@ -18,22 +18,12 @@ namespace SyncDataSource.Fetches;
 /// </summary>
 public sealed class SendableDbContext(DbContextOptions<SendableDbContext> options) : DbContext(options)
 {
-    /// <summary>How every refusal ends, and how <see cref="Unsendable"/> knows one.</summary>
-    private const string Refusal = "; only the raw relays (NpgsqlCopy × NpgsqlCopyRaw or NpgsqlCopyRawTuned) carry it unchanged";
+    /// <summary>How every refusal ends, and how <see cref="Unsendable"/> knows one (a described table's guarded query too: SendableSelect).</summary>
+    internal const string Refusal = "; only the raw relays (NpgsqlCopy × NpgsqlCopyRaw or NpgsqlCopyRawTuned) carry it unchanged";
 
-    private const string TimestampRefusal = "cannot be read into a .NET DateTime unambiguously (years 1-9999; 0001-01-01 00:00:00 is DateTime.MinValue, which means -infinity)" + Refusal;
+    private static readonly string GuardedUsers = Guarded("sendable-users.sql");
 
-    /// <summary>The users table with created_at checked row by row: cheap comparisons on the way that works.</summary>
-    private static readonly string GuardedUsers = $"""
-        select id, name, patronymic, surname,
-               case when created_at > timestamp '0001-01-01' and created_at < timestamp '10000-01-01'
-                      or created_at in (timestamp 'infinity', timestamp '-infinity') then created_at
-                    else ('row ' || id || ': created_at = ' || created_at || ' {TimestampRefusal}')::timestamp end as created_at,
-               is_active
-        from {SyncTable.Users.Name}
-        """;
-
-    private static readonly string GuardedOrders = Embedded("sendable-orders.sql").Replace("{refusal}", Refusal, StringComparison.Ordinal);
+    private static readonly string GuardedOrders = Guarded("sendable-orders.sql");
 
     /// <summary>The users query over the rows changed since the watermark @since (changed_users, sql/change-tracking.sql), guarded the same way.</summary>
     public static readonly string GuardedChangedUsers = ChangedSince(GuardedUsers, SyncTable.Users);
@@ -70,6 +60,8 @@ public sealed class SendableDbContext(DbContextOptions<SendableDbContext> option
         ex is PostgresException pg && pg.MessageText.Contains(Refusal, StringComparison.Ordinal)
             ? pg.MessageText[(pg.MessageText.IndexOf("\"row ", StringComparison.Ordinal) + 1)..].TrimEnd('"')
             : null;
+
+    private static string Guarded(string name) => Embedded(name).Replace("{refusal}", Refusal, StringComparison.Ordinal);
 
     internal static string Embedded(string name) => EmbeddedText.Read(typeof(SendableDbContext).Assembly, name).Trim();
 }

@@ -1,24 +1,17 @@
 using Apache.Arrow;
 using Npgsql;
 using SyncData.Arrow;
-using SyncData.Postgres;
+using SyncDataSource.Fetches;
 
 namespace SyncDataSource.Tables;
 
 /// <summary>users for ArrowStream: created_at read as Npgsql's raw int64 (PostgreSQL's microseconds, ±infinity as int64 max/min), so no DateTime is in the way.</summary>
 public sealed class UsersArrowRows : ArrowSourceRows
 {
-    /// <summary>
-    /// The table, refusing row by row a created_at Arrow cannot carry: the value is replaced by a cast that fails with a
-    /// message naming the row, the column and the value (as SendableDbContext does for DateTime).
-    /// </summary>
-    private const string GuardedUsers = $"""
-        select id, name, patronymic, surname,
-               case when created_at <= timestamp '{ArrowFormat.LastCarriedTimestamp}' or created_at = timestamp 'infinity' then created_at
-                    else ('row ' || id || ': created_at = ' || created_at || ' {ArrowFormat.Refusal} timestamp[us] (Unix epoch): after {ArrowFormat.LastCarriedTimestamp} it overflows int64 or meets the value that means infinity')::timestamp end as created_at,
-               is_active
-        from users
-        """;
+    /// <summary>The table, refusing row by row a created_at Arrow cannot carry (arrow-users.sql), as SendableDbContext does for DateTime.</summary>
+    private static readonly string GuardedUsers = SendableDbContext.Embedded("arrow-users.sql")
+        .Replace("{refusal}", ArrowFormat.Refusal, StringComparison.Ordinal)
+        .Replace("{last}", ArrowFormat.LastCarriedTimestamp, StringComparison.Ordinal);
 
     private readonly UsersArrow _rows = new();
 

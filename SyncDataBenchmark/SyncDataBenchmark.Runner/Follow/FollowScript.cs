@@ -1,0 +1,52 @@
+using System.Globalization;
+using System.Text.RegularExpressions;
+using SyncData.Harness;
+using SyncData.Postgres;
+
+namespace SyncDataBenchmark.Runner.Follow;
+
+/// <summary>
+/// A table's pgbench write load (sql/follow/&lt;table&gt;.pgbench.sql) and what its header declares, so each table's
+/// facts live in its own script: <c>-- rows per transaction: N</c>, the mean of its mix, which turns a rate in rows/s
+/// into pgbench's transactions/s; and any <c>-- define name: query</c>, a variable the script needs (pgbench's -D),
+/// read from the source before the load starts.
+/// </summary>
+public sealed partial record FollowScript(string Path, double RowsPerTransaction, IReadOnlyList<(string Name, string Query)> Defines)
+{
+    /// <summary>The script for <paramref name="table"/>; it throws naming the file when the header lacks its rows per transaction.</summary>
+    public static FollowScript Of(SyncTable table)
+    {
+        var path = System.IO.Path.Combine(Lab.RepositoryRoot, "sql", "follow", $"{table.Name}.pgbench.sql");
+        var text = File.ReadAllText(path);
+        var rows = RowsLine().Match(text);
+        if (!rows.Success)
+        {
+            throw new InvalidOperationException($"{path} declares no '-- rows per transaction: N' line.");
+        }
+
+        var defines = DefineLine().Matches(text).Select(m => (m.Groups[1].Value, m.Groups[2].Value.Trim())).ToList();
+        return new FollowScript(path, double.Parse(rows.Groups[1].Value, CultureInfo.InvariantCulture), defines);
+    }
+
+    /// <summary>pgbench's -R for a load of <paramref name="rowsPerSecond"/> rows a second.</summary>
+    public double TransactionsPerSecond(long rowsPerSecond) => rowsPerSecond / RowsPerTransaction;
+
+    /// <summary>pgbench's -D arguments, each define's query read from <paramref name="sourceDb"/>.</summary>
+    public async Task<IReadOnlyList<string>> DefineArgumentsAsync(string sourceDb, CancellationToken ct)
+    {
+        var arguments = new List<string>();
+        foreach (var (name, query) in Defines)
+        {
+            var value = Convert.ToString(await Lab.ScalarAsync(sourceDb, query, ct), CultureInfo.InvariantCulture);
+            arguments.AddRange(["-D", $"{name}={value}"]);
+        }
+
+        return arguments;
+    }
+
+    [GeneratedRegex(@"^-- rows per transaction: ([0-9.]+)\s*$", RegexOptions.Multiline)]
+    private static partial Regex RowsLine();
+
+    [GeneratedRegex(@"^-- define ([a-z_]+): (.+)$", RegexOptions.Multiline)]
+    private static partial Regex DefineLine();
+}

@@ -50,12 +50,12 @@ public sealed class ApproachAttribute(ApproachKind kind, string name) : Attribut
 
     /// <summary>
     /// Insert: the library it writes through, as a refusal names it ("EFBulk (EFCore.BulkExtensions) …": a described
-    /// table's reach, DescribedTableReach); a writer with <see cref="WriterTraits.GeneratedRows"/> must name it.
+    /// table's reach, DescribedTableReach); a writer with <see cref="ApproachTraits.GeneratedRows"/> must name it.
     /// </summary>
     public string? Library { get; set; }
 
-    /// <summary>Insert: whether it carries a described table, and what its library needs of one (<see cref="WriterTraits"/>).</summary>
-    public WriterTraits Traits { get; set; }
+    /// <summary>Whether it carries a described table, and (a writer) what its library needs of one (<see cref="ApproachTraits"/>).</summary>
+    public ApproachTraits Traits { get; set; }
 
     /// <summary>The attribute as declared: its constructor's arguments, then each property it sets, by name.</summary>
     public static ApproachAttribute From(CustomAttributeData data)

@@ -7,7 +7,7 @@ namespace SyncData.Shared;
 /// <see cref="Library"/> and <see cref="Traits"/> are an insert's (what can carry a described table: DescribedTableReach).
 /// </summary>
 public sealed record ApproachInfo(ApproachKind Kind, string Name, bool CopyBytes, bool Pages, bool Batches, string? Route, bool Changes = false, bool Merges = false, bool Follows = false,
-    string? Library = null, WriterTraits Traits = WriterTraits.None)
+    string? Library = null, ApproachTraits Traits = ApproachTraits.None)
 {
     /// <summary>What <paramref name="type"/> (a fetch's or a writer's class) declares.</summary>
     public static ApproachInfo Of(Type type) =>
@@ -31,8 +31,11 @@ public sealed record ApproachInfo(ApproachKind Kind, string Name, bool CopyBytes
         var declared = ApproachAttribute.From(data);
         if (declared.Kind == ApproachKind.Fetch)
         {
-            return new(declared.Kind, declared.Name, declared.CopyBytes, declared.Pages, declared.Batches,
-                declared.Route ?? SourceRoutes.Of(declared.Name), declared.Changes, Follows: declared.Follows);
+            // A fetch carries a described table or not; what a library needs of the table is a writer's to say.
+            return (declared.Traits & ~ApproachTraits.GeneratedRows) != 0
+                ? throw new InvalidOperationException($"{type.Name} declares a fetch with a writer's trait ({declared.Traits}): a fetch declares {nameof(ApproachTraits.GeneratedRows)} or nothing.")
+                : new(declared.Kind, declared.Name, declared.CopyBytes, declared.Pages, declared.Batches,
+                    declared.Route ?? SourceRoutes.Of(declared.Name), declared.Changes, Follows: declared.Follows, Traits: declared.Traits);
         }
 
         // A writer's kind is its interface's, said once there: a class that says it again could say it differently.
@@ -40,8 +43,8 @@ public sealed record ApproachInfo(ApproachKind Kind, string Name, bool CopyBytes
             ? throw new InvalidOperationException($"{type.Name} declares an insert with a fetch's fact (CopyBytes, Changes, Follows or Route): its interface says what it consumes.")
             : WriterKindAttribute.Of(type);
         // A refusal of a writer that carries a described table names its library.
-        return declared.Traits.HasFlag(WriterTraits.GeneratedRows) && declared.Library is null
-            ? throw new InvalidOperationException($"{type.Name} declares {nameof(WriterTraits.GeneratedRows)} but no Library: a refusal names the library it writes through.")
+        return declared.Traits.HasFlag(ApproachTraits.GeneratedRows) && declared.Library is null
+            ? throw new InvalidOperationException($"{type.Name} declares {nameof(ApproachTraits.GeneratedRows)} but no Library: a refusal names the library it writes through.")
             : new(declared.Kind, declared.Name, kind.CopyBytes, declared.Pages, declared.Batches, null, Merges: kind.Merges,
                 Library: declared.Library, Traits: declared.Traits);
     }

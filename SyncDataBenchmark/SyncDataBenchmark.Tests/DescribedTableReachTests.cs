@@ -9,7 +9,8 @@ namespace SyncDataBenchmark.Tests;
 /// <summary>
 /// Fast tier: which approaches carry a table the lab has no classes for (docs/own-table.md): the COPY bytes relayed into
 /// the COPY-bytes writers, the typed reload writers through the row class generated from the catalog when every column's
-/// type is one the generator maps (ColumnClrTypes), no other fetch, no merge without a primary key or with a GENERATED
+/// type is one the generator maps (ColumnClrTypes), EFStream into those same writers (its entity generated on both
+/// sides), no other fetch, no merge without a primary key or with a GENERATED
 /// ALWAYS identity outside it; each refusal names why (the writer, its library, the column and its type).
 /// </summary>
 [Trait("Tier", "Fast")]
@@ -23,7 +24,7 @@ public sealed class DescribedTableReachTests
 
     /// <summary>The writers that carry a described table through its generated row class, with the library each declares.</summary>
     private static IEnumerable<(string Name, string? Library)> GeneratedRowWriters =>
-        ApproachRegistry.Catalog.All.Where(a => a.Traits.HasFlag(WriterTraits.GeneratedRows)).Select(a => (a.Name, a.Library));
+        ApproachRegistry.Catalog.All.Where(a => a.Kind == ApproachKind.Insert && a.Traits.HasFlag(ApproachTraits.GeneratedRows)).Select(a => (a.Name, a.Library));
 
     /// <summary>
     /// What each writer declares on its class, written out: a writer that loses (or gains) a Library or a trait changes
@@ -58,24 +59,36 @@ public sealed class DescribedTableReachTests
 
         // Each trait as the sets DescribedTableReach held before the writers declared them, and Linq2DBMerge since its keys are generated.
         Assert.Equal(["EFBulk", "EFBulkMerge", "EFMerge", "EFTypical", "Linq2DB", "Linq2DBCopy", "Linq2DBMerge", "Linq2DBTempMerge", "NpgsqlCopy", "NpgsqlCopyMerge", "NpgsqlCopyTuned"],
-            Declaring(WriterTraits.GeneratedRows));
-        Assert.Equal(["EFBulkMerge", "EFMerge", "EFTypical", "Linq2DB", "Linq2DBMerge", "Linq2DBTempMerge"], Declaring(WriterTraits.Inserts));
-        Assert.Equal(["EFBulk", "EFBulkMerge", "Linq2DBCopy", "Linq2DBTempMerge"], Declaring(WriterTraits.StoreTypeNamed));
-        Assert.Equal(["EFBulk", "EFBulkMerge", "EFMerge", "EFTypical"], Declaring(WriterTraits.EFTracked));
-        Assert.Equal(["EFBulkMerge", "EFMerge", "Linq2DBMerge"], Declaring(WriterTraits.OneColumnKeyed));
+            Declaring(ApproachTraits.GeneratedRows));
+        Assert.Equal(["EFBulkMerge", "EFMerge", "EFTypical", "Linq2DB", "Linq2DBMerge", "Linq2DBTempMerge"], Declaring(ApproachTraits.Inserts));
+        Assert.Equal(["EFBulk", "EFBulkMerge", "Linq2DBCopy", "Linq2DBTempMerge"], Declaring(ApproachTraits.StoreTypeNamed));
+        Assert.Equal(["EFBulk", "EFBulkMerge", "EFMerge", "EFTypical"], Declaring(ApproachTraits.EFTracked));
+        Assert.Equal(["EFBulkMerge", "EFMerge", "Linq2DBMerge"], Declaring(ApproachTraits.OneColumnKeyed));
     }
 
-    private static IEnumerable<string> Declaring(WriterTraits trait) =>
-        ApproachRegistry.Catalog.All.Where(a => a.Traits.HasFlag(trait)).Select(a => a.Name).Order(StringComparer.Ordinal);
+    private static IEnumerable<string> Declaring(ApproachTraits trait) =>
+        ApproachRegistry.Catalog.All.Where(a => a.Kind == ApproachKind.Insert && a.Traits.HasFlag(trait)).Select(a => a.Name).Order(StringComparer.Ordinal);
+
+    /// <summary>EFStream alone among the fetches reads and sends a described table through generated classes; the runner reads the same from metadata.</summary>
+    [Fact]
+    public void EFStream_is_the_one_fetch_that_carries_a_described_table_through_generated_classes()
+    {
+        foreach (var catalog in new[] { ApproachRegistry.Catalog, ApproachMetadata.Catalog })
+        {
+            Assert.Equal(["EFStream"], catalog.All.Where(a => a.Kind == ApproachKind.Fetch && a.Traits.HasFlag(ApproachTraits.GeneratedRows)).Select(a => a.Name));
+        }
+    }
 
     [Fact]
-    public void The_copy_fetch_into_a_copy_bytes_writer_or_a_typed_reload_writer_carries_a_described_table_of_mapped_types()
+    public void The_copy_fetch_into_a_copy_bytes_writer_and_the_copy_fetch_or_EFStream_into_a_typed_writer_carry_a_described_table_of_mapped_types()
     {
         var carried = ApproachRegistry.Catalog.RunnableCombinations
             .Where(c => DescribedTableReach.WhyNot(ApproachRegistry.Catalog[c.Fetch], ApproachRegistry.Catalog[c.Insert], Keyed) is null)
             .Select(c => $"{c.Fetch}:{c.Insert}");
 
-        Assert.Equal(["NpgsqlCopy:EFBulk", "NpgsqlCopy:EFTypical", "NpgsqlCopy:Linq2DB", "NpgsqlCopy:Linq2DBCopy", "NpgsqlCopy:Linq2DBTempMerge", "NpgsqlCopy:NpgsqlCopy",
+        Assert.Equal(["EFStream:EFBulk", "EFStream:EFTypical", "EFStream:Linq2DB", "EFStream:Linq2DBCopy", "EFStream:Linq2DBTempMerge", "EFStream:NpgsqlCopy",
+            "EFStream:NpgsqlCopyMerge", "EFStream:NpgsqlCopyTuned",
+            "NpgsqlCopy:EFBulk", "NpgsqlCopy:EFTypical", "NpgsqlCopy:Linq2DB", "NpgsqlCopy:Linq2DBCopy", "NpgsqlCopy:Linq2DBTempMerge", "NpgsqlCopy:NpgsqlCopy",
             "NpgsqlCopy:NpgsqlCopyMerge", "NpgsqlCopy:NpgsqlCopyRaw", "NpgsqlCopy:NpgsqlCopyRawMerge", "NpgsqlCopy:NpgsqlCopyRawTuned", "NpgsqlCopy:NpgsqlCopyTuned"],
             carried.Order(StringComparer.Ordinal));
     }
@@ -120,8 +133,11 @@ public sealed class DescribedTableReachTests
         var table = Keyed with { Columns = [Typed("region", "int4", "b", ""), Typed("odd one", name, kind, element) with { Type = type }] };
         foreach (var (insert, library) in GeneratedRowWriters)
         {
-            Assert.StartsWith($"{insert} ({library}) writes rows of a class generated from the table's catalog, and \"Team Sales\".\"Order Lines\"'s column \"odd one\" is {type}: {why}",
-                WhyNot("NpgsqlCopy", insert, table));
+            foreach (var fetch in new[] { "NpgsqlCopy", "EFStream" })
+            {
+                Assert.StartsWith($"{insert} ({library}) writes rows of a class generated from the table's catalog, and \"Team Sales\".\"Order Lines\"'s column \"odd one\" is {type}: {why}",
+                    WhyNot(fetch, insert, table));
+            }
         }
 
         // The COPY bytes need no row class: the raw relays still carry it.
@@ -196,7 +212,9 @@ public sealed class DescribedTableReachTests
         new(name, baseName, "-", true, null, "", null, new ColumnBaseType(baseName, kind, -1, element, "pg_catalog", baseName, [], baseName));
 
     [Theory]
-    [InlineData("EFStream", "NpgsqlCopy", "EFStream builds each row as a typed object")]
+    [InlineData("EFKeysetPaging", "NpgsqlCopy", "EFKeysetPaging builds each row as a typed object")]
+    [InlineData("GrpcStream", "EFBulk", "GrpcStream builds each row as a typed object")]
+    [InlineData("EFStream", "NpgsqlCopyRaw", "NpgsqlCopyRaw writes PostgreSQL's COPY bytes, which EFStream does not hand over")]
     [InlineData("ArrowStream", "NpgsqlCopyRaw", "ArrowStream builds each row as a typed object")]
     [InlineData("NpgsqlCopyChanges", "NpgsqlCopyRawMerge", "NpgsqlCopyChanges reads the change log")]
     [InlineData("NpgsqlCopyChanges", "EFBulk", "NpgsqlCopyChanges reads the change log")]

@@ -93,7 +93,7 @@ public sealed class MergeWriterRegistryTests
             where TRow : class => throw new NotSupportedException();
     }
 
-    [Approach(ApproachKind.Insert, "CarriesWithoutLibrary", Traits = WriterTraits.GeneratedRows)]
+    [Approach(ApproachKind.Insert, "CarriesWithoutLibrary", Traits = ApproachTraits.GeneratedRows)]
     private sealed class CarriesWithoutLibrary : IRowWriter
     {
         public Task<long?> WriteAsync<TRow>(IAsyncEnumerable<TRow> rows, RowTable<TRow> table, WriteTarget target, CancellationToken ct)

@@ -12,6 +12,7 @@ builder.AddPostgresDataSource("Source", mapTypes: SyncDbContext.MapTypes);
 builder.Services.AddDbContextPool<SendableDbContext>((sp, o) => o.UseNpgsql(sp.GetRequiredService<Npgsql.NpgsqlDataSource>(), SyncDbContext.MapTypes));
 builder.Services.AddSourceRuns();
 builder.Services.AddSingleton<SyncDataSource.Tables.DescribedTables>();
+builder.Services.AddSingleton<SyncDataSource.Tables.DescribedRowClasses>();
 builder.Services.AddBodyCompression();
 builder.Services.AddReplication();
 builder.AddGrpcStream();

@@ -16,7 +16,7 @@ namespace SomeService.Insert;
 /// is handed over: the library would leave the key column out of its INSERT (<see cref="RefuseDefaultKeys"/>).
 /// </summary>
 [Approach(ApproachKind.Insert, "EFBulkMerge", Batches = true, Library = "EFCore.BulkExtensions",
-    Traits = WriterTraits.GeneratedRows | WriterTraits.Inserts | WriterTraits.StoreTypeNamed | WriterTraits.EFTracked | WriterTraits.OneColumnKeyed)]
+    Traits = ApproachTraits.GeneratedRows | ApproachTraits.Inserts | ApproachTraits.StoreTypeNamed | ApproachTraits.EFTracked | ApproachTraits.OneColumnKeyed)]
 public sealed class EFBulkMergeWriter : IMergeWriter
 {
     public async Task<long?> MergeAsync<TRow>(IAsyncEnumerable<TRow> rows, MergeScope scope, RowTable<TRow> table, WriteTarget target, CancellationToken ct)

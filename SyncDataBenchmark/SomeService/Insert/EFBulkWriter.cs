@@ -10,7 +10,7 @@ namespace SomeService.Insert;
 /// one binary COPY on the context's connection, which is the run's, so it is inside the run's transaction.
 /// </summary>
 [Approach(ApproachKind.Insert, "EFBulk", Batches = true, Library = "EFCore.BulkExtensions",
-    Traits = WriterTraits.GeneratedRows | WriterTraits.StoreTypeNamed | WriterTraits.EFTracked)]
+    Traits = ApproachTraits.GeneratedRows | ApproachTraits.StoreTypeNamed | ApproachTraits.EFTracked)]
 public sealed class EFBulkWriter : IRowWriter
 {
     public async Task<long?> WriteAsync<TRow>(IAsyncEnumerable<TRow> rows, RowTable<TRow> table, WriteTarget target, CancellationToken ct)

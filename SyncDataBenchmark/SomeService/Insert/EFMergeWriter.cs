@@ -13,7 +13,7 @@ namespace SomeService.Insert;
 /// transaction.
 /// </summary>
 [Approach(ApproachKind.Insert, "EFMerge", Batches = true, Library = "EF Core",
-    Traits = WriterTraits.GeneratedRows | WriterTraits.Inserts | WriterTraits.EFTracked | WriterTraits.OneColumnKeyed)]
+    Traits = ApproachTraits.GeneratedRows | ApproachTraits.Inserts | ApproachTraits.EFTracked | ApproachTraits.OneColumnKeyed)]
 public sealed class EFMergeWriter : IMergeWriter
 {
     public async Task<long?> MergeAsync<TRow>(IAsyncEnumerable<TRow> rows, MergeScope scope, RowTable<TRow> table, WriteTarget target, CancellationToken ct)

@@ -5,7 +5,7 @@ namespace SomeService.Insert;
 
 /// <summary>EFTypical: AddRange + SaveChanges per batch, change tracker cleared between batches.</summary>
 [Approach(ApproachKind.Insert, "EFTypical", Batches = true, Library = "EF Core",
-    Traits = WriterTraits.GeneratedRows | WriterTraits.Inserts | WriterTraits.EFTracked)]
+    Traits = ApproachTraits.GeneratedRows | ApproachTraits.Inserts | ApproachTraits.EFTracked)]
 public sealed class EFTypicalWriter : IRowWriter
 {
     public async Task<long?> WriteAsync<TRow>(IAsyncEnumerable<TRow> rows, RowTable<TRow> table, WriteTarget target, CancellationToken ct)

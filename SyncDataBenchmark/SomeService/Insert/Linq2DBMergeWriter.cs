@@ -14,7 +14,7 @@ namespace SomeService.Insert;
 /// delete only as PostgreSQL 17's WHEN NOT MATCHED BY SOURCE, so the deletes are a statement of their own
 /// (<see cref="MergeSql"/>): for a whole table, of the target rows whose key was not received (the keys are kept meanwhile).
 /// </summary>
-[Approach(ApproachKind.Insert, "Linq2DBMerge", Library = "linq2db", Traits = WriterTraits.GeneratedRows | WriterTraits.Inserts | WriterTraits.OneColumnKeyed)]
+[Approach(ApproachKind.Insert, "Linq2DBMerge", Library = "linq2db", Traits = ApproachTraits.GeneratedRows | ApproachTraits.Inserts | ApproachTraits.OneColumnKeyed)]
 public sealed class Linq2DBMergeWriter : IMergeWriter
 {
     /// <summary>

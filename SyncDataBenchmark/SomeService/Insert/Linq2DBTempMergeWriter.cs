@@ -14,7 +14,7 @@ namespace SomeService.Insert;
 /// UpdateWhenMatched rewrites every matched row, changed or not. linq2db renders a by-source delete only as PostgreSQL
 /// 17's WHEN NOT MATCHED BY SOURCE, so the deletes are a statement of their own (<see cref="MergeSql"/>).
 /// </summary>
-[Approach(ApproachKind.Insert, "Linq2DBTempMerge", Library = "linq2db", Traits = WriterTraits.GeneratedRows | WriterTraits.Inserts | WriterTraits.StoreTypeNamed)]
+[Approach(ApproachKind.Insert, "Linq2DBTempMerge", Library = "linq2db", Traits = ApproachTraits.GeneratedRows | ApproachTraits.Inserts | ApproachTraits.StoreTypeNamed)]
 public sealed class Linq2DBTempMergeWriter : IMergeWriter
 {
     public async Task<long?> MergeAsync<TRow>(IAsyncEnumerable<TRow> rows, MergeScope scope, RowTable<TRow> table, WriteTarget target, CancellationToken ct)

@@ -8,7 +8,7 @@ namespace SomeService.Insert;
 /// paid bulk extensions"; it tuned neither batch sizes nor transactions). For PostgreSQL the default BulkCopyType is
 /// MultipleRows: multi-row INSERT … VALUES statements (README, "Linq2DB").
 /// </summary>
-[Approach(ApproachKind.Insert, "Linq2DB", Library = "linq2db", Traits = WriterTraits.GeneratedRows | WriterTraits.Inserts)]
+[Approach(ApproachKind.Insert, "Linq2DB", Library = "linq2db", Traits = ApproachTraits.GeneratedRows | ApproachTraits.Inserts)]
 public sealed class Linq2DBWriter : IRowWriter
 {
     public Task<long?> WriteAsync<TRow>(IAsyncEnumerable<TRow> rows, RowTable<TRow> table, WriteTarget target, CancellationToken ct)

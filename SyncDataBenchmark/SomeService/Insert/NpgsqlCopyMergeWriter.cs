@@ -9,7 +9,7 @@ namespace SomeService.Insert;
 /// asks for (<see cref="MergeSql"/>), all in the run's transaction. The staging table has no key or index to maintain;
 /// the MERGE rewrites only the rows that differ.
 /// </summary>
-[Approach(ApproachKind.Insert, "NpgsqlCopyMerge", Library = "Npgsql's binary importer", Traits = WriterTraits.GeneratedRows)]
+[Approach(ApproachKind.Insert, "NpgsqlCopyMerge", Library = "Npgsql's binary importer", Traits = ApproachTraits.GeneratedRows)]
 public sealed class NpgsqlCopyMergeWriter : IMergeWriter
 {
     public async Task<long?> MergeAsync<TRow>(IAsyncEnumerable<TRow> rows, MergeScope scope, RowTable<TRow> table, WriteTarget target, CancellationToken ct)

@@ -8,7 +8,7 @@ namespace SomeService.Insert;
 /// manual's "Populating a Database" preparation (<see cref="TunedLoad"/>: primary key dropped and re-added,
 /// maintenance_work_mem, COPY … FREEZE, all in the run's one transaction).
 /// </summary>
-[Approach(ApproachKind.Insert, "NpgsqlCopyTuned", Library = "Npgsql's binary importer", Traits = WriterTraits.GeneratedRows)]
+[Approach(ApproachKind.Insert, "NpgsqlCopyTuned", Library = "Npgsql's binary importer", Traits = ApproachTraits.GeneratedRows)]
 public sealed class NpgsqlCopyTunedWriter : IRowWriter
 {
     public Task<long?> WriteAsync<TRow>(IAsyncEnumerable<TRow> rows, RowTable<TRow> table, WriteTarget target, CancellationToken ct)

@@ -7,10 +7,12 @@ namespace SyncData.Postgres.Catalog;
 /// Which approaches can carry a table the lab has no classes for, only a catalog's description: the one rule SomeService
 /// refuses a run by and the runner names the rest by before any run (docs/own-table.md). What needs no row type
 /// carries it: the source's binary COPY relayed as bytes (NpgsqlCopy) into a writer of COPY bytes, a reload or, given a
-/// primary key, a merge. The typed writers that declare <see cref="WriterTraits.GeneratedRows"/> carry it too, through SomeService's row
+/// primary key, a merge. The typed writers that declare <see cref="ApproachTraits.GeneratedRows"/> carry it too, through SomeService's row
 /// class generated from the description, when every COPY column's type is one the generator maps (<see cref="ColumnClrTypes"/>)
 /// and the table gives their library what it needs (the rest of their <see cref="ApproachInfo.Traits"/>, declared on each writer's class).
-/// The other fetches build each row as an object of a class written per table, which a described table does not have.
+/// So does a fetch that declares GeneratedRows (EFStream: both services generate its entity from their catalogs) into
+/// such a writer. The other fetches build each row as an object of a class written per table, which a described table
+/// does not have.
 /// </summary>
 public static class DescribedTableReach
 {
@@ -22,10 +24,7 @@ public static class DescribedTableReach
     {
         if (fetch.Name != CarryingFetch)
         {
-            return fetch.Changes
-                ? $"{fetch.Name} reads the change log (triggers and a table on the source), which a user's database does not get"
-                : $"{fetch.Name} builds each row as a typed object (EF Core entity, gRPC message or Arrow schema) of a class written per table; " +
-                  "none is generated for a described table yet (issue 49, part 3)";
+            return WhyNoTypedFetch(fetch, insert, table);
         }
 
         if (!insert.CopyBytes)
@@ -42,13 +41,36 @@ public static class DescribedTableReach
     }
 
     /// <summary>
+    /// A fetch that builds typed rows carries a described table when it declares <see cref="ApproachTraits.GeneratedRows"/>
+    /// (both services generate its classes from their catalogs) into a typed writer that carries it too: the same columns
+    /// of mapped types, and what the writer's library needs.
+    /// </summary>
+    private static string? WhyNoTypedFetch(ApproachInfo fetch, ApproachInfo insert, TableDescription table)
+    {
+        if (fetch.Changes)
+        {
+            return $"{fetch.Name} reads the change log (triggers and a table on the source), which a user's database does not get";
+        }
+
+        if (!fetch.Traits.HasFlag(ApproachTraits.GeneratedRows))
+        {
+            return $"{fetch.Name} builds each row as a typed object (EF Core entity paged by key, gRPC message or Arrow schema) of a class written per table; " +
+                   "none is generated for a described table yet (issue 49, part 3)";
+        }
+
+        return insert.CopyBytes
+            ? $"{insert.Name} writes PostgreSQL's COPY bytes, which {fetch.Name} does not hand over"
+            : WhyNoTypedWriter(insert, table);
+    }
+
+    /// <summary>
     /// A typed writer carries a described table through the row class SomeService generates from its description: every
     /// COPY column of a type the generator maps, and what its library needs besides (<see cref="WhyNotByLibrary"/>); a
     /// merge also what every merge needs (<see cref="WhyNoMerge"/>).
     /// </summary>
     private static string? WhyNoTypedWriter(ApproachInfo insert, TableDescription table)
     {
-        if (!insert.Traits.HasFlag(WriterTraits.GeneratedRows))
+        if (!insert.Traits.HasFlag(ApproachTraits.GeneratedRows))
         {
             return $"{insert.Name} writes typed rows through a row class written per table; its use of one is not generated for a described table yet";
         }
@@ -69,31 +91,31 @@ public static class DescribedTableReach
     private static string? WhyNotByLibrary(ApproachInfo insert, TableDescription table)
     {
         var quoted = table.CopyColumns.FirstOrDefault(c => c.Base is { Kind: "e", NameNeedsQuotes: true });
-        if (quoted is not null && insert.Traits.HasFlag(WriterTraits.StoreTypeNamed))
+        if (quoted is not null && insert.Traits.HasFlag(ApproachTraits.StoreTypeNamed))
         {
             return $"{insert.Name} ({insert.Library}) hands Npgsql's binary importer EF Core's store type of {table.QualifiedName}'s column {TableDescription.Quote(quoted.Name)}, " +
                    $"the enum's SQL-quoted name {quoted.Type}, which Npgsql does not resolve to the type (a name SQL need not quote works)";
         }
 
-        if (table.PrimaryKey.Count == 0 && insert.Traits.HasFlag(WriterTraits.EFTracked))
+        if (table.PrimaryKey.Count == 0 && insert.Traits.HasFlag(ApproachTraits.EFTracked))
         {
             return $"{insert.Name} ({insert.Library}) adds entities EF Core tracks by key, and {table.QualifiedName} has no primary key (a keyless entity type cannot be inserted)";
         }
 
-        if (insert.Traits.HasFlag(WriterTraits.OneColumnKeyed) && OneColumnKey(table) is null)
+        if (insert.Traits.HasFlag(ApproachTraits.OneColumnKeyed) && OneColumnKey(table) is null)
         {
             return $"{insert.Name} ({insert.Library}) finds rows by a one-column key of bigint or uuid, and {table.QualifiedName}'s primary key is " +
                    $"({string.Join(", ", table.PrimaryKey.Select(TableDescription.Quote))})";
         }
 
         var always = table.CopyColumns.FirstOrDefault(c => c.Identity == "a");
-        return always is not null && insert.Traits.HasFlag(WriterTraits.Inserts)
+        return always is not null && insert.Traits.HasFlag(ApproachTraits.Inserts)
             ? $"{insert.Name} ({insert.Library}) INSERTs, and {table.QualifiedName}'s column {TableDescription.Quote(always.Name)} is GENERATED ALWAYS AS IDENTITY, " +
               "which an INSERT may set only with OVERRIDING SYSTEM VALUE, which the library does not send"
             : null;
     }
 
-    /// <summary>The table's primary key when it is one column of bigint or uuid (what <see cref="WriterTraits.OneColumnKeyed"/> writers take); else null.</summary>
+    /// <summary>The table's primary key when it is one column of bigint or uuid (what <see cref="ApproachTraits.OneColumnKeyed"/> writers take); else null.</summary>
     public static TableColumn? OneColumnKey(TableDescription table) =>
         table.PrimaryKey is [var key] && table.Columns.FirstOrDefault(c => c.Name == key) is { Base.Name: "int8" or "uuid" } column ? column : null;
 

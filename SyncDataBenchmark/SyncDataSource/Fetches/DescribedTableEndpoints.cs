@@ -8,9 +8,10 @@ using SyncDataSource.Tables;
 namespace SyncDataSource.Fetches;
 
 /// <summary>
-/// A table of the source's database the lab has no classes for (docs/own-table.md), served by what needs no row type:
-/// its binary COPY relayed as bytes (NpgsqlCopy) and its checksum over every column, both only reads, in the run's
-/// snapshot. Every other fetch builds typed rows and is mapped for the built-in tables alone.
+/// A table of the source's database the lab has no classes for (docs/own-table.md), served by what needs no row type
+/// (its binary COPY relayed as bytes, NpgsqlCopy, and its checksum over every column) and by EFStream through row
+/// classes generated from the catalog (<see cref="DescribedRowClasses"/>); all only reads, in the run's snapshot. The
+/// other fetches build rows of classes written per table and are mapped for the built-in tables alone.
 /// </summary>
 public static class DescribedTableEndpoints
 {
@@ -19,9 +20,29 @@ public static class DescribedTableEndpoints
         app.MapGet("/" + SourceRoutes.AnyTable(ApproachInfo.RouteOf(typeof(NpgsqlCopyFetch))),
             (string table, HttpContext http, NpgsqlDataSource dataSource, RunSnapshots snapshots, DescribedTables tables, CancellationToken ct) =>
                 ServeAsync(table, http, tables, ct, t => CopyRelay.RelayAsync(t.CopyOutBinary, http, dataSource, snapshots, ct)));
+        app.MapGet("/" + SourceRoutes.AnyTable(ApproachInfo.RouteOf(typeof(EFStreamFetch))),
+            (string table, HttpContext http, RunSnapshots snapshots, DescribedTables tables, DescribedRowClasses classes, CancellationToken ct) =>
+                ServeAsync(table, http, tables, ct, t => StreamAsync(classes, t, http, snapshots, ct)));
         app.MapGet("/" + SourceRoutes.AnyTable(SourceRoutes.Checksum),
             (string table, HttpContext http, NpgsqlDataSource dataSource, RunSnapshots snapshots, DescribedTables tables, CancellationToken ct) =>
                 ServeAsync(table, http, tables, ct, async t => await (await FetchApi.Checksum(t, http.Request, dataSource, snapshots, ct)).ExecuteAsync(http)));
+    }
+
+    /// <summary>EFStream through the table's generated classes; 422 naming the column when its type is one the generator does not map.</summary>
+    private static async Task StreamAsync(DescribedRowClasses classes, SyncData.Postgres.SyncTable table, HttpContext http, RunSnapshots snapshots, CancellationToken ct)
+    {
+        IDescribedSourceRows rows;
+        try
+        {
+            rows = classes.Of(table);
+        }
+        catch (InvalidOperationException ex)
+        {
+            await FetchApi.Unsendable(ex.Message).ExecuteAsync(http);
+            return;
+        }
+
+        await rows.StreamAsync(http, snapshots, ct);
     }
 
     /// <summary>404 naming why when the catalog describes no such table; otherwise <paramref name="serve"/> with it.</summary>

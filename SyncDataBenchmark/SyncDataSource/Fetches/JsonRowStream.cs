@@ -1,3 +1,4 @@
+using System.Text.Json.Serialization.Metadata;
 using Microsoft.EntityFrameworkCore;
 using SyncData.Shared;
 using SyncDataSource.Runs;
@@ -12,8 +13,18 @@ internal static class JsonRowStream
     /// after the headers went out, the body ends with <see cref="SourceFailure.Marker"/> and the reason, so the consumer
     /// sees a broken array and knows why.
     /// </summary>
-    internal static async Task WriteAsync<TRow>(Func<SendableDbContext, IQueryable<TRow>> rows, HttpContext http, SendableDbContext db, RunSnapshots snapshots, CancellationToken ct)
+    internal static Task WriteAsync<TRow>(Func<SendableDbContext, IQueryable<TRow>> rows, HttpContext http, SendableDbContext db, RunSnapshots snapshots, CancellationToken ct)
+        where TRow : class =>
+        WriteAsync(rows, http, db, snapshots, null, ct);
+
+    /// <summary>
+    /// The same over any context (a described table's generated one, <see cref="Tables.DescribedSourceRows{TRow}"/>), its
+    /// rows written with <paramref name="json"/> when given: the query must be guarded as <see cref="SendableDbContext"/>'s are.
+    /// </summary>
+    internal static async Task WriteAsync<TRow, TContext>(Func<TContext, IQueryable<TRow>> rows, HttpContext http, TContext db, RunSnapshots snapshots,
+        JsonTypeInfo<IAsyncEnumerable<TRow>>? json, CancellationToken ct)
         where TRow : class
+        where TContext : DbContext
     {
         await using var lease = snapshots.Acquire(http.Request);
         await using var transaction = lease is null ? null : await lease.BeginAsync(db.Database, ct);
@@ -21,7 +32,8 @@ internal static class JsonRowStream
         {
             // ASP.NET Core's JSON options, as the pages: the same resolver and the same (relaxed) escaping, so every JSON
             // fetch writes non-ASCII text as UTF-8, not as \u escapes, and their bytes on the wire compare like with like.
-            await http.Response.WriteAsJsonAsync(rows(db).AsAsyncEnumerable(), cancellationToken: ct);
+            var stream = rows(db).AsAsyncEnumerable();
+            await (json is null ? http.Response.WriteAsJsonAsync(stream, cancellationToken: ct) : http.Response.WriteAsJsonAsync(stream, json, cancellationToken: ct));
         }
         catch (Exception ex) when (ex is not OperationCanceledException)
         {

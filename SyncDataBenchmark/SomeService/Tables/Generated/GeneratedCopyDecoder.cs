@@ -1,3 +1,4 @@
+using SyncData.Model.Generated;
 using SomeService.Fetch;
 
 namespace SomeService.Tables.Generated;

@@ -3,6 +3,7 @@ using Microsoft.Extensions.Options;
 using Npgsql;
 using SomeService.Sync;
 using SyncData.Model;
+using SyncData.Model.Generated;
 using SyncData.Postgres;
 
 namespace SomeService.Tables.Generated;
@@ -24,13 +25,13 @@ public sealed class GeneratedRowTables(IConfiguration configuration, IOptions<Sy
         var description = table.Description ?? throw new ArgumentException($"{table.Name} is built in: its row table is written by hand.", nameof(table));
         // The same description generates the same source: generated once per trigger as the key, and compiled (in its own
         // namespace, named after it) only the first time.
-        var key = RowClassSource.Generate(table.Name, description, "SomeService.Generated");
-        return _tables.GetOrAdd(key, k => new Lazy<IRowTable>(() => Build(table, RowClassCompiler.Namespace(k)))).Value;
+        var key = Generate(table, "SomeService.Generated");
+        return _tables.GetOrAdd(key, k => new Lazy<IRowTable>(() => Build(table, RowClassCompiler.Namespace("SomeService.Generated", k)))).Value;
     }
 
     private IRowTable Build(SyncTable table, string ns)
     {
-        var source = RowClassSource.Generate(table.Name, table.Description!, ns);
+        var source = Generate(table, ns);
         var type = RowClassCompiler.Compile(source, ns).GetType($"{ns}.{RowTableSource.TypeName}", throwOnError: true)!;
         var connectionString = configuration.GetConnectionString("Target") ?? throw new InvalidOperationException("ConnectionStrings:Target is not configured.");
         var builder = new NpgsqlDataSourceBuilder(connectionString) { Name = "Target" };
@@ -39,6 +40,9 @@ public sealed class GeneratedRowTables(IConfiguration configuration, IOptions<Sy
         type.GetMethod("MapTypes")!.CreateDelegate<Action<NpgsqlDataSourceBuilder>>()(builder);
         return (IRowTable)Activator.CreateInstance(type, table, builder.Build())!;
     }
+
+    private static string Generate(SyncTable table, string ns) =>
+        RowClassSource.Generate(table.Name, table.Description!, ns, RowTableSource.Reserved, RowTableSource.For(table.Name, table.Description!));
 
     public async ValueTask DisposeAsync()
     {

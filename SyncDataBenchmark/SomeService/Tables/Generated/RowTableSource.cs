@@ -1,4 +1,5 @@
 using System.Text;
+using SyncData.Model.Generated;
 using SyncData.Postgres.Catalog;
 
 namespace SomeService.Tables.Generated;
@@ -6,7 +7,8 @@ namespace SomeService.Tables.Generated;
 /// <summary>
 /// The generated row table of a described table: its COPY decoder (a <see cref="GeneratedCopyDecoder{TRow}"/>, one
 /// case per column, as UsersCopyDecoder and OrdersCopyDecoder are written), its importer writes (each column with its
-/// NpgsqlDbType, an enum by its type's name), its EF context, and its enums' mapping on the table's data source.
+/// NpgsqlDbType, an enum by its type's name), its EF context, and its enums' mapping on the table's data source: the
+/// tail SomeService adds to the shared row classes (<see cref="RowClassSource"/>).
 /// </summary>
 internal static class RowTableSource
 {
@@ -14,27 +16,27 @@ internal static class RowTableSource
 
     public const string DecoderName = "GeneratedCopyDecoder";
 
-    public static void Append(StringBuilder source, string tableName, TableDescription table, string entity,
-        List<GeneratedColumn> columns, IEnumerable<(string Name, ColumnBaseType Type)> enums)
+    /// <summary>The names the tail's types take, kept from the generated entity's and enums'.</summary>
+    public static IReadOnlyCollection<string> Reserved { get; } = [TypeName, DecoderName];
+
+    /// <summary>The tail for <paramref name="table"/> (named <paramref name="tableName"/> in a refusal).</summary>
+    public static RowClassTail For(string tableName, TableDescription table) =>
+        (source, entity, columns, enums) => Append(source, tableName, table, entity, columns, enums);
+
+    private static void Append(StringBuilder source, string tableName, TableDescription table, string entity,
+        List<GeneratedColumn> columns, List<(string Name, ColumnBaseType Type)> mapped)
     {
-        var mapped = enums.ToList();
         source.AppendLine($"public sealed class {TypeName}(SyncData.Postgres.SyncTable table, NpgsqlDataSource dataSource)");
         source.AppendLine($"    : SomeService.Tables.Generated.GeneratedRowTable<{entity}>(table, dataSource)").AppendLine("{");
         source.AppendLine("    /// <summary>Npgsql's side of the enums: on the data source the run's connection comes from.</summary>");
-        source.AppendLine("    public static void MapTypes(NpgsqlDataSourceBuilder dataSource)").AppendLine("    {");
-        foreach (var (name, type) in mapped)
-        {
-            source.AppendLine($"        dataSource.MapEnum<{name}>({RowClassSource.Literal(PgName(type))});");
-        }
-
-        source.AppendLine("    }");
+        source.AppendLine($"    public static void MapTypes(NpgsqlDataSourceBuilder dataSource) => {RowClassSource.ContextOf(entity)}.MapTypes(dataSource);");
         source.AppendLine($"    public override SomeService.Fetch.CopyRowDecoder<{entity}> NewCopyDecoder() => new {DecoderName}();");
-        source.AppendLine($"    public override DbContext NewDbContext(NpgsqlConnection connection, int commandTimeoutSeconds) => {entity}Context.Open(connection, commandTimeoutSeconds);");
+        source.AppendLine($"    public override DbContext NewDbContext(NpgsqlConnection connection, int commandTimeoutSeconds) => {RowClassSource.ContextOf(entity)}.Open(connection, commandTimeoutSeconds);");
         source.AppendLine($"    public override void Write(NpgsqlBinaryImporter importer, {entity} row)").AppendLine("    {");
         source.AppendLine("        importer.StartRow();");
         foreach (var column in columns)
         {
-            var type = column.EnumName is null ? $"NpgsqlDbType.{column.Clr.NpgsqlDbType.Replace(" | ", " | NpgsqlDbType.", StringComparison.Ordinal)}" : RowClassSource.Literal(PgName(column.Column.Base!));
+            var type = column.EnumName is null ? $"NpgsqlDbType.{column.Clr.NpgsqlDbType.Replace(" | ", " | NpgsqlDbType.", StringComparison.Ordinal)}" : RowClassSource.Literal(RowClassSource.PgName(column.Column.Base!));
             source.AppendLine($"        importer.Write(row.{column.Property}, {type});");
         }
 
@@ -56,9 +58,6 @@ internal static class RowTableSource
             source.AppendLine($"    public override string KeyOf({entity} row) => row.{key.Property}.ToString({format});");
         }
     }
-
-    /// <summary>An enum's name as Npgsql's mapping takes it: unqualified in public (as SyncDbContext maps order_status), schema.name elsewhere.</summary>
-    public static string PgName(ColumnBaseType type) => type.Schema == "public" ? type.TypeName : type.DataTypeName;
 
     private static void AppendDecoder(StringBuilder source, string tableName, TableDescription table, string entity,
         List<GeneratedColumn> columns, List<(string Name, ColumnBaseType Type)> enums)

@@ -1,13 +1,13 @@
 using SyncData.Postgres.Catalog;
 
-namespace SomeService.Tables.Generated;
+namespace SyncData.Model.Generated;
 
 /// <summary>One COPY column of a described table as its generated row class holds it.</summary>
 /// <param name="Field">Its place in the COPY.</param>
 /// <param name="Property">The property's name: the column's, PascalCased to a C# identifier, kept apart from the others.</param>
 /// <param name="TypeName">The property's type as C# spells it, nullable where the column is (a generated enum by its full name).</param>
 /// <param name="EnumName">The generated enum of an enum column (its simple name); null for any other.</param>
-internal sealed record GeneratedColumn(TableColumn Column, ColumnClrType Clr, int Field, string Property, string TypeName, string? EnumName)
+public sealed record GeneratedColumn(TableColumn Column, ColumnClrType Clr, int Field, string Property, string TypeName, string? EnumName)
 {
     public bool Nullable => !Column.NotNull;
 

@@ -1,17 +1,18 @@
 namespace SyncData.Shared;
 
 /// <summary>
-/// What a writer does with a table described only from a catalog (docs/own-table.md), declared once on its class
-/// (<see cref="ApproachAttribute.Traits"/>): whether it carries one at all through SomeService's generated row class,
-/// and what its library then needs of the table. DescribedTableReach refuses a run by these, naming the writer's
-/// <see cref="ApproachAttribute.Library"/>; they are declared on the writers that carry one (<see cref="GeneratedRows"/>).
+/// What an approach does with a table described only from a catalog (docs/own-table.md), declared once on its class
+/// (<see cref="ApproachAttribute.Traits"/>): whether it carries one at all through row classes generated from the
+/// catalog (<see cref="GeneratedRows"/>: a writer through SomeService's, a fetch through both services'), and what a
+/// writer's library then needs of the table. DescribedTableReach refuses a run by these, naming the writer's
+/// <see cref="ApproachAttribute.Library"/>.
 /// </summary>
 [Flags]
-public enum WriterTraits
+public enum ApproachTraits
 {
     None = 0,
 
-    /// <summary>It writes a described table through the row class SomeService generates from the catalog (its use of a row class is generated).</summary>
+    /// <summary>A writer: it writes a described table through the row class SomeService generates from the catalog. A fetch: both its halves read and send a described table's rows as objects of the classes each service generates.</summary>
     GeneratedRows = 1,
 
     /// <summary>It sends INSERT (not COPY, nor a MERGE from SQL the lab writes), and its library never sends OVERRIDING SYSTEM VALUE: no GENERATED ALWAYS identity column.</summary>

@@ -5,16 +5,16 @@ using System.Text;
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.CSharp;
 
-namespace SomeService.Tables.Generated;
+namespace SyncData.Model.Generated;
 
 /// <summary>
 /// Compiles generated row classes with Roslyn into an assembly loaded into the default context (so they bind to the
-/// same EF Core, Npgsql and SomeService this process runs), once per distinct source: the same description generates
+/// same EF Core, Npgsql and service this process runs), once per distinct source: the same description generates
 /// the same source, so a table is compiled once per process however often it is triggered. Kept per process, not per
-/// service (GeneratedRowTables keeps each service's data sources): an assembly of the same name cannot be loaded twice
+/// service (each service keeps its data sources): an assembly of the same name cannot be loaded twice
 /// into the default context, and one process may host several services (the in-process tests).
 /// </summary>
-internal static class RowClassCompiler
+public static class RowClassCompiler
 {
     private static readonly Dictionary<string, Assembly> Compiled = new(StringComparer.Ordinal);
     private static readonly Lock Gate = new();
@@ -24,9 +24,9 @@ internal static class RowClassCompiler
         ((string)AppContext.GetData("TRUSTED_PLATFORM_ASSEMBLIES")!).Split(Path.PathSeparator, StringSplitOptions.RemoveEmptyEntries)
         .Select(path => (MetadataReference)MetadataReference.CreateFromFile(path)).ToArray());
 
-    /// <summary>A namespace unique to <paramref name="key"/> (the description's own text), so two tables' classes never meet.</summary>
-    public static string Namespace(string key) =>
-        "SomeService.Generated.T" + Convert.ToHexString(SHA256.HashData(Encoding.UTF8.GetBytes(key)))[..16];
+    /// <summary>A namespace under <paramref name="prefix"/> unique to <paramref name="key"/> (the description's own text), so two tables' classes never meet.</summary>
+    public static string Namespace(string prefix, string key) =>
+        prefix + ".T" + Convert.ToHexString(SHA256.HashData(Encoding.UTF8.GetBytes(key)))[..16];
 
     /// <summary>The assembly compiled from <paramref name="source"/>: compiled now, or the one compiled before.</summary>
     public static Assembly Compile(string source, string assemblyName)

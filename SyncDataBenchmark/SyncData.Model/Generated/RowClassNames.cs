@@ -1,14 +1,14 @@
 using System.Text;
 using SyncData.Postgres.Catalog;
 
-namespace SomeService.Tables.Generated;
+namespace SyncData.Model.Generated;
 
 /// <summary>
 /// The C# names of a described table's generated types and members: each PostgreSQL name PascalCased to an ASCII
 /// identifier (a mixed-case, quoted or reserved name becomes an ordinary one; the mapping keeps the real name), made
 /// unique within its scope.
 /// </summary>
-internal static class RowClassNames
+public static class RowClassNames
 {
     /// <summary><paramref name="name"/> as a PascalCase identifier: its letters and digits, each run after another character capitalised; <paramref name="fallback"/> when none.</summary>
     public static string Pascal(string name, string fallback)

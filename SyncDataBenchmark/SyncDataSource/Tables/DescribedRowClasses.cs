@@ -1,0 +1,55 @@
+using System.Collections.Concurrent;
+using Microsoft.EntityFrameworkCore;
+using Npgsql;
+using SyncData.Model.Generated;
+using SyncData.Postgres;
+using SyncData.Postgres.Catalog;
+using SyncDataSource.Fetches;
+
+namespace SyncDataSource.Tables;
+
+/// <summary>
+/// The row classes generated for the described tables the EF fetches serve: compiled once per description (the same
+/// description generates the same source), each with a data source of its own on the service's connection settings,
+/// on which the generated enums are mapped (Npgsql takes type mappings only while a data source is built, and the
+/// service's was built before any table was described). Made at the first request of a table, kept for the process.
+/// </summary>
+public sealed class DescribedRowClasses(IConfiguration configuration) : IAsyncDisposable
+{
+    private const string Prefix = "SyncDataSource.Generated";
+    private readonly ConcurrentDictionary<string, Lazy<(IDescribedSourceRows Rows, NpgsqlDataSource DataSource)>> _tables = new(StringComparer.Ordinal);
+
+    /// <summary>
+    /// <paramref name="table"/>'s rows through its generated classes; an <see cref="InvalidOperationException"/> naming
+    /// the column when a column's type is one the generator does not map (ColumnClrTypes).
+    /// </summary>
+    public IDescribedSourceRows Of(SyncTable table)
+    {
+        var description = table.Description ?? throw new ArgumentException($"{table.Name} is built in: its row class is written by hand.", nameof(table));
+        var key = RowClassSource.Generate(table.Name, description, Prefix, []);
+        return _tables.GetOrAdd(key, k => new(() => Build(table.Name, description, RowClassCompiler.Namespace(Prefix, k)))).Value.Rows;
+    }
+
+    private (IDescribedSourceRows, NpgsqlDataSource) Build(string name, TableDescription description, string ns)
+    {
+        var assembly = RowClassCompiler.Compile(RowClassSource.Generate(name, description, ns, []), ns);
+        var entity = assembly.GetType($"{ns}.{RowClassSource.EntityOf(description)}", throwOnError: true)!;
+        var context = assembly.GetType($"{ns}.{RowClassSource.ContextOf(RowClassSource.EntityOf(description))}", throwOnError: true)!;
+        var connectionString = configuration.GetConnectionString("Source") ?? throw new InvalidOperationException("ConnectionStrings:Source is not configured.");
+        var builder = new NpgsqlDataSourceBuilder(connectionString) { Name = "Source" };
+        context.GetMethod("MapTypes")!.CreateDelegate<Action<NpgsqlDataSourceBuilder>>()(builder);
+        var dataSource = builder.Build();
+        var open = context.GetMethod("Open")!.CreateDelegate<Func<NpgsqlConnection, int, DbContext>>();
+        var query = SendableSelect.Of(description, SendableDbContext.Refusal);
+        var rows = (IDescribedSourceRows)Activator.CreateInstance(typeof(DescribedSourceRows<>).MakeGenericType(entity), dataSource, open, query)!;
+        return (rows, dataSource);
+    }
+
+    public async ValueTask DisposeAsync()
+    {
+        foreach (var table in _tables.Values.Where(t => t.IsValueCreated))
+        {
+            await table.Value.DataSource.DisposeAsync();
+        }
+    }
+}

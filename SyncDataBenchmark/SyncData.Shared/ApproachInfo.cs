@@ -31,9 +31,9 @@ public sealed record ApproachInfo(ApproachKind Kind, string Name, bool CopyBytes
         var declared = ApproachAttribute.From(data);
         if (declared.Kind == ApproachKind.Fetch)
         {
-            // A fetch carries a described table or not; what a library needs of the table is a writer's to say.
-            return (declared.Traits & ~ApproachTraits.GeneratedRows) != 0
-                ? throw new InvalidOperationException($"{type.Name} declares a fetch with a writer's trait ({declared.Traits}): a fetch declares {nameof(ApproachTraits.GeneratedRows)} or nothing.")
+            // A fetch carries a described table or not, and says which key it needs; what a library needs of the table is a writer's to say.
+            return (declared.Traits & ~(ApproachTraits.GeneratedRows | ApproachTraits.Keyed | ApproachTraits.OneColumnKeyed)) != 0
+                ? throw new InvalidOperationException($"{type.Name} declares a fetch with a writer's trait ({declared.Traits}): a fetch declares GeneratedRows, Keyed and OneColumnKeyed, or nothing.")
                 : new(declared.Kind, declared.Name, declared.CopyBytes, declared.Pages, declared.Batches,
                     declared.Route ?? SourceRoutes.Of(declared.Name), declared.Changes, Follows: declared.Follows, Traits: declared.Traits);
         }

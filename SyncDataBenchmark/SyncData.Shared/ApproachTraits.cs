@@ -26,7 +26,11 @@ public enum ApproachTraits
 
     /// <summary>
     /// It finds rows by a one-column key of bigint or uuid: the types EFMergeKeys knows, and the keys Linq2DBMerge
-    /// sends back as text for its deletes (the generated row table gives them: RowTableSource).
+    /// sends back as text for its deletes (the generated row table gives them: RowTableSource); a fetch, the key
+    /// EFKeysetPaging asks for the rows after.
     /// </summary>
     OneColumnKeyed = 16,
+
+    /// <summary>A fetch that orders the table by its primary key (the paging fetches cut their pages in key order): the table needs one.</summary>
+    Keyed = 32,
 }

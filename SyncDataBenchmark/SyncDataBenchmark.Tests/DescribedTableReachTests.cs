@@ -9,8 +9,8 @@ namespace SyncDataBenchmark.Tests;
 /// <summary>
 /// Fast tier: which approaches carry a table the lab has no classes for (docs/own-table.md): the COPY bytes relayed into
 /// the COPY-bytes writers, the typed reload writers through the row class generated from the catalog when every column's
-/// type is one the generator maps (ColumnClrTypes), EFStream into those same writers (its entity generated on both
-/// sides), no other fetch, no merge without a primary key or with a GENERATED
+/// type is one the generator maps (ColumnClrTypes), the EF fetches into those same writers (the entity generated on
+/// both sides; the paging fetches given the key they page by), no other fetch, no merge without a primary key or with a GENERATED
 /// ALWAYS identity outside it; each refusal names why (the writer, its library, the column and its type).
 /// </summary>
 [Trait("Tier", "Fast")]
@@ -69,13 +69,14 @@ public sealed class DescribedTableReachTests
     private static IEnumerable<string> Declaring(ApproachTraits trait) =>
         ApproachRegistry.Catalog.All.Where(a => a.Kind == ApproachKind.Insert && a.Traits.HasFlag(trait)).Select(a => a.Name).Order(StringComparer.Ordinal);
 
-    /// <summary>EFStream alone among the fetches reads and sends a described table through generated classes; the runner reads the same from metadata.</summary>
+    /// <summary>The EF fetches read and send a described table through generated classes, each with the key it pages by; the runner reads the same from metadata.</summary>
     [Fact]
-    public void EFStream_is_the_one_fetch_that_carries_a_described_table_through_generated_classes()
+    public void The_EF_fetches_carry_a_described_table_through_generated_classes_each_with_the_key_it_pages_by()
     {
         foreach (var catalog in new[] { ApproachRegistry.Catalog, ApproachMetadata.Catalog })
         {
-            Assert.Equal(["EFStream"], catalog.All.Where(a => a.Kind == ApproachKind.Fetch && a.Traits.HasFlag(ApproachTraits.GeneratedRows)).Select(a => a.Name));
+            var declared = catalog.All.Where(a => a.Kind == ApproachKind.Fetch && a.Traits != ApproachTraits.None).OrderBy(a => a.Name, StringComparer.Ordinal).Select(a => $"{a.Name}|{a.Traits}");
+            Assert.Equal(["EFKeysetPaging|GeneratedRows, OneColumnKeyed", "EFOffsetPaging|GeneratedRows, Keyed", "EFStream|GeneratedRows"], declared);
         }
     }
 
@@ -86,7 +87,9 @@ public sealed class DescribedTableReachTests
             .Where(c => DescribedTableReach.WhyNot(ApproachRegistry.Catalog[c.Fetch], ApproachRegistry.Catalog[c.Insert], Keyed) is null)
             .Select(c => $"{c.Fetch}:{c.Insert}");
 
-        Assert.Equal(["EFStream:EFBulk", "EFStream:EFTypical", "EFStream:Linq2DB", "EFStream:Linq2DBCopy", "EFStream:Linq2DBTempMerge", "EFStream:NpgsqlCopy",
+        Assert.Equal(["EFOffsetPaging:EFBulk", "EFOffsetPaging:EFTypical", "EFOffsetPaging:Linq2DB", "EFOffsetPaging:Linq2DBCopy", "EFOffsetPaging:Linq2DBTempMerge",
+            "EFOffsetPaging:NpgsqlCopy", "EFOffsetPaging:NpgsqlCopyMerge", "EFOffsetPaging:NpgsqlCopyTuned",
+            "EFStream:EFBulk", "EFStream:EFTypical", "EFStream:Linq2DB", "EFStream:Linq2DBCopy", "EFStream:Linq2DBTempMerge", "EFStream:NpgsqlCopy",
             "EFStream:NpgsqlCopyMerge", "EFStream:NpgsqlCopyTuned",
             "NpgsqlCopy:EFBulk", "NpgsqlCopy:EFTypical", "NpgsqlCopy:Linq2DB", "NpgsqlCopy:Linq2DBCopy", "NpgsqlCopy:Linq2DBTempMerge", "NpgsqlCopy:NpgsqlCopy",
             "NpgsqlCopy:NpgsqlCopyMerge", "NpgsqlCopy:NpgsqlCopyRaw", "NpgsqlCopy:NpgsqlCopyRawMerge", "NpgsqlCopy:NpgsqlCopyRawTuned", "NpgsqlCopy:NpgsqlCopyTuned"],
@@ -212,7 +215,7 @@ public sealed class DescribedTableReachTests
         new(name, baseName, "-", true, null, "", null, new ColumnBaseType(baseName, kind, -1, element, "pg_catalog", baseName, [], baseName));
 
     [Theory]
-    [InlineData("EFKeysetPaging", "NpgsqlCopy", "EFKeysetPaging builds each row as a typed object")]
+    [InlineData("EFKeysetPaging", "NpgsqlCopy", "EFKeysetPaging asks for the rows after a one-column key of bigint or uuid, and \"Team Sales\".\"Order Lines\"'s primary key is (\"region\")")]
     [InlineData("GrpcStream", "EFBulk", "GrpcStream builds each row as a typed object")]
     [InlineData("EFStream", "NpgsqlCopyRaw", "NpgsqlCopyRaw writes PostgreSQL's COPY bytes, which EFStream does not hand over")]
     [InlineData("ArrowStream", "NpgsqlCopyRaw", "ArrowStream builds each row as a typed object")]
@@ -220,6 +223,27 @@ public sealed class DescribedTableReachTests
     [InlineData("NpgsqlCopyChanges", "EFBulk", "NpgsqlCopyChanges reads the change log")]
     public void Each_approach_that_cannot_carry_it_says_why(string fetch, string insert, string why) =>
         Assert.StartsWith(why, WhyNot(fetch, insert, Keyed));
+
+    [Fact]
+    public void Offset_paging_is_refused_a_table_without_a_primary_key() =>
+        Assert.Equal("EFOffsetPaging cuts its pages in primary-key order, and \"Team Sales\".\"Order Lines\" has no primary key", WhyNot("EFOffsetPaging", "NpgsqlCopy", Keyless));
+
+    [Theory]
+    [InlineData("int8", null)]
+    [InlineData("uuid", null)]
+    [InlineData("int4", "EFKeysetPaging asks for the rows after a one-column key of bigint or uuid")]
+    public void Keyset_paging_takes_a_one_column_key_of_bigint_or_uuid(string keyType, string? why)
+    {
+        var reason = WhyNot("EFKeysetPaging", "NpgsqlCopy", Keyed with { Columns = [Typed("region", keyType, "b", "")] });
+        if (why is null)
+        {
+            Assert.Null(reason);
+        }
+        else
+        {
+            Assert.StartsWith(why, reason);
+        }
+    }
 
     [Fact]
     public void A_merge_into_a_table_without_a_primary_key_is_refused_for_that() =>

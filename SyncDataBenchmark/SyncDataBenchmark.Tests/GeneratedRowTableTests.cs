@@ -70,6 +70,12 @@ public sealed class GeneratedRowTableTests(InProcessLab lab) : IAsyncLifetime
             data.Add("EFStream", insert, "public.orders");
         }
 
+        // The paging fetches, pages of 3 rows (SomeService asks for them in turn): by offset in the order of every key
+        // column (the composite key too), by the rows after a one-column key of uuid (users) or bigint (orders).
+        data.Add("EFOffsetPaging", "NpgsqlCopy", Typed);
+        data.Add("EFOffsetPaging", "EFTypical", "public.orders");
+        data.Add("EFKeysetPaging", "NpgsqlCopy", "public.users");
+        data.Add("EFKeysetPaging", "Linq2DBCopy", "public.orders");
         return data;
     }
 
@@ -78,7 +84,7 @@ public sealed class GeneratedRowTableTests(InProcessLab lab) : IAsyncLifetime
     public async Task A_typed_writer_moves_a_described_table_through_its_generated_class_and_verifies_every_column(string fetch, string insert, string name)
     {
         await using var pair = Pair();
-        var run = await RunAsync(pair, fetch, insert, name);
+        var run = await RunAsync(pair, fetch, insert, name, pageSize: 3);
         Assert.True(run.Verified, run.Error);
         var table = await DescribeAsync(_source, name);
         var source = await Lab.ReadChecksumAsync(_source, table);
@@ -101,6 +107,8 @@ public sealed class GeneratedRowTableTests(InProcessLab lab) : IAsyncLifetime
     [InlineData("EFStream", "NpgsqlCopy", Typed, "due", "date", "9999-12-31", "row (Region = 2, order = 2, Line No = 4): due = 9999-12-31 cannot be read into a .NET DateOnly")]
     [InlineData("EFStream", "NpgsqlCopy", Typed, "total", "numeric", "Infinity", "row (Region = 2, order = 2, Line No = 4): total = Infinity cannot be read into .NET's decimal exactly")]
     [InlineData("EFStream", "NpgsqlCopy", Typed, "tags", "text[]", "{{a,b},{c,d}}", "row (Region = 2, order = 2, Line No = 4): tags = {{a,b},{c,d}} cannot be read into a .NET string?[]")]
+    [InlineData("EFOffsetPaging", "EFTypical", Typed, "at", "timestamp", "0001-01-01 00:00:00", "row (Region = 2, order = 2, Line No = 4): at = 0001-01-01 00:00:00 cannot be read into a .NET DateTime")]
+    [InlineData("EFKeysetPaging", "NpgsqlCopy", "public.orders", "delivery_date", "date", "0001-01-01", "row 150: delivery_date = 0001-01-01 cannot be read into a .NET DateOnly")]
     public async Task A_value_the_generated_class_cannot_hold_fails_naming_row_column_and_value_and_leaves_the_target_as_it_was(
         string fetch, string insert, string name, string column, string type, string value, string named)
     {
@@ -168,5 +176,13 @@ public sealed class GeneratedRowTableTests(InProcessLab lab) : IAsyncLifetime
     {
         await using var pair = Pair();
         Assert.Contains(why, await RefusalAsync(pair, "NpgsqlCopy", insert, name), StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Keyset_paging_is_refused_a_composite_key_naming_it()
+    {
+        await using var pair = Pair();
+        Assert.Contains("EFKeysetPaging asks for the rows after a one-column key of bigint or uuid, and \"Team Sales\".\"Typed Lines\"'s primary key is (\"Region\", \"order\", \"Line No\")",
+            await RefusalAsync(pair, "EFKeysetPaging", "NpgsqlCopy", Typed), StringComparison.Ordinal);
     }
 }

@@ -10,8 +10,8 @@ namespace SyncData.Postgres.Catalog;
 /// primary key, a merge. The typed writers that declare <see cref="ApproachTraits.GeneratedRows"/> carry it too, through SomeService's row
 /// class generated from the description, when every COPY column's type is one the generator maps (<see cref="ColumnClrTypes"/>)
 /// and the table gives their library what it needs (the rest of their <see cref="ApproachInfo.Traits"/>, declared on each writer's class).
-/// So does a fetch that declares GeneratedRows (EFStream: both services generate its entity from their catalogs) into
-/// such a writer. The other fetches build each row as an object of a class written per table, which a described table
+/// So does a fetch that declares GeneratedRows (the EF fetches: both services generate the entity from their catalogs)
+/// into such a writer, given the key it pages by. The other fetches build each row as an object of a class written per table, which a described table
 /// does not have.
 /// </summary>
 public static class DescribedTableReach
@@ -42,8 +42,9 @@ public static class DescribedTableReach
 
     /// <summary>
     /// A fetch that builds typed rows carries a described table when it declares <see cref="ApproachTraits.GeneratedRows"/>
-    /// (both services generate its classes from their catalogs) into a typed writer that carries it too: the same columns
-    /// of mapped types, and what the writer's library needs.
+    /// (both services generate its classes from their catalogs) and the table has the key it pages by (<see cref="ApproachTraits.Keyed"/>,
+    /// <see cref="ApproachTraits.OneColumnKeyed"/>), into a typed writer that carries it too: the same columns of mapped
+    /// types, and what the writer's library needs.
     /// </summary>
     private static string? WhyNoTypedFetch(ApproachInfo fetch, ApproachInfo insert, TableDescription table)
     {
@@ -54,8 +55,19 @@ public static class DescribedTableReach
 
         if (!fetch.Traits.HasFlag(ApproachTraits.GeneratedRows))
         {
-            return $"{fetch.Name} builds each row as a typed object (EF Core entity paged by key, gRPC message or Arrow schema) of a class written per table; " +
+            return $"{fetch.Name} builds each row as a typed object (gRPC message or Arrow schema) of a class written per table; " +
                    "none is generated for a described table yet (issue 49, part 3)";
+        }
+
+        if (fetch.Traits.HasFlag(ApproachTraits.Keyed) && table.PrimaryKey.Count == 0)
+        {
+            return $"{fetch.Name} cuts its pages in primary-key order, and {table.QualifiedName} has no primary key";
+        }
+
+        if (fetch.Traits.HasFlag(ApproachTraits.OneColumnKeyed) && OneColumnKey(table) is null)
+        {
+            return $"{fetch.Name} asks for the rows after a one-column key of bigint or uuid, and {table.QualifiedName}'s primary key is " +
+                   $"({string.Join(", ", table.PrimaryKey.Select(TableDescription.Quote))})";
         }
 
         return insert.CopyBytes

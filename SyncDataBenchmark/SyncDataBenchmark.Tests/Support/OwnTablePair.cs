@@ -28,9 +28,9 @@ public static class OwnTablePair
     public static Task<RunResult> RunAsync(InProcessPair pair, string insert, string name) => RunAsync(pair, "NpgsqlCopy", insert, name);
 
     /// <summary>A run of <paramref name="fetch"/> × <paramref name="insert"/> on table <paramref name="name"/>, waited for; the trigger must be accepted.</summary>
-    public static async Task<RunResult> RunAsync(InProcessPair pair, string fetch, string insert, string name)
+    public static async Task<RunResult> RunAsync(InProcessPair pair, string fetch, string insert, string name, int? pageSize = null)
     {
-        using var response = await pair.SomeService.TriggerAsync(fetch, insert, wait: true, table: name);
+        using var response = await pair.SomeService.TriggerAsync(fetch, insert, pageSize, wait: true, table: name);
         var body = await response.Content.ReadAsStringAsync();
         Assert.True(response.StatusCode == HttpStatusCode.OK, body);
         return JsonSerializer.Deserialize(body, SyncJsonContext.Default.RunResult)!;

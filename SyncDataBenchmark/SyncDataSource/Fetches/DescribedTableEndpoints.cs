@@ -9,9 +9,10 @@ namespace SyncDataSource.Fetches;
 
 /// <summary>
 /// A table of the source's database the lab has no classes for (docs/own-table.md), served by what needs no row type
-/// (its binary COPY relayed as bytes, NpgsqlCopy, and its checksum over every column) and by EFStream through row
-/// classes generated from the catalog (<see cref="DescribedRowClasses"/>); all only reads, in the run's snapshot. The
-/// other fetches build rows of classes written per table and are mapped for the built-in tables alone.
+/// (its binary COPY relayed as bytes, NpgsqlCopy, and its checksum over every column) and by the EF fetches (EFStream,
+/// EFOffsetPaging, EFKeysetPaging) through row classes generated from the catalog (<see cref="DescribedRowClasses"/>);
+/// all only reads, in the run's snapshot. GrpcStream and ArrowStream build rows of classes written per table and are
+/// mapped for the built-in tables alone.
 /// </summary>
 public static class DescribedTableEndpoints
 {
@@ -23,13 +24,27 @@ public static class DescribedTableEndpoints
         app.MapGet("/" + SourceRoutes.AnyTable(ApproachInfo.RouteOf(typeof(EFStreamFetch))),
             (string table, HttpContext http, RunSnapshots snapshots, DescribedTables tables, DescribedRowClasses classes, CancellationToken ct) =>
                 ServeAsync(table, http, tables, ct, t => StreamAsync(classes, t, http, snapshots, ct)));
+        app.MapGet("/" + SourceRoutes.AnyTable(ApproachInfo.RouteOf(typeof(EFOffsetPagingFetch))),
+            (string table, string? offset, [AsParameters] DescribedPage page, HttpContext http, DescribedTables tables, DescribedRowClasses classes, CancellationToken ct) =>
+                ServeAsync(table, http, tables, ct, t => AnswerAsync(classes, t, http, rows => rows.PageByOffsetAsync(offset, page, ct))));
+        app.MapGet("/" + SourceRoutes.AnyTable(ApproachInfo.RouteOf(typeof(EFKeysetPagingFetch))),
+            (string table, string? after, [AsParameters] DescribedPage page, HttpContext http, DescribedTables tables, DescribedRowClasses classes, CancellationToken ct) =>
+                ServeAsync(table, http, tables, ct, t => AnswerAsync(classes, t, http, rows => rows.PageAfterAsync(after, page, ct))));
         app.MapGet("/" + SourceRoutes.AnyTable(SourceRoutes.Checksum),
             (string table, HttpContext http, NpgsqlDataSource dataSource, RunSnapshots snapshots, DescribedTables tables, CancellationToken ct) =>
                 ServeAsync(table, http, tables, ct, async t => await (await FetchApi.Checksum(t, http.Request, dataSource, snapshots, ct)).ExecuteAsync(http)));
     }
 
-    /// <summary>EFStream through the table's generated classes; 422 naming the column when its type is one the generator does not map.</summary>
-    private static async Task StreamAsync(DescribedRowClasses classes, SyncData.Postgres.SyncTable table, HttpContext http, RunSnapshots snapshots, CancellationToken ct)
+    /// <summary>EFStream through the table's generated classes.</summary>
+    private static Task StreamAsync(DescribedRowClasses classes, SyncData.Postgres.SyncTable table, HttpContext http, RunSnapshots snapshots, CancellationToken ct) =>
+        WithRowsAsync(classes, table, http, rows => rows.StreamAsync(http, snapshots, ct));
+
+    /// <summary>A page through the table's generated classes, answered.</summary>
+    private static Task AnswerAsync(DescribedRowClasses classes, SyncData.Postgres.SyncTable table, HttpContext http, Func<IDescribedSourceRows, Task<IResult>> page) =>
+        WithRowsAsync(classes, table, http, async rows => await (await page(rows)).ExecuteAsync(http));
+
+    /// <summary><paramref name="serve"/> with the table's generated rows; 422 naming the column when its type is one the generator does not map.</summary>
+    private static async Task WithRowsAsync(DescribedRowClasses classes, SyncData.Postgres.SyncTable table, HttpContext http, Func<IDescribedSourceRows, Task> serve)
     {
         IDescribedSourceRows rows;
         try
@@ -42,7 +57,7 @@ public static class DescribedTableEndpoints
             return;
         }
 
-        await rows.StreamAsync(http, snapshots, ct);
+        await serve(rows);
     }
 
     /// <summary>404 naming why when the catalog describes no such table; otherwise <paramref name="serve"/> with it.</summary>

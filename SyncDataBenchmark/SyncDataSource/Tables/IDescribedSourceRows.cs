@@ -7,4 +7,10 @@ public interface IDescribedSourceRows
 {
     /// <summary>EFStream: the table as one JSON array, read through the generated EF context in the run's snapshot.</summary>
     Task StreamAsync(HttpContext http, RunSnapshots snapshots, CancellationToken ct);
+
+    /// <summary>EFOffsetPaging: the page at <paramref name="offset"/>, in primary-key order.</summary>
+    Task<IResult> PageByOffsetAsync(string? offset, DescribedPage page, CancellationToken ct);
+
+    /// <summary>EFKeysetPaging: the page after key <paramref name="after"/> (a one-column key of bigint or uuid), in key order.</summary>
+    Task<IResult> PageAfterAsync(string? after, DescribedPage page, CancellationToken ct);
 }

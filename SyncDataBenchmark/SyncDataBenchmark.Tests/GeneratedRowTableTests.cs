@@ -105,6 +105,8 @@ public sealed class GeneratedRowTableTests(InProcessLab lab) : IAsyncLifetime
     [InlineData("EFStream", "Linq2DB", Typed, "at_time", "time", "24:00", "row (Region = 2, order = 2, Line No = 4): at_time = 24:00:00 cannot be read into a .NET TimeOnly")]
     [InlineData("EFStream", "NpgsqlCopy", Typed, "seen", "timestamptz", "0001-01-01 00:00:00+00", "row (Region = 2, order = 2, Line No = 4): seen = 0001-01-01 00:00:00+00 cannot be read into a .NET DateTime")]
     [InlineData("EFStream", "NpgsqlCopy", Typed, "due", "date", "9999-12-31", "row (Region = 2, order = 2, Line No = 4): due = 9999-12-31 cannot be read into a .NET DateOnly")]
+    [InlineData("EFStream", "NpgsqlCopy", Typed, "price", "numeric", "NaN", "row (Region = 2, order = 2, Line No = 4): price = NaN cannot be read into .NET's decimal exactly")]
+    [InlineData("EFStream", "EFTypical", "public.orders", "total", "numeric", "NaN", "row 150: total = NaN cannot be read into .NET's decimal exactly")]
     [InlineData("EFStream", "NpgsqlCopy", Typed, "total", "numeric", "Infinity", "row (Region = 2, order = 2, Line No = 4): total = Infinity cannot be read into .NET's decimal exactly")]
     [InlineData("EFStream", "NpgsqlCopy", Typed, "tags", "text[]", "{{a,b},{c,d}}", "row (Region = 2, order = 2, Line No = 4): tags = {{a,b},{c,d}} cannot be read into a .NET string?[]")]
     [InlineData("EFOffsetPaging", "EFTypical", Typed, "at", "timestamp", "0001-01-01 00:00:00", "row (Region = 2, order = 2, Line No = 4): at = 0001-01-01 00:00:00 cannot be read into a .NET DateTime")]

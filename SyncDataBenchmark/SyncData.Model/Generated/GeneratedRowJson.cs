@@ -1,3 +1,5 @@
+using System.Globalization;
+using System.Numerics;
 using System.Text.Encodings.Web;
 using System.Text.Json;
 using System.Text.Json.Serialization;
@@ -29,57 +31,36 @@ public static class GeneratedRowJson
             TypeInfoResolver = new DefaultJsonTypeInfoResolver(),
         };
         options.Converters.Add(new JsonStringEnumConverter());
-        options.Converters.Add(new PostgresDouble());
-        options.Converters.Add(new PostgresSingle());
+        options.Converters.Add(new PostgresFloat<double>(BitConverter.Int64BitsToDouble(0x7FF8_0000_0000_0000), (ref Utf8JsonReader r) => r.GetDouble(), (w, v) => w.WriteNumberValue(v)));
+        options.Converters.Add(new PostgresFloat<float>(BitConverter.Int32BitsToSingle(0x7FC0_0000), (ref Utf8JsonReader r) => r.GetSingle(), (w, v) => w.WriteNumberValue(v)));
         options.MakeReadOnly();
         return options;
     }
 
+    private delegate T ReadNumber<T>(ref Utf8JsonReader reader);
+
     /// <summary>
-    /// A double with NaN and ±Infinity named; "NaN" read as PostgreSQL's NaN (float8in's, 0x7FF8…): .NET's double.NaN has
-    /// the sign bit set, and binary COPY or a parameter would store those bits, which float8send (the checksum) tells apart.
+    /// A float or double with NaN and ±Infinity named; "NaN" read as PostgreSQL's NaN (float4in's and float8in's, the sign
+    /// bit clear): .NET's float.NaN and double.NaN have it set, and binary COPY or a parameter would store those bits,
+    /// which float4send/float8send (the checksum) tell apart.
     /// </summary>
-    private sealed class PostgresDouble : JsonConverter<double>
+    private sealed class PostgresFloat<T>(T nan, ReadNumber<T> number, Action<Utf8JsonWriter, T> write) : JsonConverter<T>
+        where T : struct, IFloatingPointIeee754<T>
     {
-        private static readonly double NaN = BitConverter.Int64BitsToDouble(0x7FF8_0000_0000_0000);
+        public override T Read(ref Utf8JsonReader reader, Type typeToConvert, JsonSerializerOptions options) =>
+            reader.TokenType != JsonTokenType.String ? number(ref reader)
+            : reader.ValueTextEquals("NaN") ? nan
+            : T.Parse(reader.GetString()!, CultureInfo.InvariantCulture);
 
-        public override double Read(ref Utf8JsonReader reader, Type typeToConvert, JsonSerializerOptions options) =>
-            reader.TokenType != JsonTokenType.String ? reader.GetDouble()
-            : reader.ValueTextEquals("NaN") ? NaN
-            : double.Parse(reader.GetString()!, System.Globalization.CultureInfo.InvariantCulture);
-
-        public override void Write(Utf8JsonWriter writer, double value, JsonSerializerOptions options)
+        public override void Write(Utf8JsonWriter writer, T value, JsonSerializerOptions options)
         {
-            if (double.IsFinite(value))
+            if (T.IsFinite(value))
             {
-                writer.WriteNumberValue(value);
+                write(writer, value);
             }
             else
             {
-                writer.WriteStringValue(double.IsNaN(value) ? "NaN" : value > 0 ? "Infinity" : "-Infinity");
-            }
-        }
-    }
-
-    /// <summary>The same for real: PostgreSQL's NaN is 0x7FC00000 (float4in's).</summary>
-    private sealed class PostgresSingle : JsonConverter<float>
-    {
-        private static readonly float NaN = BitConverter.Int32BitsToSingle(0x7FC0_0000);
-
-        public override float Read(ref Utf8JsonReader reader, Type typeToConvert, JsonSerializerOptions options) =>
-            reader.TokenType != JsonTokenType.String ? reader.GetSingle()
-            : reader.ValueTextEquals("NaN") ? NaN
-            : float.Parse(reader.GetString()!, System.Globalization.CultureInfo.InvariantCulture);
-
-        public override void Write(Utf8JsonWriter writer, float value, JsonSerializerOptions options)
-        {
-            if (float.IsFinite(value))
-            {
-                writer.WriteNumberValue(value);
-            }
-            else
-            {
-                writer.WriteStringValue(float.IsNaN(value) ? "NaN" : value > 0 ? "Infinity" : "-Infinity");
+                writer.WriteStringValue(T.IsNaN(value) ? "NaN" : T.IsPositive(value) ? "Infinity" : "-Infinity");
             }
         }
     }

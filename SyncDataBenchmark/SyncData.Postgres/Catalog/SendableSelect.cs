@@ -39,6 +39,12 @@ public static class SendableSelect
             "cannot be read into a .NET string?[] (EF Core/Npgsql: one dimension from 1)"),
     };
 
+    /// <summary>
+    /// A numeric of declared precision up to 28 and scale from 0 holds only what decimal holds (fewer than 10^28 units of
+    /// its scale), but NaN, which PostgreSQL stores under any precision: one comparison, not the general guard's arithmetic.
+    /// </summary>
+    private static readonly Guard NumericNaN = Guards[ColumnValueKind.Numeric] with { Holds = "{0} <> 'NaN'::numeric" };
+
     /// <summary>The guarded SELECT of <paramref name="table"/>; <paramref name="refusal"/> ends every refusal, so the source knows one.</summary>
     public static string Of(TableDescription table, string refusal)
     {
@@ -55,8 +61,26 @@ public static class SendableSelect
             return name;
         }
 
+        if (clr.Kind == ColumnValueKind.Numeric && FitsDecimal(column.Base!))
+        {
+            guard = NumericNaN;
+        }
+
         var message = $"{row} || {Literal($": {column.Name} = ")} || {string.Format(guard.Text, name)} || {Literal($" {guard.Why}{refusal}")}";
         return $"case when {name} is null or {string.Format(guard.Holds, name)} then {name} else ({message})::{guard.CastTo} end";
+    }
+
+    /// <summary>Whether a numeric's typmod (PostgreSQL 15's: precision, and a scale that may be negative) bounds its values within decimal's.</summary>
+    private static bool FitsDecimal(ColumnBaseType numeric)
+    {
+        if (numeric.Modifier < 4)
+        {
+            return false;
+        }
+
+        var precision = ((numeric.Modifier - 4) >> 16) & 0xffff;
+        var scale = (((numeric.Modifier - 4) & 0x7ff) ^ 1024) - 1024;
+        return precision <= 28 && scale >= 0;
     }
 
     /// <summary>The row as SQL text: "row 150" by a one-column key, "row (Region = 2, order = 2)" by a composite one, by its ctid without a key.</summary>

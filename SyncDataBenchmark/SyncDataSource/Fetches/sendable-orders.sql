@@ -2,7 +2,12 @@
 -- hold exactly is replaced by a cast of a message naming the row, the column and the value, which fails when the row
 -- is read, before it is sent (EF Core reads each column through Npgsql into the Order's type). {refusal} ends every
 -- refusal, filled in by SendableDbContext, which recognises the refusal by it.
-select id, customer_id, status, total, discount,
+select id, customer_id, status,
+       -- numeric(19,4) holds only what decimal holds, but NaN, which PostgreSQL stores under any precision.
+       case when total <> 'NaN' then total
+            else ('row ' || id || ': total = ' || total || ' cannot be read into .NET''s decimal exactly (EF Core/Npgsql: a 96-bit integer over a power of ten up to 28, no NaN or ±Infinity){refusal}')::numeric end as total,
+       case when discount is null or discount <> 'NaN' then discount
+            else ('row ' || id || ': discount = ' || discount || ' cannot be read into .NET''s decimal exactly (EF Core/Npgsql: a 96-bit integer over a power of ten up to 28, no NaN or ±Infinity){refusal}')::numeric end as discount,
        -- decimal: a 96-bit integer over a power of ten up to 28; NaN and ±Infinity have no scale (null: refused).
        case when scale(exchange_rate) <= 28
                  and abs(exchange_rate) * power(10::numeric, scale(exchange_rate)) < 79228162514264337593543950336

@@ -58,8 +58,11 @@ public sealed class FaultLab : LabFixture
     }
 
     /// <summary>SQL LIKE patterns of a run's data-moving statements, by database.</summary>
-    /// <summary>COPY, EF's paging queries, and the source's guarded streaming query (SendableDbContext).</summary>
-    public static readonly string[] SourceStreaming = ["COPY users%", "SELECT%FROM users AS%", "select id, name, patronymic, surname,%"];
+    /// <summary>
+    /// COPY, EF's paging queries, and the source's guarded streaming queries (sendable-users.sql, arrow-users.sql), which
+    /// begin with their files' comments, so matched anywhere in the statement.
+    /// </summary>
+    public static readonly string[] SourceStreaming = ["COPY users%", "SELECT%FROM users AS%", "%select id, name, patronymic, surname,%"];
     /// <summary>
     /// Ours and EF's statements name the table bare; EFCore.BulkExtensions quotes and qualifies it. Its upsert
     /// (EFBulkMerge) runs per chunk CREATE TABLE "usersTemp…", a COPY into it, INSERT … SELECT … FROM it and DROP TABLE,

@@ -17,7 +17,9 @@ namespace SyncDataSource.Tables;
 public sealed class DescribedRowClasses(IConfiguration configuration) : IAsyncDisposable
 {
     private const string Prefix = "SyncDataSource.Generated";
-    private readonly ConcurrentDictionary<string, Lazy<(IDescribedSourceRows Rows, NpgsqlDataSource DataSource)>> _tables = new(StringComparer.Ordinal);
+    // By the described table itself (DescribedTables keeps one per name): a page request finds its classes without
+    // generating their source again, which would be work inside the run's measured window, once per page.
+    private readonly ConcurrentDictionary<SyncTable, Lazy<(IDescribedSourceRows Rows, NpgsqlDataSource DataSource)>> _tables = new(ReferenceEqualityComparer.Instance);
 
     /// <summary>
     /// <paramref name="table"/>'s rows through its generated classes; an <see cref="InvalidOperationException"/> naming
@@ -26,15 +28,17 @@ public sealed class DescribedRowClasses(IConfiguration configuration) : IAsyncDi
     public IDescribedSourceRows Of(SyncTable table)
     {
         var description = table.Description ?? throw new ArgumentException($"{table.Name} is built in: its row class is written by hand.", nameof(table));
-        var key = RowClassSource.Generate(table.Name, description, Prefix, []);
-        return _tables.GetOrAdd(key, k => new(() => Build(table.Name, description, RowClassCompiler.Namespace(Prefix, k)))).Value.Rows;
+        return _tables.GetOrAdd(table, t => new(() => Build(t.Name, description))).Value.Rows;
     }
 
-    private (IDescribedSourceRows, NpgsqlDataSource) Build(string name, TableDescription description, string ns)
+    private (IDescribedSourceRows, NpgsqlDataSource) Build(string name, TableDescription description)
     {
+        // The same description generates the same source: its namespace, named after it, is compiled once per process.
+        var ns = RowClassCompiler.Namespace(Prefix, RowClassSource.Generate(name, description, Prefix, []));
         var assembly = RowClassCompiler.Compile(RowClassSource.Generate(name, description, ns, []), ns);
-        var entity = assembly.GetType($"{ns}.{RowClassSource.EntityOf(description)}", throwOnError: true)!;
-        var context = assembly.GetType($"{ns}.{RowClassSource.ContextOf(RowClassSource.EntityOf(description))}", throwOnError: true)!;
+        var entityName = RowClassSource.EntityOf(description);
+        var entity = assembly.GetType($"{ns}.{entityName}", throwOnError: true)!;
+        var context = assembly.GetType($"{ns}.{RowClassSource.ContextOf(entityName)}", throwOnError: true)!;
         var connectionString = configuration.GetConnectionString("Source") ?? throw new InvalidOperationException("ConnectionStrings:Source is not configured.");
         var builder = new NpgsqlDataSourceBuilder(connectionString) { Name = "Source" };
         context.GetMethod("MapTypes")!.CreateDelegate<Action<NpgsqlDataSourceBuilder>>()(builder);

@@ -69,25 +69,30 @@ public sealed class DescribedTableReachTests
     private static IEnumerable<string> Declaring(ApproachTraits trait) =>
         ApproachRegistry.Catalog.All.Where(a => a.Kind == ApproachKind.Insert && a.Traits.HasFlag(trait)).Select(a => a.Name).Order(StringComparer.Ordinal);
 
-    /// <summary>The EF fetches read and send a described table through generated classes, each with the key it pages by; the runner reads the same from metadata.</summary>
+    /// <summary>
+    /// The EF fetches read and send a described table through generated classes, each with the key it pages by, and
+    /// ArrowStream in a derived schema into them; the runner reads the same from metadata.
+    /// </summary>
     [Fact]
-    public void The_EF_fetches_carry_a_described_table_through_generated_classes_each_with_the_key_it_pages_by()
+    public void The_EF_fetches_and_ArrowStream_carry_a_described_table_through_generated_classes_each_with_the_key_it_pages_by()
     {
         foreach (var catalog in new[] { ApproachRegistry.Catalog, ApproachMetadata.Catalog })
         {
             var declared = catalog.All.Where(a => a.Kind == ApproachKind.Fetch && a.Traits != ApproachTraits.None).OrderBy(a => a.Name, StringComparer.Ordinal).Select(a => $"{a.Name}|{a.Traits}");
-            Assert.Equal(["EFKeysetPaging|GeneratedRows, OneColumnKeyed", "EFOffsetPaging|GeneratedRows, Keyed", "EFStream|GeneratedRows"], declared);
+            Assert.Equal(["ArrowStream|GeneratedRows", "EFKeysetPaging|GeneratedRows, OneColumnKeyed", "EFOffsetPaging|GeneratedRows, Keyed", "EFStream|GeneratedRows"], declared);
         }
     }
 
     [Fact]
-    public void The_copy_fetch_into_a_copy_bytes_writer_and_the_copy_fetch_or_EFStream_into_a_typed_writer_carry_a_described_table_of_mapped_types()
+    public void The_copy_fetch_into_a_copy_bytes_writer_and_the_copy_EF_and_Arrow_fetches_into_a_typed_writer_carry_a_described_table_of_mapped_types()
     {
         var carried = ApproachRegistry.Catalog.RunnableCombinations
             .Where(c => DescribedTableReach.WhyNot(ApproachRegistry.Catalog[c.Fetch], ApproachRegistry.Catalog[c.Insert], Keyed) is null)
             .Select(c => $"{c.Fetch}:{c.Insert}");
 
-        Assert.Equal(["EFOffsetPaging:EFBulk", "EFOffsetPaging:EFTypical", "EFOffsetPaging:Linq2DB", "EFOffsetPaging:Linq2DBCopy", "EFOffsetPaging:Linq2DBTempMerge",
+        Assert.Equal(["ArrowStream:EFBulk", "ArrowStream:EFTypical", "ArrowStream:Linq2DB", "ArrowStream:Linq2DBCopy", "ArrowStream:Linq2DBTempMerge",
+            "ArrowStream:NpgsqlCopy", "ArrowStream:NpgsqlCopyMerge", "ArrowStream:NpgsqlCopyTuned",
+            "EFOffsetPaging:EFBulk", "EFOffsetPaging:EFTypical", "EFOffsetPaging:Linq2DB", "EFOffsetPaging:Linq2DBCopy", "EFOffsetPaging:Linq2DBTempMerge",
             "EFOffsetPaging:NpgsqlCopy", "EFOffsetPaging:NpgsqlCopyMerge", "EFOffsetPaging:NpgsqlCopyTuned",
             "EFStream:EFBulk", "EFStream:EFTypical", "EFStream:Linq2DB", "EFStream:Linq2DBCopy", "EFStream:Linq2DBTempMerge", "EFStream:NpgsqlCopy",
             "EFStream:NpgsqlCopyMerge", "EFStream:NpgsqlCopyTuned",
@@ -216,9 +221,9 @@ public sealed class DescribedTableReachTests
 
     [Theory]
     [InlineData("EFKeysetPaging", "NpgsqlCopy", "EFKeysetPaging asks for the rows after a one-column key of bigint or uuid, and \"Team Sales\".\"Order Lines\"'s primary key is (\"region\")")]
-    [InlineData("GrpcStream", "EFBulk", "GrpcStream builds each row as a typed object")]
+    [InlineData("GrpcStream", "EFBulk", "GrpcStream builds each row as a message of a class written per table")]
     [InlineData("EFStream", "NpgsqlCopyRaw", "NpgsqlCopyRaw writes PostgreSQL's COPY bytes, which EFStream does not hand over")]
-    [InlineData("ArrowStream", "NpgsqlCopyRaw", "ArrowStream builds each row as a typed object")]
+    [InlineData("ArrowStream", "NpgsqlCopyRaw", "NpgsqlCopyRaw writes PostgreSQL's COPY bytes, which ArrowStream does not hand over for a described table")]
     [InlineData("NpgsqlCopyChanges", "NpgsqlCopyRawMerge", "NpgsqlCopyChanges reads the change log")]
     [InlineData("NpgsqlCopyChanges", "EFBulk", "NpgsqlCopyChanges reads the change log")]
     public void Each_approach_that_cannot_carry_it_says_why(string fetch, string insert, string why) =>

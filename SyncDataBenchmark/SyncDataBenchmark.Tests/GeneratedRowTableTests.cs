@@ -70,6 +70,18 @@ public sealed class GeneratedRowTableTests(InProcessLab lab) : IAsyncLifetime
             data.Add("EFStream", insert, "public.orders");
         }
 
+        // ArrowStream: both services derive the table's Arrow schema from their catalogs; SomeService reads the batches into its generated class.
+        foreach (var insert in new[] { "NpgsqlCopy", "EFTypical", "Linq2DB", "Linq2DBCopy" })
+        {
+            data.Add("ArrowStream", insert, Typed);
+        }
+
+        data.Add("ArrowStream", "EFTypical", QuotedEnum);
+        data.Add("ArrowStream", "NpgsqlCopy", "public.users");
+        data.Add("ArrowStream", "EFBulk", "public.users");
+        data.Add("ArrowStream", "NpgsqlCopy", "public.orders");
+        data.Add("ArrowStream", "Linq2DBTempMerge", "public.orders");
+
         // The paging fetches, pages of 3 rows (SomeService asks for them in turn): by offset in the order of every key
         // column (the composite key too), by the rows after a one-column key of uuid (users) or bigint (orders).
         data.Add("EFOffsetPaging", "NpgsqlCopy", Typed);
@@ -109,6 +121,9 @@ public sealed class GeneratedRowTableTests(InProcessLab lab) : IAsyncLifetime
     [InlineData("EFStream", "EFTypical", "public.orders", "total", "numeric", "NaN", "row 150: total = NaN cannot be read into .NET's decimal exactly")]
     [InlineData("EFStream", "NpgsqlCopy", Typed, "total", "numeric", "Infinity", "row (Region = 2, order = 2, Line No = 4): total = Infinity cannot be read into .NET's decimal exactly")]
     [InlineData("EFStream", "NpgsqlCopy", Typed, "tags", "text[]", "{{a,b},{c,d}}", "row (Region = 2, order = 2, Line No = 4): tags = {{a,b},{c,d}} cannot be read into a .NET string?[]")]
+    [InlineData("ArrowStream", "NpgsqlCopy", Typed, "at_time", "time", "24:00", "row (Region = 2, order = 2, Line No = 4): at_time = 24:00:00 cannot be read into a .NET TimeOnly")]
+    [InlineData("ArrowStream", "EFBulk", "public.orders", "exchange_rate", "numeric", "NaN", "row 150: exchange_rate = NaN cannot be read into .NET's decimal exactly")]
+    [InlineData("ArrowStream", "Linq2DB", Typed, "due", "date", "9999-12-31", "row (Region = 2, order = 2, Line No = 4): due = 9999-12-31 cannot be read into a .NET DateOnly")]
     [InlineData("EFOffsetPaging", "EFTypical", Typed, "at", "timestamp", "0001-01-01 00:00:00", "row (Region = 2, order = 2, Line No = 4): at = 0001-01-01 00:00:00 cannot be read into a .NET DateTime")]
     [InlineData("EFKeysetPaging", "NpgsqlCopy", "public.orders", "delivery_date", "date", "0001-01-01", "row 150: delivery_date = 0001-01-01 cannot be read into a .NET DateOnly")]
     public async Task A_value_the_generated_class_cannot_hold_fails_naming_row_column_and_value_and_leaves_the_target_as_it_was(

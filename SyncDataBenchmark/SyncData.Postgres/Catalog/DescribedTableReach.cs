@@ -10,8 +10,8 @@ namespace SyncData.Postgres.Catalog;
 /// primary key, a merge. The typed writers that declare <see cref="ApproachTraits.GeneratedRows"/> carry it too, through SomeService's row
 /// class generated from the description, when every COPY column's type is one the generator maps (<see cref="ColumnClrTypes"/>)
 /// and the table gives their library what it needs (the rest of their <see cref="ApproachInfo.Traits"/>, declared on each writer's class).
-/// So does a fetch that declares GeneratedRows (the EF fetches: both services generate the entity from their catalogs)
-/// into such a writer, given the key it pages by. The other fetches build each row as an object of a class written per table, which a described table
+/// So does a fetch that declares GeneratedRows (the EF fetches: both services generate the entity from their catalogs;
+/// ArrowStream: both derive the schema from them) into such a writer, given the key it pages by. The other fetches build each row as an object of a class written per table, which a described table
 /// does not have.
 /// </summary>
 public static class DescribedTableReach
@@ -55,7 +55,7 @@ public static class DescribedTableReach
 
         if (!fetch.Traits.HasFlag(ApproachTraits.GeneratedRows))
         {
-            return $"{fetch.Name} builds each row as a typed object (gRPC message or Arrow schema) of a class written per table; " +
+            return $"{fetch.Name} builds each row as a message of a class written per table (its .proto); " +
                    "none is generated for a described table yet (issue 49, part 3)";
         }
 
@@ -71,7 +71,8 @@ public static class DescribedTableReach
         }
 
         return insert.CopyBytes
-            ? $"{insert.Name} writes PostgreSQL's COPY bytes, which {fetch.Name} does not hand over"
+            ? $"{insert.Name} writes PostgreSQL's COPY bytes, which {fetch.Name} does not hand over" +
+              (fetch.CopyBytes ? " for a described table (its COPY encoding is written per table, for the lab's own)" : "")
             : WhyNoTypedWriter(insert, table);
     }
 

@@ -9,10 +9,10 @@ namespace SyncDataSource.Fetches;
 
 /// <summary>
 /// A table of the source's database the lab has no classes for (docs/own-table.md), served by what needs no row type
-/// (its binary COPY relayed as bytes, NpgsqlCopy, and its checksum over every column) and by the EF fetches (EFStream,
-/// EFOffsetPaging, EFKeysetPaging) through row classes generated from the catalog (<see cref="DescribedRowClasses"/>);
-/// all only reads, in the run's snapshot. GrpcStream and ArrowStream build rows of classes written per table and are
-/// mapped for the built-in tables alone.
+/// (its binary COPY relayed as bytes, NpgsqlCopy, and its checksum over every column), by the EF fetches (EFStream,
+/// EFOffsetPaging, EFKeysetPaging) through row classes generated from the catalog (<see cref="DescribedRowClasses"/>),
+/// and by ArrowStream in a schema derived from the catalog (<see cref="DescribedArrowRows"/>); all only reads, in the
+/// run's snapshot. GrpcStream's messages are written per table in its .proto and are mapped for the built-in tables alone.
 /// </summary>
 public static class DescribedTableEndpoints
 {
@@ -30,6 +30,9 @@ public static class DescribedTableEndpoints
         app.MapGet("/" + SourceRoutes.AnyTable(ApproachInfo.RouteOf(typeof(EFKeysetPagingFetch))),
             (string table, string? after, [AsParameters] DescribedPage page, HttpContext http, DescribedTables tables, DescribedRowClasses classes, CancellationToken ct) =>
                 ServeAsync(table, http, tables, ct, t => AnswerAsync(classes, t, http, rows => rows.PageAfterAsync(after, page, ct))));
+        app.MapGet("/" + SourceRoutes.AnyTable(ApproachInfo.RouteOf(typeof(ArrowStreamFetch))),
+            (string table, HttpContext http, NpgsqlDataSource dataSource, RunSnapshots snapshots, DescribedTables tables, CancellationToken ct) =>
+                ServeAsync(table, http, tables, ct, t => ArrowAsync(t, http, dataSource, snapshots, ct)));
         app.MapGet("/" + SourceRoutes.AnyTable(SourceRoutes.Checksum),
             (string table, HttpContext http, NpgsqlDataSource dataSource, RunSnapshots snapshots, DescribedTables tables, CancellationToken ct) =>
                 ServeAsync(table, http, tables, ct, async t => await (await FetchApi.Checksum(t, http.Request, dataSource, snapshots, ct)).ExecuteAsync(http)));
@@ -38,6 +41,23 @@ public static class DescribedTableEndpoints
     /// <summary>EFStream through the table's generated classes.</summary>
     private static Task StreamAsync(DescribedRowClasses classes, SyncData.Postgres.SyncTable table, HttpContext http, RunSnapshots snapshots, CancellationToken ct) =>
         WithRowsAsync(classes, table, http, rows => rows.StreamAsync(http, snapshots, ct));
+
+    /// <summary>ArrowStream in the table's derived schema; 422 naming the column when its type is one the generator does not map.</summary>
+    private static async Task ArrowAsync(SyncData.Postgres.SyncTable table, HttpContext http, NpgsqlDataSource dataSource, RunSnapshots snapshots, CancellationToken ct)
+    {
+        ArrowSourceRows rows;
+        try
+        {
+            rows = new DescribedArrowRows(table.Description!, SendableDbContext.Refusal);
+        }
+        catch (InvalidOperationException ex)
+        {
+            await FetchApi.Unsendable(ex.Message).ExecuteAsync(http);
+            return;
+        }
+
+        await ArrowRowsStream.WriteAsync(rows, table.Name, http, dataSource, snapshots, ct);
+    }
 
     /// <summary>A page through the table's generated classes, answered.</summary>
     private static Task AnswerAsync(DescribedRowClasses classes, SyncData.Postgres.SyncTable table, HttpContext http, Func<IDescribedSourceRows, Task<IResult>> page) =>

@@ -1,8 +1,10 @@
+using System.Globalization;
 using SyncData.Model.Generated;
 using System.Text.Json.Serialization.Metadata;
 using Apache.Arrow;
 using Npgsql;
 using SomeService.Fetch;
+using SyncData.Arrow;
 using SyncData.Postgres;
 
 namespace SomeService.Tables.Generated;
@@ -10,9 +12,10 @@ namespace SomeService.Tables.Generated;
 /// <summary>
 /// The base of a row table generated from a described table's catalog (<see cref="RowClassSource"/>): the generated
 /// subclass writes the COPY decoder, <see cref="RowTable{TRow}.Write"/> and the EF context per column, and the key as
-/// text for a one-column key of bigint or uuid (Linq2DBMerge's deletes); this holds the table, the data source its
-/// enums are mapped on, and EFStream's JSON of the class. NpgsqlCopy and EFStream carry a described table
-/// (DescribedTableReach), so the other fetches' mappings are refused here.
+/// text for a one-column key of bigint or uuid (Linq2DBMerge's deletes), and ArrowStream's rows column by column; this
+/// holds the table, the data source its enums are mapped on, EFStream's JSON of the class, ArrowStream's schema
+/// (<see cref="DescribedArrow"/>) and the refusals of an Arrow value the class cannot hold. GrpcStream's messages and
+/// ArrowStream's COPY encoding are written per table, so they are refused here (DescribedTableReach names it first).
 /// </summary>
 public abstract class GeneratedRowTable<TRow>(SyncTable table, NpgsqlDataSource dataSource) : RowTable<TRow>
     where TRow : class
@@ -28,12 +31,65 @@ public abstract class GeneratedRowTable<TRow>(SyncTable table, NpgsqlDataSource 
 
     public override IGrpcStreamRows<TRow> GrpcStream => throw NotGenerated("its gRPC messages");
 
-    public override string? ArrowMismatch(Schema received) => throw NotGenerated("its Arrow schema");
+    private readonly Lazy<Schema> _arrowSchema = new(() => DescribedArrow.Of(table.Description!));
 
-    public override IEnumerable<TRow> ArrowRows(RecordBatch batch) => throw NotGenerated("its Arrow schema");
+    public override string? ArrowMismatch(Schema received) => ArrowFormat.Mismatch(_arrowSchema.Value, received);
 
-    public override ArrowCopyColumns ArrowCopy => throw NotGenerated("its Arrow schema");
+    public override ArrowCopyColumns ArrowCopy => throw NotGenerated("ArrowStream's binary COPY encoding for the raw writers");
 
     private NotSupportedException NotGenerated(string what) =>
-        new($"{table.Name} is a described table: its row class is generated for the NpgsqlCopy and EFStream fetches, not {what} (issue 49, part 3).");
+        new($"{table.Name} is a described table: its row class is generated for the NpgsqlCopy, EF and Arrow fetches, not {what} (issue 49, part 3).");
+
+    /// <summary>The row's key columns, "name = value, …", for a refusal; "" for a table without a key.</summary>
+    protected virtual string KeyText(TRow row) => "";
+
+    /// <summary>PostgreSQL's numeric text into decimal, kept only when decimal prints it back identically (as OrdersArrowReader).</summary>
+    protected decimal ArrowDecimal(string text, string column, int index, TRow row) =>
+        decimal.TryParse(text, NumberStyles.AllowLeadingSign | NumberStyles.AllowDecimalPoint, CultureInfo.InvariantCulture, out var value)
+        && value.ToString(CultureInfo.InvariantCulture) == text
+            ? value
+            : throw ArrowRefused(index, row, column, text,
+                ".NET's decimal holds a 96-bit integer over a power of ten up to 28: no NaN, no ±Infinity, at most 28 decimal places, about 28-29 significant digits");
+
+    protected DateTime ArrowTimestamp(long arrowMicros, DateTimeKind kind, string column, int index, TRow row)
+    {
+        var micros = ArrowFormat.ToPostgresMicros(arrowMicros);
+        return PostgresTimestamp.ToDateTime(micros, kind) ?? throw ArrowRefused(index, row, column, PostgresTimestamp.Format(micros) + (kind == DateTimeKind.Utc ? "+00" : ""),
+            ".NET's DateTime holds years 1–9999, and 0001-01-01 00:00:00 is DateTime.MinValue, which Npgsql writes as -infinity");
+    }
+
+    protected DateOnly ArrowDate(int arrowDays, string column, int index, TRow row)
+    {
+        var days = ArrowFormat.ToPostgresDays(arrowDays);
+        return PostgresTimestamp.ToDateOnly(days) ?? throw ArrowRefused(index, row, column, PostgresTimestamp.FormatDate(days),
+            ".NET's DateOnly holds 0001-01-01 to 9999-12-31, and those two are DateOnly.MinValue/MaxValue, which Npgsql writes as -infinity/infinity");
+    }
+
+    protected TimeOnly ArrowTime(long micros, string column, int index, TRow row) =>
+        PostgresFields.Time(micros) ?? throw ArrowRefused(index, row, column, PostgresFields.FormatTime(micros), ".NET's TimeOnly holds 00:00 to 23:59:59.9999999, not 24:00");
+
+    /// <summary>The list's elements at <paramref name="index"/>, NULL elements kept (list&lt;utf8&gt; has one dimension from 1, as string?[]).</summary>
+    protected static string?[] ArrowTextArray(ListArray list, int index)
+    {
+        var elements = (StringArray)list.Values;
+        var (from, to) = (list.ValueOffsets[index], list.ValueOffsets[index + 1]);
+        var result = new string?[to - from];
+        for (var i = 0; i < result.Length; i++)
+        {
+            result[i] = elements.IsNull(from + i) ? null : elements.GetString(from + i);
+        }
+
+        return result;
+    }
+
+    /// <summary>An enum's label as the generated CLR enum's value (a label added to the type after the class was generated is refused).</summary>
+    protected TEnum ArrowLabel<TEnum>(string label, string column, Dictionary<string, TEnum> labels, int index, TRow row)
+        where TEnum : struct, Enum =>
+        labels.TryGetValue(label, out var value)
+            ? value
+            : throw ArrowRefused(index, row, column, $"'{label}'", $"{typeof(TEnum).Name} has no value for the label (values: {string.Join(", ", labels.Keys)})");
+
+    private SourceStreamException ArrowRefused(int index, TRow row, string column, string value, string why) =>
+        new($"row {index:N0} of an Arrow record batch{(KeyText(row) is { Length: > 0 } key ? $" ({key})" : "")}: {column} = {value} cannot be carried by the class " +
+            $"generated for {table.Name}: {why}. Arrow carried it exactly; no writer fed that class can.");
 }

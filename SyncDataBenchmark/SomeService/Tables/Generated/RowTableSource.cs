@@ -42,6 +42,7 @@ internal static class RowTableSource
 
         source.AppendLine("    }");
         AppendKeyOf(source, table, entity, columns);
+        AppendArrowRows(source, table, entity, columns);
         source.AppendLine("}");
         AppendDecoder(source, tableName, table, entity, columns, mapped);
     }
@@ -59,6 +60,74 @@ internal static class RowTableSource
         }
     }
 
+    /// <summary>
+    /// ArrowStream's rows: each column of the record batch cast once to its Arrow array (the schema was checked against
+    /// <see cref="SyncData.Arrow.DescribedArrow"/>), then per row each value into its property, the key's first so a
+    /// refusal names the row by it; NULL only where the column is nullable.
+    /// </summary>
+    private static void AppendArrowRows(StringBuilder source, TableDescription table, string entity, List<GeneratedColumn> columns)
+    {
+        var keys = columns.Where(c => table.PrimaryKey.Contains(c.Column.Name)).ToList();
+        var key = keys.Select(c => $"{c.Column.Name.Replace("{", "{{", StringComparison.Ordinal).Replace("}", "}}", StringComparison.Ordinal)} = {{row.{c.Property}}}");
+        source.AppendLine($"    protected override string KeyText({entity} row) => {RowClassSource.Literal(string.Join(", ", key)).Insert(0, "$")};");
+        source.AppendLine($"    public override System.Collections.Generic.IEnumerable<{entity}> ArrowRows(Apache.Arrow.RecordBatch batch)").AppendLine("    {");
+        foreach (var column in columns)
+        {
+            var array = column.Clr.Kind == ColumnValueKind.Uuid
+                ? $"SyncData.Arrow.ArrowFormat.Storage(batch.Column({column.Field}))"
+                : $"(Apache.Arrow.{ArrowArray(column.Clr.Kind)})batch.Column({column.Field})";
+            source.AppendLine($"        var c{column.Field} = {array};");
+        }
+
+        source.AppendLine("        for (var i = 0; i < batch.Length; i++)").AppendLine("        {");
+        source.AppendLine($"            var row = new {entity}();");
+        foreach (var column in keys.Concat(columns.Except(keys)))
+        {
+            var value = ArrowValue(column);
+            source.AppendLine($"            row.{column.Property} = {(column.Nullable ? $"c{column.Field}.IsNull(i) ? null : {value}" : value)};");
+        }
+
+        source.AppendLine("            yield return row;").AppendLine("        }").AppendLine("    }");
+    }
+
+    private static string ArrowArray(ColumnValueKind kind) => kind switch
+    {
+        ColumnValueKind.Boolean => "BooleanArray",
+        ColumnValueKind.Int16 => "Int16Array",
+        ColumnValueKind.Int32 => "Int32Array",
+        ColumnValueKind.Int64 => "Int64Array",
+        ColumnValueKind.Float4 => "FloatArray",
+        ColumnValueKind.Float8 => "DoubleArray",
+        ColumnValueKind.Timestamp or ColumnValueKind.TimestampTz => "TimestampArray",
+        ColumnValueKind.Date => "Date32Array",
+        ColumnValueKind.Time => "Time64Array",
+        ColumnValueKind.Bytea => "BinaryArray",
+        ColumnValueKind.TextArray => "ListArray",
+        _ => "StringArray",
+    };
+
+    /// <summary>The expression that reads column <paramref name="column"/>'s value at row <c>i</c> of its array <c>c{Field}</c>.</summary>
+    private static string ArrowValue(GeneratedColumn column)
+    {
+        var (c, name) = ($"c{column.Field}", RowClassSource.Literal(column.Column.Name));
+        return column.Clr.Kind switch
+        {
+            ColumnValueKind.Boolean => $"{c}.GetValue(i)!.Value",
+            ColumnValueKind.Int16 or ColumnValueKind.Int32 or ColumnValueKind.Int64 or ColumnValueKind.Float4 or ColumnValueKind.Float8 => $"{c}.Values[i]",
+            ColumnValueKind.Numeric => $"ArrowDecimal({c}.GetString(i)!, {name}, i, row)",
+            ColumnValueKind.Text or ColumnValueKind.Json or ColumnValueKind.Jsonb => $"{c}.GetString(i)!",
+            ColumnValueKind.Uuid => $"new System.Guid({c}.GetBytes(i), bigEndian: true)",
+            ColumnValueKind.Timestamp => $"ArrowTimestamp({c}.Values[i], System.DateTimeKind.Unspecified, {name}, i, row)",
+            ColumnValueKind.TimestampTz => $"ArrowTimestamp({c}.Values[i], System.DateTimeKind.Utc, {name}, i, row)",
+            ColumnValueKind.Date => $"ArrowDate({c}.Values[i], {name}, i, row)",
+            ColumnValueKind.Time => $"ArrowTime({c}.Values[i], {name}, i, row)",
+            ColumnValueKind.Bytea => $"{c}.GetBytes(i).ToArray()",
+            ColumnValueKind.TextArray => $"ArrowTextArray({c}, i)",
+            ColumnValueKind.Enum => $"ArrowLabel({c}.GetString(i)!, {name}, {DecoderName}.{column.EnumName}Labels, i, row)",
+            _ => throw new InvalidOperationException($"No Arrow reading for {column.Clr.Kind}."),
+        };
+    }
+
     private static void AppendDecoder(StringBuilder source, string tableName, TableDescription table, string entity,
         List<GeneratedColumn> columns, List<(string Name, ColumnBaseType Type)> enums)
     {
@@ -69,7 +138,7 @@ internal static class RowTableSource
         source.AppendLine($"    private static readonly bool[] NullableColumns = [{string.Join(", ", columns.Select(c => c.Nullable ? "true" : "false"))}];");
         foreach (var (name, type) in enums)
         {
-            source.AppendLine($"    private static readonly System.Collections.Generic.Dictionary<string, {name}> {name}Labels =");
+            source.AppendLine($"    internal static readonly System.Collections.Generic.Dictionary<string, {name}> {name}Labels =");
             source.AppendLine($"        System.Enum.GetValues<{name}>().Zip(new[] {{ {string.Join(", ", type.Labels.Select(RowClassSource.Literal))} }}).ToDictionary(p => p.Second, p => p.First);");
         }
 

@@ -51,8 +51,4 @@ public static class DescribedArrow
         ColumnValueKind.TextArray => (new ListType(new Field("item", StringType.Default, nullable: true)), null),
         _ => throw new ArgumentOutOfRangeException(nameof(kind), kind, "No Arrow type for this kind of value."),
     };
-
-    /// <summary>Whether the source reads the kind as PostgreSQL's text (<c>::text</c>), which the field carries as it is.</summary>
-    public static bool ReadAsText(ColumnValueKind kind) =>
-        kind is ColumnValueKind.Numeric or ColumnValueKind.Json or ColumnValueKind.Jsonb or ColumnValueKind.Enum;
 }

@@ -71,20 +71,20 @@ public sealed class DescribedTableReachTests
 
     /// <summary>
     /// The EF fetches read and send a described table through generated classes, each with the key it pages by, and
-    /// ArrowStream in a derived schema into them; the runner reads the same from metadata.
+    /// ArrowStream and GrpcStream in a derived schema or generated messages into them; the runner reads the same from metadata.
     /// </summary>
     [Fact]
-    public void The_EF_fetches_and_ArrowStream_carry_a_described_table_through_generated_classes_each_with_the_key_it_pages_by()
+    public void The_typed_fetches_carry_a_described_table_through_generated_classes_each_with_the_key_it_pages_by()
     {
         foreach (var catalog in new[] { ApproachRegistry.Catalog, ApproachMetadata.Catalog })
         {
             var declared = catalog.All.Where(a => a.Kind == ApproachKind.Fetch && a.Traits != ApproachTraits.None).OrderBy(a => a.Name, StringComparer.Ordinal).Select(a => $"{a.Name}|{a.Traits}");
-            Assert.Equal(["ArrowStream|GeneratedRows", "EFKeysetPaging|GeneratedRows, OneColumnKeyed", "EFOffsetPaging|GeneratedRows, Keyed", "EFStream|GeneratedRows"], declared);
+            Assert.Equal(["ArrowStream|GeneratedRows", "EFKeysetPaging|GeneratedRows, OneColumnKeyed", "EFOffsetPaging|GeneratedRows, Keyed", "EFStream|GeneratedRows", "GrpcStream|GeneratedRows"], declared);
         }
     }
 
     [Fact]
-    public void The_copy_fetch_into_a_copy_bytes_writer_and_the_copy_EF_and_Arrow_fetches_into_a_typed_writer_carry_a_described_table_of_mapped_types()
+    public void The_copy_fetch_into_a_copy_bytes_writer_and_every_typed_fetch_into_a_typed_writer_carry_a_described_table_of_mapped_types()
     {
         var carried = ApproachRegistry.Catalog.RunnableCombinations
             .Where(c => DescribedTableReach.WhyNot(ApproachRegistry.Catalog[c.Fetch], ApproachRegistry.Catalog[c.Insert], Keyed) is null)
@@ -96,6 +96,8 @@ public sealed class DescribedTableReachTests
             "EFOffsetPaging:NpgsqlCopy", "EFOffsetPaging:NpgsqlCopyMerge", "EFOffsetPaging:NpgsqlCopyTuned",
             "EFStream:EFBulk", "EFStream:EFTypical", "EFStream:Linq2DB", "EFStream:Linq2DBCopy", "EFStream:Linq2DBTempMerge", "EFStream:NpgsqlCopy",
             "EFStream:NpgsqlCopyMerge", "EFStream:NpgsqlCopyTuned",
+            "GrpcStream:EFBulk", "GrpcStream:EFTypical", "GrpcStream:Linq2DB", "GrpcStream:Linq2DBCopy", "GrpcStream:Linq2DBTempMerge", "GrpcStream:NpgsqlCopy",
+            "GrpcStream:NpgsqlCopyMerge", "GrpcStream:NpgsqlCopyTuned",
             "NpgsqlCopy:EFBulk", "NpgsqlCopy:EFTypical", "NpgsqlCopy:Linq2DB", "NpgsqlCopy:Linq2DBCopy", "NpgsqlCopy:Linq2DBTempMerge", "NpgsqlCopy:NpgsqlCopy",
             "NpgsqlCopy:NpgsqlCopyMerge", "NpgsqlCopy:NpgsqlCopyRaw", "NpgsqlCopy:NpgsqlCopyRawMerge", "NpgsqlCopy:NpgsqlCopyRawTuned", "NpgsqlCopy:NpgsqlCopyTuned"],
             carried.Order(StringComparer.Ordinal));
@@ -221,7 +223,7 @@ public sealed class DescribedTableReachTests
 
     [Theory]
     [InlineData("EFKeysetPaging", "NpgsqlCopy", "EFKeysetPaging asks for the rows after a one-column key of bigint or uuid, and \"Team Sales\".\"Order Lines\"'s primary key is (\"region\")")]
-    [InlineData("GrpcStream", "EFBulk", "GrpcStream builds each row as a message of a class written per table")]
+    [InlineData("GrpcStream", "NpgsqlCopyRaw", "NpgsqlCopyRaw writes PostgreSQL's COPY bytes, which GrpcStream does not hand over")]
     [InlineData("EFStream", "NpgsqlCopyRaw", "NpgsqlCopyRaw writes PostgreSQL's COPY bytes, which EFStream does not hand over")]
     [InlineData("ArrowStream", "NpgsqlCopyRaw", "NpgsqlCopyRaw writes PostgreSQL's COPY bytes, which ArrowStream does not hand over for a described table")]
     [InlineData("NpgsqlCopyChanges", "NpgsqlCopyRawMerge", "NpgsqlCopyChanges reads the change log")]

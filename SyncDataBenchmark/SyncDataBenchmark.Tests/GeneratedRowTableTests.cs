@@ -82,6 +82,18 @@ public sealed class GeneratedRowTableTests(InProcessLab lab) : IAsyncLifetime
         data.Add("ArrowStream", "NpgsqlCopy", "public.orders");
         data.Add("ArrowStream", "Linq2DBTempMerge", "public.orders");
 
+        // GrpcStream: both services generate the table's .proto from their catalogs and compile protoc's classes; the call is GrpcStreamSource/Described.
+        foreach (var insert in new[] { "NpgsqlCopy", "EFTypical", "Linq2DB", "Linq2DBCopy" })
+        {
+            data.Add("GrpcStream", insert, Typed);
+        }
+
+        data.Add("GrpcStream", "EFTypical", QuotedEnum);
+        data.Add("GrpcStream", "NpgsqlCopy", "public.users");
+        data.Add("GrpcStream", "EFBulk", "public.users");
+        data.Add("GrpcStream", "NpgsqlCopy", "public.orders");
+        data.Add("GrpcStream", "Linq2DBTempMerge", "public.orders");
+
         // The paging fetches, pages of 3 rows (SomeService asks for them in turn): by offset in the order of every key
         // column (the composite key too), by the rows after a one-column key of uuid (users) or bigint (orders).
         data.Add("EFOffsetPaging", "NpgsqlCopy", Typed);
@@ -124,6 +136,9 @@ public sealed class GeneratedRowTableTests(InProcessLab lab) : IAsyncLifetime
     [InlineData("ArrowStream", "NpgsqlCopy", Typed, "at_time", "time", "24:00", "row (Region = 2, order = 2, Line No = 4): at_time = 24:00:00 cannot be read into a .NET TimeOnly")]
     [InlineData("ArrowStream", "EFBulk", "public.orders", "exchange_rate", "numeric", "NaN", "row 150: exchange_rate = NaN cannot be read into .NET's decimal exactly")]
     [InlineData("ArrowStream", "Linq2DB", Typed, "due", "date", "9999-12-31", "row (Region = 2, order = 2, Line No = 4): due = 9999-12-31 cannot be read into a .NET DateOnly")]
+    [InlineData("GrpcStream", "NpgsqlCopy", Typed, "seen", "timestamptz", "0001-01-01 00:00:00+00", "row (Region = 2, order = 2, Line No = 4): seen = 0001-01-01 00:00:00+00 cannot be read into a .NET DateTime")]
+    [InlineData("GrpcStream", "EFTypical", "public.orders", "total", "numeric", "NaN", "row 150: total = NaN cannot be read into .NET's decimal exactly")]
+    [InlineData("GrpcStream", "Linq2DB", Typed, "tags", "text[]", "{{a,b},{c,d}}", "row (Region = 2, order = 2, Line No = 4): tags = {{a,b},{c,d}} cannot be read into a .NET string?[]")]
     [InlineData("EFOffsetPaging", "EFTypical", Typed, "at", "timestamp", "0001-01-01 00:00:00", "row (Region = 2, order = 2, Line No = 4): at = 0001-01-01 00:00:00 cannot be read into a .NET DateTime")]
     [InlineData("EFKeysetPaging", "NpgsqlCopy", "public.orders", "delivery_date", "date", "0001-01-01", "row 150: delivery_date = 0001-01-01 cannot be read into a .NET DateOnly")]
     public async Task A_value_the_generated_class_cannot_hold_fails_naming_row_column_and_value_and_leaves_the_target_as_it_was(

@@ -21,6 +21,9 @@ public static class GrpcStreamSetup
             // (a PUT of users/checksum) would answer 404 instead of 405.
             o.IgnoreUnknownServices = true;
         });
+        // The described tables' call, whose response messages are generated per table (DescribedCallMethod).
+        builder.Services.AddSingleton<Grpc.AspNetCore.Server.Model.IServiceMethodProvider<GrpcStreamService>, DescribedCallMethod>();
+        builder.Services.AddSingleton<Tables.DescribedMessageClasses>();
         return builder;
     }
 

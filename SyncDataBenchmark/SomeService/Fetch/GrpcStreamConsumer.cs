@@ -27,8 +27,7 @@ public sealed class GrpcStreamConsumer : IFetchConsumer<GrpcStreamFetch>
         // The call's own token: a silence longer than the idle timeout cancels the call at the source too (RST_STREAM).
         using var callToken = CancellationTokenSource.CreateLinkedTokenSource(ct, idle.Token);
         var read = new Reading(run, handler, idle, ct);
-        var client = new GrpcStreamSource.GrpcStreamSourceClient(channel);
-        await foreach (var row in table.GrpcStream.ReadAsync(client, new CallOptions(Asking(run), cancellationToken: callToken.Token), read))
+        await foreach (var row in table.GrpcStream.ReadAsync(channel.CreateCallInvoker(), new CallOptions(Asking(run), cancellationToken: callToken.Token), read))
         {
             read.Rows++;
             yield return row;

@@ -11,9 +11,9 @@ namespace SomeService.Fetch;
 public abstract class GrpcStreamRows<TRow, TBatch> : IGrpcStreamRows<TRow>
     where TBatch : class, IMessage
 {
-    public async IAsyncEnumerable<TRow> ReadAsync(GrpcStreamSource.GrpcStreamSourceClient client, CallOptions options, IGrpcMessageReader messages)
+    public async IAsyncEnumerable<TRow> ReadAsync(CallInvoker invoker, CallOptions options, IGrpcMessageReader messages)
     {
-        using var call = Call(client, options);
+        using var call = Call(invoker, options);
         while (await messages.NextAsync(call.ResponseStream) is { } batch)
         {
             foreach (var row in RowsOf(batch))
@@ -23,7 +23,8 @@ public abstract class GrpcStreamRows<TRow, TBatch> : IGrpcStreamRows<TRow>
         }
     }
 
-    protected abstract AsyncServerStreamingCall<TBatch> Call(GrpcStreamSource.GrpcStreamSourceClient client, CallOptions options);
+    /// <summary>The table's call on <paramref name="invoker"/>: its method in grpc_stream.proto, or a described table's (DescribedCall).</summary>
+    protected abstract AsyncServerStreamingCall<TBatch> Call(CallInvoker invoker, CallOptions options);
 
     /// <summary>The batch's rows as the table's row type; a value that type cannot hold throws a <see cref="SourceStreamException"/> naming its row, column and value.</summary>
     protected abstract IEnumerable<TRow> RowsOf(TBatch batch);

@@ -18,8 +18,8 @@ public sealed class OrdersGrpcRows : GrpcStreamRows<Order, OrderBatch>
     private static readonly Dictionary<string, OrderStatus> Statuses =
         Enum.GetValues<OrderStatus>().ToDictionary(s => s.ToString().ToLowerInvariant());
 
-    protected override AsyncServerStreamingCall<OrderBatch> Call(GrpcStreamSource.GrpcStreamSourceClient client, CallOptions options) =>
-        client.Orders(new OrdersRequest(), options);
+    protected override AsyncServerStreamingCall<OrderBatch> Call(CallInvoker invoker, CallOptions options) =>
+        new GrpcStreamSource.GrpcStreamSourceClient(invoker).Orders(new OrdersRequest(), options);
 
     protected override IEnumerable<Order> RowsOf(OrderBatch batch) => batch.Rows.Select(ToOrder);
 

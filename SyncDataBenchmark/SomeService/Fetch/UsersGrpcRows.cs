@@ -9,8 +9,8 @@ public sealed class UsersGrpcRows : GrpcStreamRows<User, UserBatch>
 {
     public static readonly UsersGrpcRows Instance = new();
 
-    protected override AsyncServerStreamingCall<UserBatch> Call(GrpcStreamSource.GrpcStreamSourceClient client, CallOptions options) =>
-        client.Users(new UsersRequest(), options);
+    protected override AsyncServerStreamingCall<UserBatch> Call(CallInvoker invoker, CallOptions options) =>
+        new GrpcStreamSource.GrpcStreamSourceClient(invoker).Users(new UsersRequest(), options);
 
     protected override IEnumerable<User> RowsOf(UserBatch batch) => batch.Rows.Select(ToUser);
 

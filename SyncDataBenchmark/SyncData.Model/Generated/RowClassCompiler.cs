@@ -28,17 +28,23 @@ public static class RowClassCompiler
     public static string Namespace(string prefix, string key) =>
         prefix + ".T" + Convert.ToHexString(SHA256.HashData(Encoding.UTF8.GetBytes(key)))[..16];
 
-    /// <summary>The assembly compiled from <paramref name="source"/>: compiled now, or the one compiled before.</summary>
-    public static Assembly Compile(string source, string assemblyName)
+    /// <summary>
+    /// The assembly compiled from <paramref name="source"/> and any <paramref name="more"/> files (protoc's messages):
+    /// compiled now, or the one compiled before.
+    /// </summary>
+    public static Assembly Compile(string source, string assemblyName, params string[] more)
     {
+        string[] sources = [source, .. more];
+        var key = string.Join("\0", sources);
         lock (Gate)
         {
-            if (Compiled.TryGetValue(source, out var done))
+            if (Compiled.TryGetValue(key, out var done))
             {
                 return done;
             }
 
-            var compilation = CSharpCompilation.Create(assemblyName, [CSharpSyntaxTree.ParseText(source, new CSharpParseOptions(LanguageVersion.Latest))],
+            var parse = new CSharpParseOptions(LanguageVersion.Latest);
+            var compilation = CSharpCompilation.Create(assemblyName, sources.Select(s => CSharpSyntaxTree.ParseText(s, parse)),
                 References.Value, new CSharpCompilationOptions(OutputKind.DynamicallyLinkedLibrary, nullableContextOptions: NullableContextOptions.Enable,
                     optimizationLevel: OptimizationLevel.Release));
             using var image = new MemoryStream();
@@ -46,12 +52,12 @@ public static class RowClassCompiler
             if (!emitted.Success)
             {
                 var errors = emitted.Diagnostics.Where(d => d.Severity == DiagnosticSeverity.Error).Take(10);
-                throw new InvalidOperationException($"The generated row classes do not compile:\n{string.Join("\n", errors)}\n{source}");
+                throw new InvalidOperationException($"The generated row classes do not compile:\n{string.Join("\n", errors)}\n{string.Join("\n", sources)}");
             }
 
             image.Position = 0;
             var assembly = AssemblyLoadContext.Default.LoadFromStream(image);
-            Compiled[source] = assembly;
+            Compiled[key] = assembly;
             return assembly;
         }
     }

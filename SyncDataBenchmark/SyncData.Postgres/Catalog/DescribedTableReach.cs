@@ -11,7 +11,8 @@ namespace SyncData.Postgres.Catalog;
 /// class generated from the description, when every COPY column's type is one the generator maps (<see cref="ColumnClrTypes"/>)
 /// and the table gives their library what it needs (the rest of their <see cref="ApproachInfo.Traits"/>, declared on each writer's class).
 /// So does a fetch that declares GeneratedRows (the EF fetches: both services generate the entity from their catalogs;
-/// ArrowStream: both derive the schema from them) into such a writer, given the key it pages by. The other fetches build each row as an object of a class written per table, which a described table
+/// ArrowStream: both derive the schema from them; GrpcStream: both generate the .proto from them) into such a writer,
+/// given the key it pages by. The other fetches build each row as an object of a class written per table, which a described table
 /// does not have.
 /// </summary>
 public static class DescribedTableReach
@@ -55,8 +56,7 @@ public static class DescribedTableReach
 
         if (!fetch.Traits.HasFlag(ApproachTraits.GeneratedRows))
         {
-            return $"{fetch.Name} builds each row as a message of a class written per table (its .proto); " +
-                   "none is generated for a described table yet (issue 49, part 3)";
+            return $"{fetch.Name} builds each row as an object of a class written per table; none is generated for a described table";
         }
 
         if (fetch.Traits.HasFlag(ApproachTraits.Keyed) && table.PrimaryKey.Count == 0)

@@ -53,6 +53,20 @@ public static class SendableSelect
         return $"select {string.Join(",\n       ", columns)}\nfrom {table.QualifiedName}";
     }
 
+    /// <summary>
+    /// The guarded SELECT as the typed wire formats read it (ArrowStream, GrpcStream): numeric, json, jsonb and an
+    /// enum's label as PostgreSQL's text (<see cref="ReadsAsText"/>), which they carry as it is; the rest as their values.
+    /// </summary>
+    public static string AsWireText(TableDescription table, string refusal)
+    {
+        var read = table.CopyColumns.Select(c => TableDescription.Quote(c.Name) + (ColumnClrTypes.Of(c, out _) is { } clr && ReadsAsText(clr.Kind) ? "::text" : ""));
+        return $"select {string.Join(", ", read)}\nfrom ({Of(table, refusal)}) as sendable";
+    }
+
+    /// <summary>Whether the typed wire formats read a kind of value as PostgreSQL's text.</summary>
+    public static bool ReadsAsText(ColumnValueKind kind) =>
+        kind is ColumnValueKind.Numeric or ColumnValueKind.Json or ColumnValueKind.Jsonb or ColumnValueKind.Enum;
+
     private static string Guarded(TableColumn column, string row, string refusal)
     {
         var name = TableDescription.Quote(column.Name);

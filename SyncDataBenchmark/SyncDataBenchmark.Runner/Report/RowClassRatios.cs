@@ -30,7 +30,8 @@ public static class RowClassRatios
         md.AppendLine().AppendLine("## Generated row classes against written ones").AppendLine();
         md.AppendLine("The same rows moved twice in one session: through the lab's written classes (users, orders) and as the lab moves a table it has no " +
                       "classes for (public.users, public.orders: each service describes it from its catalog, SomeService writes it through row classes it " +
-                      "generates from that description, SyncDataSource reads it for EFStream through an entity it generates likewise, and both sides verify " +
+                      "generates from that description, SyncDataSource reads it for the typed fetches likewise (the EF fetches through an entity it generates, " +
+                      "ArrowStream in a schema it derives, GrpcStream in messages of a .proto it generates), and both sides verify " +
                       "it by a checksum over every column's binary form, outside the timed part). " +
                       $"Each ratio is median over median, with its 95% interval as the headline's (none with fewer than {RunStatistics.MinIntervalRuns} runs a side); " +
                       $"the goal is {ReportFormat.Times(RowClassRatio.Goal)}.");

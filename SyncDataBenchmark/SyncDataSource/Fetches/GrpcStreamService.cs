@@ -6,7 +6,9 @@ using Npgsql;
 using SyncData.Grpc;
 using SyncData.Postgres;
 using SyncData.ServiceDefaults;
+using SyncData.Postgres.Catalog;
 using SyncDataSource.Runs;
+using SyncDataSource.Tables;
 
 namespace SyncDataSource.Fetches;
 
@@ -17,7 +19,8 @@ namespace SyncDataSource.Fetches;
 /// this class does what UseSourceRuns does for the other fetches by status code: a failed call ends its run at once,
 /// and the status it ends with names the cause.
 /// </summary>
-public sealed class GrpcStreamService(NpgsqlDataSource dataSource, RunSnapshots snapshots, SourceRuns runs) : GrpcStreamSource.GrpcStreamSourceBase
+public sealed class GrpcStreamService(NpgsqlDataSource dataSource, RunSnapshots snapshots, SourceRuns runs, DescribedTables tables, DescribedMessageClasses described)
+    : GrpcStreamSource.GrpcStreamSourceBase
 {
     private static readonly string UsersSelect = $"select {SyncTable.Users.Columns} from {SyncTable.Users.Name}";
 
@@ -31,6 +34,32 @@ public sealed class GrpcStreamService(NpgsqlDataSource dataSource, RunSnapshots 
     public override Task Orders(OrdersRequest request, IServerStreamWriter<OrderBatch> responseStream, ServerCallContext context) =>
         ServeAsync(SyncTable.Orders, OrdersSelect, responseStream, context,
             reader => Batches<OrderBatch, OrderRow>(reader, OrdersMessages.BatchRows, b => b.Rows, OrdersMessages.Fill, context.CancellationToken));
+
+    /// <summary>
+    /// A described table (a team's own, read from the catalog) in its generated messages (<see cref="DescribedMessageClasses"/>),
+    /// read by the guarded query the other typed fetches read it by: the call <see cref="DescribedCallMethod"/> adds.
+    /// </summary>
+    public async Task Described(DescribedRequest request, IServerStreamWriter<IMessage> responseStream, ServerCallContext context)
+    {
+        SyncTable table;
+        IDescribedMessages messages;
+        try
+        {
+            table = await tables.FindAsync(request.Table, context.CancellationToken);
+            messages = described.Of(table);
+        }
+        catch (Exception ex) when (ex is TableCatalogException or InvalidOperationException)
+        {
+            if (RunsApi.RunOf(context.GetHttpContext().Request) is { } run)
+            {
+                await runs.FailAsync(run, $"GrpcStream cannot serve {request.Table}: {ex.Message}");
+            }
+
+            throw new RpcException(new Status(ex is TableCatalogException ? StatusCode.NotFound : StatusCode.FailedPrecondition, ex.Message));
+        }
+
+        await ServeAsync(table, messages.Query, responseStream, context, reader => messages.BatchesAsync(reader, context.CancellationToken));
+    }
 
     /// <summary>Streams the batches <paramref name="batches"/> reads from <paramref name="select"/>, in the run's snapshot.</summary>
     private async Task ServeAsync<TBatch>(SyncTable table, string select, IServerStreamWriter<TBatch> responseStream, ServerCallContext context,

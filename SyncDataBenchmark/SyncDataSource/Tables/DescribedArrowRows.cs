@@ -19,8 +19,7 @@ public sealed class DescribedArrowRows : ArrowSourceRows
         Schema = DescribedArrow.Of(table);
         var columns = table.CopyColumns;
         var kinds = columns.Select(c => ColumnClrTypes.Of(c, out _)!.Kind).ToList();
-        var read = columns.Select((c, i) => TableDescription.Quote(c.Name) + (DescribedArrow.ReadAsText(kinds[i]) ? "::text" : ""));
-        Query = $"select {string.Join(", ", read)}\nfrom ({SendableSelect.Of(table, refusal)}) as sendable";
+        Query = SendableSelect.AsWireText(table, refusal);
         _columns = [.. columns.Select((c, i) => DescribedArrowColumn.For(kinds[i], Schema.FieldsList[i].DataType, i, !c.NotNull))];
     }
 

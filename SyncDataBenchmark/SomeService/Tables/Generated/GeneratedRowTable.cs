@@ -2,6 +2,7 @@ using System.Globalization;
 using SyncData.Model.Generated;
 using System.Text.Json.Serialization.Metadata;
 using Apache.Arrow;
+using Google.Protobuf.Collections;
 using Npgsql;
 using SomeService.Fetch;
 using SyncData.Arrow;
@@ -29,7 +30,8 @@ public abstract class GeneratedRowTable<TRow>(SyncTable table, NpgsqlDataSource 
 
     public override string KeyOf(TRow row) => throw NotGenerated("its key as text, but for a one-column key of bigint or uuid (Linq2DBMerge's deletes)");
 
-    public override IGrpcStreamRows<TRow> GrpcStream => throw NotGenerated("its gRPC messages");
+    /// <summary>GrpcStream's rows, generated with the table's messages when protoc was there to compile its .proto.</summary>
+    public override IGrpcStreamRows<TRow> GrpcStream => throw NotGenerated($"its gRPC messages: protoc, which generates them from the table's .proto, is not at {SyncData.Grpc.Described.Protoc.Path}");
 
     private readonly Lazy<Schema> _arrowSchema = new(() => DescribedArrow.Of(table.Description!));
 
@@ -38,35 +40,41 @@ public abstract class GeneratedRowTable<TRow>(SyncTable table, NpgsqlDataSource 
     public override ArrowCopyColumns ArrowCopy => throw NotGenerated("ArrowStream's binary COPY encoding for the raw writers");
 
     private NotSupportedException NotGenerated(string what) =>
-        new($"{table.Name} is a described table: its row class is generated for the NpgsqlCopy, EF and Arrow fetches, not {what} (issue 49, part 3).");
+        new($"{table.Name} is a described table: its row class is generated for every fetch but without {what}.");
 
     /// <summary>The row's key columns, "name = value, …", for a refusal; "" for a table without a key.</summary>
     protected virtual string KeyText(TRow row) => "";
 
+    /// <summary>How a batch's rows are named in a refusal: "an Arrow record batch", "a gRPC message".</summary>
+    protected const string ArrowBatch = "an Arrow record batch", GrpcBatch = "a gRPC message";
+
     /// <summary>PostgreSQL's numeric text into decimal, kept only when decimal prints it back identically (as OrdersArrowReader).</summary>
-    protected decimal ArrowDecimal(string text, string column, int index, TRow row) =>
+    protected decimal DecimalOf(string text, string column, string batch, int index, TRow row) =>
         decimal.TryParse(text, NumberStyles.AllowLeadingSign | NumberStyles.AllowDecimalPoint, CultureInfo.InvariantCulture, out var value)
         && value.ToString(CultureInfo.InvariantCulture) == text
             ? value
-            : throw ArrowRefused(index, row, column, text,
+            : throw Refused(batch, index, row, column, text,
                 ".NET's decimal holds a 96-bit integer over a power of ten up to 28: no NaN, no ±Infinity, at most 28 decimal places, about 28-29 significant digits");
 
-    protected DateTime ArrowTimestamp(long arrowMicros, DateTimeKind kind, string column, int index, TRow row)
-    {
-        var micros = ArrowFormat.ToPostgresMicros(arrowMicros);
-        return PostgresTimestamp.ToDateTime(micros, kind) ?? throw ArrowRefused(index, row, column, PostgresTimestamp.Format(micros) + (kind == DateTimeKind.Utc ? "+00" : ""),
+    /// <summary>PostgreSQL's microseconds since 2000 (±infinity as int64 max/min) into DateTime.</summary>
+    protected DateTime TimestampOf(long micros, DateTimeKind kind, string column, string batch, int index, TRow row) =>
+        PostgresTimestamp.ToDateTime(micros, kind) ?? throw Refused(batch, index, row, column, PostgresTimestamp.Format(micros) + (kind == DateTimeKind.Utc ? "+00" : ""),
             ".NET's DateTime holds years 1–9999, and 0001-01-01 00:00:00 is DateTime.MinValue, which Npgsql writes as -infinity");
-    }
 
-    protected DateOnly ArrowDate(int arrowDays, string column, int index, TRow row)
-    {
-        var days = ArrowFormat.ToPostgresDays(arrowDays);
-        return PostgresTimestamp.ToDateOnly(days) ?? throw ArrowRefused(index, row, column, PostgresTimestamp.FormatDate(days),
+    /// <summary>PostgreSQL's days since 2000 (±infinity as int32 max/min) into DateOnly.</summary>
+    protected DateOnly DateOf(int days, string column, string batch, int index, TRow row) =>
+        PostgresTimestamp.ToDateOnly(days) ?? throw Refused(batch, index, row, column, PostgresTimestamp.FormatDate(days),
             ".NET's DateOnly holds 0001-01-01 to 9999-12-31, and those two are DateOnly.MinValue/MaxValue, which Npgsql writes as -infinity/infinity");
-    }
 
-    protected TimeOnly ArrowTime(long micros, string column, int index, TRow row) =>
-        PostgresFields.Time(micros) ?? throw ArrowRefused(index, row, column, PostgresFields.FormatTime(micros), ".NET's TimeOnly holds 00:00 to 23:59:59.9999999, not 24:00");
+    protected TimeOnly TimeOf(long micros, string column, string batch, int index, TRow row) =>
+        PostgresFields.Time(micros) ?? throw Refused(batch, index, row, column, PostgresFields.FormatTime(micros), ".NET's TimeOnly holds 00:00 to 23:59:59.9999999, not 24:00");
+
+    /// <summary>An enum's label as the generated CLR enum's value (a label added to the type after the class was generated is refused).</summary>
+    protected TEnum LabelOf<TEnum>(string label, string column, Dictionary<string, TEnum> labels, string batch, int index, TRow row)
+        where TEnum : struct, Enum =>
+        labels.TryGetValue(label, out var value)
+            ? value
+            : throw Refused(batch, index, row, column, $"'{label}'", $"{typeof(TEnum).Name} has no value for the label (values: {string.Join(", ", labels.Keys)})");
 
     /// <summary>The list's elements at <paramref name="index"/>, NULL elements kept (list&lt;utf8&gt; has one dimension from 1, as string?[]).</summary>
     protected static string?[] ArrowTextArray(ListArray list, int index)
@@ -82,14 +90,24 @@ public abstract class GeneratedRowTable<TRow>(SyncTable table, NpgsqlDataSource 
         return result;
     }
 
-    /// <summary>An enum's label as the generated CLR enum's value (a label added to the type after the class was generated is refused).</summary>
-    protected TEnum ArrowLabel<TEnum>(string label, string column, Dictionary<string, TEnum> labels, int index, TRow row)
-        where TEnum : struct, Enum =>
-        labels.TryGetValue(label, out var value)
-            ? value
-            : throw ArrowRefused(index, row, column, $"'{label}'", $"{typeof(TEnum).Name} has no value for the label (values: {string.Join(", ", labels.Keys)})");
+    /// <summary>A text[] field's elements, each position <paramref name="nullAt"/> lists as NULL (as OrdersGrpcRows reads tags).</summary>
+    protected static string?[] GrpcTextArray(RepeatedField<string> values, RepeatedField<uint> nullAt)
+    {
+        var result = new string?[values.Count];
+        for (var i = 0; i < result.Length; i++)
+        {
+            result[i] = values[i];
+        }
 
-    private SourceStreamException ArrowRefused(int index, TRow row, string column, string value, string why) =>
-        new($"row {index:N0} of an Arrow record batch{(KeyText(row) is { Length: > 0 } key ? $" ({key})" : "")}: {column} = {value} cannot be carried by the class " +
-            $"generated for {table.Name}: {why}. Arrow carried it exactly; no writer fed that class can.");
+        foreach (var at in nullAt)
+        {
+            result[at] = null;
+        }
+
+        return result;
+    }
+
+    private SourceStreamException Refused(string batch, int index, TRow row, string column, string value, string why) =>
+        new($"row {index:N0} of {batch}{(KeyText(row) is { Length: > 0 } key ? $" ({key})" : "")}: {column} = {value} cannot be carried by the class " +
+            $"generated for {table.Name}: {why}. The message carried it exactly; no writer fed that class can.");
 }

@@ -3,6 +3,7 @@ using Microsoft.Extensions.Options;
 using Npgsql;
 using SomeService.Sync;
 using SyncData.Model;
+using SyncData.Grpc.Described;
 using SyncData.Model.Generated;
 using SyncData.Postgres;
 
@@ -25,14 +26,27 @@ public sealed class GeneratedRowTables(IConfiguration configuration, IOptions<Sy
         var description = table.Description ?? throw new ArgumentException($"{table.Name} is built in: its row table is written by hand.", nameof(table));
         // The same description generates the same source: generated once per trigger as the key, and compiled (in its own
         // namespace, named after it) only the first time.
-        var key = Generate(table, "SomeService.Generated");
+        var key = Generate(table, "SomeService.Generated", "SomeService.Generated.Wire");
         return _tables.GetOrAdd(key, k => new Lazy<IRowTable>(() => Build(table, RowClassCompiler.Namespace("SomeService.Generated", k)))).Value;
     }
 
     private IRowTable Build(SyncTable table, string ns)
     {
-        var source = Generate(table, ns);
-        var type = RowClassCompiler.Compile(source, ns).GetType($"{ns}.{RowTableSource.TypeName}", throwOnError: true)!;
+        // GrpcStream's messages as protoc compiles the table's generated .proto; without protoc (not linux-x64) the
+        // table is generated without them, and GrpcStream on it fails naming why.
+        var wire = ns + ".Wire";
+        string? messages;
+        try
+        {
+            messages = Protoc.CSharp(DescribedProto.Of(table.Description!, wire));
+        }
+        catch (InvalidOperationException)
+        {
+            messages = null;
+        }
+
+        var source = Generate(table, ns, messages is null ? null : wire);
+        var type = RowClassCompiler.Compile(source, ns, messages is null ? [] : [messages]).GetType($"{ns}.{RowTableSource.TypeName}", throwOnError: true)!;
         var connectionString = configuration.GetConnectionString("Target") ?? throw new InvalidOperationException("ConnectionStrings:Target is not configured.");
         var builder = new NpgsqlDataSourceBuilder(connectionString) { Name = "Target" };
         TargetConnection.Configure(options.Value, builder.ConnectionStringBuilder);
@@ -41,8 +55,8 @@ public sealed class GeneratedRowTables(IConfiguration configuration, IOptions<Sy
         return (IRowTable)Activator.CreateInstance(type, table, builder.Build())!;
     }
 
-    private static string Generate(SyncTable table, string ns) =>
-        RowClassSource.Generate(table.Name, table.Description!, ns, RowTableSource.Reserved, RowTableSource.For(table.Name, table.Description!));
+    private static string Generate(SyncTable table, string ns, string? wire) =>
+        RowClassSource.Generate(table.Name, table.Description!, ns, RowTableSource.Reserved, RowTableSource.For(table.Name, table.Description!, wire));
 
     public async ValueTask DisposeAsync()
     {

@@ -16,15 +16,21 @@ internal static class RowTableSource
 
     public const string DecoderName = "GeneratedCopyDecoder";
 
-    /// <summary>The names the tail's types take, kept from the generated entity's and enums'.</summary>
-    public static IReadOnlyCollection<string> Reserved { get; } = [TypeName, DecoderName];
+    public const string GrpcRowsName = "GeneratedGrpcRows";
 
-    /// <summary>The tail for <paramref name="table"/> (named <paramref name="tableName"/> in a refusal).</summary>
-    public static RowClassTail For(string tableName, TableDescription table) =>
-        (source, entity, columns, enums) => Append(source, tableName, table, entity, columns, enums);
+    /// <summary>The names the tail's types take, kept from the generated entity's and enums'.</summary>
+    public static IReadOnlyCollection<string> Reserved { get; } = [TypeName, DecoderName, GrpcRowsName];
+
+    /// <summary>
+    /// The tail for <paramref name="table"/> (named <paramref name="tableName"/> in a refusal); with
+    /// <paramref name="wire"/>, the namespace of protoc's classes for the table's GrpcStream messages (DescribedProto),
+    /// its GrpcStream rows too.
+    /// </summary>
+    public static RowClassTail For(string tableName, TableDescription table, string? wire) =>
+        (source, entity, columns, enums) => Append(source, tableName, table, entity, columns, enums, wire);
 
     private static void Append(StringBuilder source, string tableName, TableDescription table, string entity,
-        List<GeneratedColumn> columns, List<(string Name, ColumnBaseType Type)> mapped)
+        List<GeneratedColumn> columns, List<(string Name, ColumnBaseType Type)> mapped, string? wire)
     {
         source.AppendLine($"public sealed class {TypeName}(SyncData.Postgres.SyncTable table, NpgsqlDataSource dataSource)");
         source.AppendLine($"    : SomeService.Tables.Generated.GeneratedRowTable<{entity}>(table, dataSource)").AppendLine("{");
@@ -43,7 +49,17 @@ internal static class RowTableSource
         source.AppendLine("    }");
         AppendKeyOf(source, table, entity, columns);
         AppendArrowRows(source, table, entity, columns);
+        if (wire is not null)
+        {
+            AppendGrpcRowsOf(source, table, entity, columns, wire);
+        }
+
         source.AppendLine("}");
+        if (wire is not null)
+        {
+            AppendGrpcRows(source, entity, wire);
+        }
+
         AppendDecoder(source, tableName, table, entity, columns, mapped);
     }
 
@@ -90,6 +106,69 @@ internal static class RowTableSource
         source.AppendLine("            yield return row;").AppendLine("        }").AppendLine("    }");
     }
 
+    /// <summary>GrpcStream's call of the table: the described call naming it, its batches read by the table (<c>GrpcRowsOf</c>).</summary>
+    private static void AppendGrpcRows(StringBuilder source, string entity, string wire)
+    {
+        var batch = $"{wire}.{SyncData.Grpc.Described.DescribedProto.BatchMessage}";
+        source.AppendLine($"public sealed class {GrpcRowsName}({TypeName} table) : SomeService.Fetch.GrpcStreamRows<{entity}, {batch}>").AppendLine("{");
+        source.AppendLine($"    private static readonly Grpc.Core.Method<SyncData.Grpc.DescribedRequest, {batch}> Method = SyncData.Grpc.Described.DescribedCall.For({batch}.Parser);");
+        source.AppendLine($"    protected override Grpc.Core.AsyncServerStreamingCall<{batch}> Call(Grpc.Core.CallInvoker invoker, Grpc.Core.CallOptions options) =>");
+        source.AppendLine("        invoker.AsyncServerStreamingCall(Method, null, options, new SyncData.Grpc.DescribedRequest { Table = table.Table.Name });");
+        source.AppendLine($"    protected override System.Collections.Generic.IEnumerable<{entity}> RowsOf({batch} batch) => table.GrpcRowsOf(batch);");
+        source.AppendLine("}");
+    }
+
+    /// <summary>GrpcStream's rows: each message's fields into the properties, the key's first so a refusal names the row by it.</summary>
+    private static void AppendGrpcRowsOf(StringBuilder source, TableDescription table, string entity, List<GeneratedColumn> columns, string wire)
+    {
+        var keys = columns.Where(c => table.PrimaryKey.Contains(c.Column.Name)).ToList();
+        source.AppendLine($"    private {GrpcRowsName}? _grpc;");
+        source.AppendLine($"    public override SomeService.Fetch.IGrpcStreamRows<{entity}> GrpcStream => _grpc ??= new {GrpcRowsName}(this);");
+        source.AppendLine($"    internal System.Collections.Generic.IEnumerable<{entity}> GrpcRowsOf({wire}.{SyncData.Grpc.Described.DescribedProto.BatchMessage} batch)").AppendLine("    {");
+        source.AppendLine("        var rows = batch.Rows;");
+        source.AppendLine("        for (var i = 0; i < rows.Count; i++)").AppendLine("        {");
+        source.AppendLine("            var m = rows[i];");
+        source.AppendLine($"            var row = new {entity}();");
+        foreach (var column in keys.Concat(columns.Except(keys)))
+        {
+            var p = $"m.C{column.Field}";
+            var value = GrpcValue(column, p);
+            var present = column.Clr.Kind switch
+            {
+                ColumnValueKind.Uuid => $"m.HasC{column.Field}High",
+                ColumnValueKind.TextArray => $"!{p}IsNull",
+                _ => $"m.HasC{column.Field}",
+            };
+            source.AppendLine($"            row.{column.Property} = {(column.Nullable ? $"{present} ? {value} : null" : value)};");
+        }
+
+        source.AppendLine("            yield return row;").AppendLine("        }").AppendLine("    }");
+    }
+
+    /// <summary>The expression that reads column <paramref name="column"/>'s value from its field <paramref name="p"/> of message <c>m</c>, row <c>i</c>.</summary>
+    private static string GrpcValue(GeneratedColumn column, string p)
+    {
+        var name = RowClassSource.Literal(column.Column.Name);
+        return column.Clr.Kind switch
+        {
+            ColumnValueKind.Int16 => $"checked((short){p})",
+            ColumnValueKind.Boolean or ColumnValueKind.Int32 or ColumnValueKind.Int64 or ColumnValueKind.Float4 or ColumnValueKind.Float8
+                or ColumnValueKind.Text or ColumnValueKind.Json or ColumnValueKind.Jsonb => p,
+            ColumnValueKind.Numeric => $"DecimalOf({p}, {name}, GrpcBatch, i, row)",
+            ColumnValueKind.Uuid => $"SyncData.Grpc.GrpcUuid.FromHalves({p}High, {p}Low)",
+            ColumnValueKind.Timestamp => $"TimestampOf({p}, System.DateTimeKind.Unspecified, {name}, GrpcBatch, i, row)",
+            ColumnValueKind.TimestampTz => $"TimestampOf({p}, System.DateTimeKind.Utc, {name}, GrpcBatch, i, row)",
+            ColumnValueKind.Date => $"DateOf({p}, {name}, GrpcBatch, i, row)",
+            ColumnValueKind.Time => $"TimeOf({p}, {name}, GrpcBatch, i, row)",
+            ColumnValueKind.Bytea => $"{p}.ToByteArray()",
+            ColumnValueKind.TextArray => $"GrpcTextArray({p}, {p}NullAt)",
+            ColumnValueKind.Enum => $"LabelOf({p}, {name}, {DecoderName}.{column.EnumName}Labels, GrpcBatch, i, row)",
+            _ => throw new InvalidOperationException($"No gRPC reading for {column.Clr.Kind}."),
+        };
+    }
+
+    private const string Micros = "SyncData.Arrow.ArrowFormat.ToPostgresMicros", Days = "SyncData.Arrow.ArrowFormat.ToPostgresDays";
+
     private static string ArrowArray(ColumnValueKind kind) => kind switch
     {
         ColumnValueKind.Boolean => "BooleanArray",
@@ -114,16 +193,16 @@ internal static class RowTableSource
         {
             ColumnValueKind.Boolean => $"{c}.GetValue(i)!.Value",
             ColumnValueKind.Int16 or ColumnValueKind.Int32 or ColumnValueKind.Int64 or ColumnValueKind.Float4 or ColumnValueKind.Float8 => $"{c}.Values[i]",
-            ColumnValueKind.Numeric => $"ArrowDecimal({c}.GetString(i)!, {name}, i, row)",
+            ColumnValueKind.Numeric => $"DecimalOf({c}.GetString(i)!, {name}, ArrowBatch, i, row)",
             ColumnValueKind.Text or ColumnValueKind.Json or ColumnValueKind.Jsonb => $"{c}.GetString(i)!",
             ColumnValueKind.Uuid => $"new System.Guid({c}.GetBytes(i), bigEndian: true)",
-            ColumnValueKind.Timestamp => $"ArrowTimestamp({c}.Values[i], System.DateTimeKind.Unspecified, {name}, i, row)",
-            ColumnValueKind.TimestampTz => $"ArrowTimestamp({c}.Values[i], System.DateTimeKind.Utc, {name}, i, row)",
-            ColumnValueKind.Date => $"ArrowDate({c}.Values[i], {name}, i, row)",
-            ColumnValueKind.Time => $"ArrowTime({c}.Values[i], {name}, i, row)",
+            ColumnValueKind.Timestamp => $"TimestampOf({Micros}({c}.Values[i]), System.DateTimeKind.Unspecified, {name}, ArrowBatch, i, row)",
+            ColumnValueKind.TimestampTz => $"TimestampOf({Micros}({c}.Values[i]), System.DateTimeKind.Utc, {name}, ArrowBatch, i, row)",
+            ColumnValueKind.Date => $"DateOf({Days}({c}.Values[i]), {name}, ArrowBatch, i, row)",
+            ColumnValueKind.Time => $"TimeOf({c}.Values[i], {name}, ArrowBatch, i, row)",
             ColumnValueKind.Bytea => $"{c}.GetBytes(i).ToArray()",
             ColumnValueKind.TextArray => $"ArrowTextArray({c}, i)",
-            ColumnValueKind.Enum => $"ArrowLabel({c}.GetString(i)!, {name}, {DecoderName}.{column.EnumName}Labels, i, row)",
+            ColumnValueKind.Enum => $"LabelOf({c}.GetString(i)!, {name}, {DecoderName}.{column.EnumName}Labels, ArrowBatch, i, row)",
             _ => throw new InvalidOperationException($"No Arrow reading for {column.Clr.Kind}."),
         };
     }

@@ -71,26 +71,22 @@ public sealed class GeneratedRowTableTests(InProcessLab lab) : IAsyncLifetime
         }
 
         // ArrowStream: both services derive the table's Arrow schema from their catalogs; SomeService reads the batches into its generated class.
-        foreach (var insert in new[] { "NpgsqlCopy", "EFTypical", "Linq2DB", "Linq2DBCopy" })
-        {
-            data.Add("ArrowStream", insert, Typed);
-        }
+        // The writers are the same whatever the fetch: what is the fetch's own is reading each kind of value, which the every-type table holds.
+        data.Add("ArrowStream", "NpgsqlCopy", Typed);
+        data.Add("ArrowStream", "EFTypical", Typed);
 
         data.Add("ArrowStream", "EFTypical", QuotedEnum);
         data.Add("ArrowStream", "NpgsqlCopy", "public.users");
-        data.Add("ArrowStream", "EFBulk", "public.users");
         data.Add("ArrowStream", "NpgsqlCopy", "public.orders");
         data.Add("ArrowStream", "Linq2DBTempMerge", "public.orders");
 
         // GrpcStream: both services generate the table's .proto from their catalogs and compile protoc's classes; the call is GrpcStreamSource/Described.
-        foreach (var insert in new[] { "NpgsqlCopy", "EFTypical", "Linq2DB", "Linq2DBCopy" })
-        {
-            data.Add("GrpcStream", insert, Typed);
-        }
+        // The writers are the same whatever the fetch: what is the fetch's own is reading each kind of value, which the every-type table holds.
+        data.Add("GrpcStream", "NpgsqlCopy", Typed);
+        data.Add("GrpcStream", "EFTypical", Typed);
 
         data.Add("GrpcStream", "EFTypical", QuotedEnum);
         data.Add("GrpcStream", "NpgsqlCopy", "public.users");
-        data.Add("GrpcStream", "EFBulk", "public.users");
         data.Add("GrpcStream", "NpgsqlCopy", "public.orders");
         data.Add("GrpcStream", "Linq2DBTempMerge", "public.orders");
 

@@ -12,7 +12,7 @@ public static class FollowColumns
         + "the last version of each surviving row; deletes and overwritten versions are not sampled. Percentiles are Perfolizer's sample quantiles; n is the sample.";
 
     private const string RateLegend =
-        "Write rate is rows/s asked; pgbench's -R is that over the script's mean rows per transaction (users 2.76, orders 2.88). pgbench tps is what pgbench itself "
+        "Write rate is rows/s asked; pgbench's -R is that over the script's mean rows per transaction, which each table's write load declares in its header (sql/follow/<table>.pgbench.sql, '-- rows per transaction:'). pgbench tps is what pgbench itself "
         + "reported achieving. Rows applied/s is the source table's inserted + updated + deleted rows (pg_stat_user_tables) over the time from the load's start "
         + "until the target caught up. Catch-up is the target's last commit of a sampled row minus the source's last: the time the target needed once writes stopped.";
 

@@ -70,25 +70,19 @@ public sealed class GeneratedRowTableTests(InProcessLab lab) : IAsyncLifetime
             data.Add("EFStream", insert, "public.orders");
         }
 
-        // ArrowStream: both services derive the table's Arrow schema from their catalogs; SomeService reads the batches into its generated class.
-        // The writers are the same whatever the fetch: what is the fetch's own is reading each kind of value, which the every-type table holds.
-        data.Add("ArrowStream", "NpgsqlCopy", Typed);
-        data.Add("ArrowStream", "EFTypical", Typed);
-
-        data.Add("ArrowStream", "EFTypical", QuotedEnum);
-        data.Add("ArrowStream", "NpgsqlCopy", "public.users");
-        data.Add("ArrowStream", "NpgsqlCopy", "public.orders");
-        data.Add("ArrowStream", "Linq2DBTempMerge", "public.orders");
-
-        // GrpcStream: both services generate the table's .proto from their catalogs and compile protoc's classes; the call is GrpcStreamSource/Described.
-        // The writers are the same whatever the fetch: what is the fetch's own is reading each kind of value, which the every-type table holds.
-        data.Add("GrpcStream", "NpgsqlCopy", Typed);
-        data.Add("GrpcStream", "EFTypical", Typed);
-
-        data.Add("GrpcStream", "EFTypical", QuotedEnum);
-        data.Add("GrpcStream", "NpgsqlCopy", "public.users");
-        data.Add("GrpcStream", "NpgsqlCopy", "public.orders");
-        data.Add("GrpcStream", "Linq2DBTempMerge", "public.orders");
+        // ArrowStream: both services derive the table's Arrow schema from their catalogs. GrpcStream: both generate the
+        // table's .proto and compile protoc's classes (the call GrpcStreamSource/Described). SomeService reads either into
+        // its generated class. The writers are the same whatever the fetch: the fetch's own part is reading each kind of
+        // value, which the every-type table holds.
+        foreach (var fetch in new[] { "ArrowStream", "GrpcStream" })
+        {
+            data.Add(fetch, "NpgsqlCopy", Typed);
+            data.Add(fetch, "EFTypical", Typed);
+            data.Add(fetch, "EFTypical", QuotedEnum);
+            data.Add(fetch, "NpgsqlCopy", "public.users");
+            data.Add(fetch, "NpgsqlCopy", "public.orders");
+            data.Add(fetch, "Linq2DBTempMerge", "public.orders");
+        }
 
         // The paging fetches, pages of 3 rows (SomeService asks for them in turn): by offset in the order of every key
         // column (the composite key too), by the rows after a one-column key of uuid (users) or bigint (orders).

@@ -40,7 +40,7 @@ internal static class OrdersArrowReader
                 Currency = currency.GetString(i),
                 PlacedAt = PlacedAt(ArrowFormat.ToPostgresMicros(placedAt.Values[i]), rowId),
                 DeliveryDate = deliveryDate.IsNull(i) ? null : DeliveryDate(ArrowFormat.ToPostgresDays(deliveryDate.Values[i]), rowId),
-                Tags = Tags(tags, i),
+                Tags = ArrowTextLists.Elements(tags, i),
                 Attributes = attributes.GetString(i),
                 Note = note.IsNull(i) ? null : note.GetString(i),
                 Attachment = attachment.IsNull(i) ? null : attachment.GetBytes(i).ToArray(),
@@ -77,19 +77,6 @@ internal static class OrdersArrowReader
     private static DateOnly DeliveryDate(int days, long row) =>
         PostgresTimestamp.ToDateOnly(days) ?? throw Refused(row, "delivery_date", PostgresTimestamp.FormatDate(days),
             ".NET's DateOnly holds 0001-01-01 to 9999-12-31, and those two are DateOnly.MinValue/MaxValue, which Npgsql writes as -infinity/infinity");
-
-    private static string?[] Tags(ListArray tags, int row)
-    {
-        var elements = (StringArray)tags.Values;
-        var (from, to) = (tags.ValueOffsets[row], tags.ValueOffsets[row + 1]);
-        var result = new string?[to - from];
-        for (var i = 0; i < result.Length; i++)
-        {
-            result[i] = elements.IsNull(from + i) ? null : elements.GetString(from + i);
-        }
-
-        return result;
-    }
 
     private static SourceStreamException Refused(long row, string column, string value, string why) =>
         new($"row {row}: {column} = {value} cannot be carried by {Reader}: {why}. Arrow carried it exactly; no writer fed Orders can.");

@@ -77,18 +77,7 @@ public abstract class GeneratedRowTable<TRow>(SyncTable table, NpgsqlDataSource 
             : throw Refused(batch, index, row, column, $"'{label}'", $"{typeof(TEnum).Name} has no value for the label (values: {string.Join(", ", labels.Keys)})");
 
     /// <summary>The list's elements at <paramref name="index"/>, NULL elements kept (list&lt;utf8&gt; has one dimension from 1, as string?[]).</summary>
-    protected static string?[] ArrowTextArray(ListArray list, int index)
-    {
-        var elements = (StringArray)list.Values;
-        var (from, to) = (list.ValueOffsets[index], list.ValueOffsets[index + 1]);
-        var result = new string?[to - from];
-        for (var i = 0; i < result.Length; i++)
-        {
-            result[i] = elements.IsNull(from + i) ? null : elements.GetString(from + i);
-        }
-
-        return result;
-    }
+    protected static string?[] ArrowTextArray(ListArray list, int index) => ArrowTextLists.Elements(list, index);
 
     /// <summary>A text[] field's elements, each position <paramref name="nullAt"/> lists as NULL (as OrdersGrpcRows reads tags).</summary>
     protected static string?[] GrpcTextArray(RepeatedField<string> values, RepeatedField<uint> nullAt)

@@ -21,7 +21,10 @@ internal static class DescribedKey<TRow>
 
     public static IOrderedQueryable<TRow> ByKey(IQueryable<TRow> rows)
     {
-        var ordered = rows.OrderBy(r => EF.Property<object>(r, Properties[0]));
+        // Each name a local the lambda captures: EF Core reads a captured local directly, but evaluates any other
+        // expression in the query (an indexer on the static list) by compiling it, on every page.
+        var first = Properties[0];
+        var ordered = rows.OrderBy(r => EF.Property<object>(r, first));
         foreach (var name in Properties.Skip(1))
         {
             ordered = ordered.ThenBy(r => EF.Property<object>(r, name));

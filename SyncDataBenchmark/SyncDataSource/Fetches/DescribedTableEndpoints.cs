@@ -12,7 +12,7 @@ namespace SyncDataSource.Fetches;
 /// (its binary COPY relayed as bytes, NpgsqlCopy, and its checksum over every column), by the EF fetches (EFStream,
 /// EFOffsetPaging, EFKeysetPaging) through row classes generated from the catalog (<see cref="DescribedRowClasses"/>),
 /// and by ArrowStream in a schema derived from the catalog (<see cref="DescribedArrowRows"/>); all only reads, in the
-/// run's snapshot. GrpcStream's messages are written per table in its .proto and are mapped for the built-in tables alone.
+/// run's snapshot. GrpcStream serves a described table through its own call (GrpcStreamService.Described), not a route here.
 /// </summary>
 public static class DescribedTableEndpoints
 {

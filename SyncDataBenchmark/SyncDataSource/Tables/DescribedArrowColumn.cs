@@ -12,12 +12,12 @@ namespace SyncDataSource.Tables;
 /// UsersArrow and OrdersArrow append theirs: timestamps and dates as PostgreSQL's own integers shifted to Arrow's
 /// epoch (±infinity kept as max/min), text-read kinds as their text.
 /// </summary>
-public abstract class DescribedArrowColumn
+public abstract class DescribedArrowColumn(int ordinal, bool nullable)
 {
     /// <summary>The column at <paramref name="ordinal"/> of kind <paramref name="kind"/>.</summary>
     public static DescribedArrowColumn For(ColumnValueKind kind, IArrowType type, int ordinal, bool nullable) => kind switch
     {
-        ColumnValueKind.Boolean => new Booleans(ordinal),
+        ColumnValueKind.Boolean => new Booleans(ordinal, nullable),
         ColumnValueKind.Int16 => new Fixed<short>(type, ordinal, nullable, (r, o) => r.GetInt16(o)),
         ColumnValueKind.Int32 => new Fixed<int>(type, ordinal, nullable, (r, o) => r.GetInt32(o)),
         ColumnValueKind.Int64 => new Fixed<long>(type, ordinal, nullable, (r, o) => r.GetInt64(o)),
@@ -27,123 +27,121 @@ public abstract class DescribedArrowColumn
             new Fixed<long>(type, ordinal, nullable, (r, o) => ArrowFormat.ToArrowMicros(r.GetFieldValue<long>(o))),
         ColumnValueKind.Date => new Fixed<int>(type, ordinal, nullable, (r, o) => ArrowFormat.ToArrowDays(r.GetFieldValue<int>(o))),
         ColumnValueKind.Time => new Fixed<long>(type, ordinal, nullable, (r, o) => r.GetFieldValue<TimeSpan>(o).Ticks / TimeSpan.TicksPerMicrosecond),
-        ColumnValueKind.Uuid => new Uuids(ordinal),
-        ColumnValueKind.Bytea => new Binaries(ordinal),
-        ColumnValueKind.TextArray => new TextArrays(ordinal),
-        _ => new Texts(ordinal),
+        ColumnValueKind.Uuid => new Uuids(ordinal, nullable),
+        ColumnValueKind.Bytea => new Binaries(ordinal, nullable),
+        ColumnValueKind.TextArray => new TextArrays(ordinal, nullable),
+        _ => new Texts(ordinal, nullable),
     };
 
-    /// <summary>Appends the reader's current value (NULL as null).</summary>
-    public abstract void Append(NpgsqlDataReader row);
+    protected bool Nullable => nullable;
+
+    /// <summary>
+    /// Appends the reader's current value, or a NULL; a NOT NULL column is not asked whether it is NULL, as the written
+    /// tables' columns are not.
+    /// </summary>
+    public void Append(NpgsqlDataReader row)
+    {
+        if (nullable && row.IsDBNull(ordinal))
+        {
+            AppendNull();
+        }
+        else
+        {
+            AppendValue(row, ordinal);
+        }
+    }
+
+    protected abstract void AppendNull();
+
+    protected abstract void AppendValue(NpgsqlDataReader row, int ordinal);
 
     /// <summary>The <paramref name="count"/> values appended so far as one array; the column starts over.</summary>
     public abstract IArrowArray Build(int count);
 
     /// <summary>A fixed-width value in a buffer of its own, the validity bitmap only for a nullable column (as users' created_at, orders' delivery_date).</summary>
-    private sealed class Fixed<T>(IArrowType type, int ordinal, bool nullable, Func<NpgsqlDataReader, int, T> read) : DescribedArrowColumn
+    private sealed class Fixed<T>(IArrowType type, int ordinal, bool nullable, Func<NpgsqlDataReader, int, T> read) : DescribedArrowColumn(ordinal, nullable)
         where T : struct
     {
         private readonly ArrowBuffer.Builder<T> _values = new();
         private readonly ArrowBuffer.BitmapBuilder _valid = new();
 
-        public override void Append(NpgsqlDataReader row)
+        protected override void AppendNull()
         {
-            var isNull = nullable && row.IsDBNull(ordinal);
-            _values.Append(isNull ? default : read(row, ordinal));
-            if (nullable)
+            _values.Append(default(T));
+            _valid.Append(false);
+        }
+
+        protected override void AppendValue(NpgsqlDataReader row, int ordinal)
+        {
+            _values.Append(read(row, ordinal));
+            if (Nullable)
             {
-                _valid.Append(!isNull);
+                _valid.Append(true);
             }
         }
 
         public override IArrowArray Build(int count)
         {
-            var nulls = nullable ? _valid.UnsetBitCount : 0;
-            var array = ArrowArrayFactory.BuildArray(new ArrayData(type, count, nulls, 0, [nullable ? _valid.Build() : ArrowBuffer.Empty, _values.Build()]));
+            var nulls = Nullable ? _valid.UnsetBitCount : 0;
+            var array = ArrowArrayFactory.BuildArray(new ArrayData(type, count, nulls, 0, [Nullable ? _valid.Build() : ArrowBuffer.Empty, _values.Build()]));
             _values.Clear();
             _valid.Clear();
             return array;
         }
     }
 
-    private sealed class Booleans(int ordinal) : DescribedArrowColumn
+    private sealed class Booleans(int ordinal, bool nullable) : DescribedArrowColumn(ordinal, nullable)
     {
         private readonly BooleanArray.Builder _values = new();
 
-        public override void Append(NpgsqlDataReader row)
-        {
-            if (row.IsDBNull(ordinal))
-            {
-                _values.AppendNull();
-            }
-            else
-            {
-                _values.Append(row.GetBoolean(ordinal));
-            }
-        }
+        protected override void AppendNull() => _values.AppendNull();
+
+        protected override void AppendValue(NpgsqlDataReader row, int ordinal) => _values.Append(row.GetBoolean(ordinal));
 
         public override IArrowArray Build(int count) => BuildAndClear(_values.Build(), () => _values.Clear());
     }
 
-    private sealed class Texts(int ordinal) : DescribedArrowColumn
+    private sealed class Texts(int ordinal, bool nullable) : DescribedArrowColumn(ordinal, nullable)
     {
         private readonly StringArray.Builder _values = new();
 
-        public override void Append(NpgsqlDataReader row) => _values.Append(row.IsDBNull(ordinal) ? null : row.GetString(ordinal));
+        protected override void AppendNull() => _values.AppendNull();
+
+        protected override void AppendValue(NpgsqlDataReader row, int ordinal) => _values.Append(row.GetString(ordinal));
 
         public override IArrowArray Build(int count) => BuildAndClear(_values.Build(), () => _values.Clear());
     }
 
-    private sealed class Uuids(int ordinal) : DescribedArrowColumn
+    private sealed class Uuids(int ordinal, bool nullable) : DescribedArrowColumn(ordinal, nullable)
     {
         private readonly GuidArray.Builder _values = new();
 
-        public override void Append(NpgsqlDataReader row)
-        {
-            if (row.IsDBNull(ordinal))
-            {
-                _values.AppendNull();
-            }
-            else
-            {
-                _values.Append(row.GetGuid(ordinal));
-            }
-        }
+        protected override void AppendNull() => _values.AppendNull();
+
+        protected override void AppendValue(NpgsqlDataReader row, int ordinal) => _values.Append(row.GetGuid(ordinal));
 
         public override IArrowArray Build(int count) => BuildAndClear(_values.Build(), () => _values.Clear());
     }
 
-    private sealed class Binaries(int ordinal) : DescribedArrowColumn
+    private sealed class Binaries(int ordinal, bool nullable) : DescribedArrowColumn(ordinal, nullable)
     {
         private readonly BinaryArray.Builder _values = new();
 
-        public override void Append(NpgsqlDataReader row)
-        {
-            if (row.IsDBNull(ordinal))
-            {
-                _values.AppendNull();
-            }
-            else
-            {
-                _values.Append(row.GetFieldValue<byte[]>(ordinal).AsSpan());
-            }
-        }
+        protected override void AppendNull() => _values.AppendNull();
+
+        protected override void AppendValue(NpgsqlDataReader row, int ordinal) => _values.Append(row.GetFieldValue<byte[]>(ordinal).AsSpan());
 
         public override IArrowArray Build(int count) => BuildAndClear(_values.Build(), () => _values.Clear());
     }
 
-    private sealed class TextArrays(int ordinal) : DescribedArrowColumn
+    private sealed class TextArrays(int ordinal, bool nullable) : DescribedArrowColumn(ordinal, nullable)
     {
         private readonly ListArray.Builder _values = new(new Field("item", StringType.Default, nullable: true));
 
-        public override void Append(NpgsqlDataReader row)
-        {
-            if (row.IsDBNull(ordinal))
-            {
-                _values.AppendNull();
-                return;
-            }
+        protected override void AppendNull() => _values.AppendNull();
 
+        protected override void AppendValue(NpgsqlDataReader row, int ordinal)
+        {
             _values.Append();
             var elements = (StringArray.Builder)_values.ValueBuilder;
             foreach (var element in row.GetFieldValue<string?[]>(ordinal))

@@ -16,6 +16,9 @@ internal static class DescribedKey<TRow>
 {
     private static readonly IReadOnlyList<string> Properties = typeof(TRow).GetCustomAttribute<PrimaryKeyAttribute>()?.PropertyNames ?? [];
 
+    /// <summary>The key's property when the key is one column (keyset paging's filter), else null.</summary>
+    private static readonly System.Reflection.PropertyInfo? OneKey = Properties is [var one] ? typeof(TRow).GetProperty(one) : null;
+
     /// <summary>Whether the table has a primary key: without one its pages have no order (DescribedTableReach refuses the paging fetches before).</summary>
     public static bool Exists => Properties.Count > 0;
 
@@ -36,7 +39,7 @@ internal static class DescribedKey<TRow>
     /// <summary>"The key is after <paramref name="after"/>"; null and an error under "after" if the key is not one column of bigint or uuid, or this is not one of its values.</summary>
     public static Expression<Func<TRow, bool>>? After(string after, Dictionary<string, string[]> errors)
     {
-        var key = Properties is [var one] ? typeof(TRow).GetProperty(one) : null;
+        var key = OneKey;
         var name = key?.Name ?? "";
         if (key?.PropertyType == typeof(long) && long.TryParse(after, NumberStyles.AllowLeadingSign, CultureInfo.InvariantCulture, out var number))
         {

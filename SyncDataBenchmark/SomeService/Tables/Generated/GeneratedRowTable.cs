@@ -15,8 +15,9 @@ namespace SomeService.Tables.Generated;
 /// subclass writes the COPY decoder, <see cref="RowTable{TRow}.Write"/> and the EF context per column, and the key as
 /// text for a one-column key of bigint or uuid (Linq2DBMerge's deletes), and ArrowStream's rows column by column; this
 /// holds the table, the data source its enums are mapped on, EFStream's JSON of the class, ArrowStream's schema
-/// (<see cref="DescribedArrow"/>) and the refusals of an Arrow value the class cannot hold. GrpcStream's messages and
-/// ArrowStream's COPY encoding are written per table, so they are refused here (DescribedTableReach names it first).
+/// (<see cref="DescribedArrow"/>) and the refusals of an Arrow or gRPC value the class cannot hold. The generated
+/// subclass adds GrpcStream's rows when protoc compiled the table's messages; ArrowStream's COPY encoding is written per
+/// table, so it is refused here (DescribedTableReach names it first).
 /// </summary>
 public abstract class GeneratedRowTable<TRow>(SyncTable table, NpgsqlDataSource dataSource) : RowTable<TRow>
     where TRow : class

@@ -83,9 +83,7 @@ internal static class RowTableSource
     /// </summary>
     private static void AppendArrowRows(StringBuilder source, TableDescription table, string entity, List<GeneratedColumn> columns)
     {
-        var keys = columns.Where(c => table.PrimaryKey.Contains(c.Column.Name)).ToList();
-        var key = keys.Select(c => $"{c.Column.Name.Replace("{", "{{", StringComparison.Ordinal).Replace("}", "}}", StringComparison.Ordinal)} = {{row.{c.Property}}}");
-        source.AppendLine($"    protected override string KeyText({entity} row) => {RowClassSource.Literal(string.Join(", ", key)).Insert(0, "$")};");
+        source.AppendLine($"    protected override string KeyText({entity} row) => {KeyText(table, columns, "row")};");
         source.AppendLine($"    public override System.Collections.Generic.IEnumerable<{entity}> ArrowRows(Apache.Arrow.RecordBatch batch)").AppendLine("    {");
         foreach (var column in columns)
         {
@@ -97,7 +95,7 @@ internal static class RowTableSource
 
         source.AppendLine("        for (var i = 0; i < batch.Length; i++)").AppendLine("        {");
         source.AppendLine($"            var row = new {entity}();");
-        foreach (var column in keys.Concat(columns.Except(keys)))
+        foreach (var column in KeyFirst(table, columns))
         {
             var value = ArrowValue(column);
             source.AppendLine($"            row.{column.Property} = {(column.Nullable ? $"c{column.Field}.IsNull(i) ? null : {value}" : value)};");
@@ -121,7 +119,6 @@ internal static class RowTableSource
     /// <summary>GrpcStream's rows: each message's fields into the properties, the key's first so a refusal names the row by it.</summary>
     private static void AppendGrpcRowsOf(StringBuilder source, TableDescription table, string entity, List<GeneratedColumn> columns, string wire)
     {
-        var keys = columns.Where(c => table.PrimaryKey.Contains(c.Column.Name)).ToList();
         source.AppendLine($"    private {GrpcRowsName}? _grpc;");
         source.AppendLine($"    public override SomeService.Fetch.IGrpcStreamRows<{entity}> GrpcStream => _grpc ??= new {GrpcRowsName}(this);");
         source.AppendLine($"    internal System.Collections.Generic.IEnumerable<{entity}> GrpcRowsOf({wire}.{SyncData.Grpc.Described.DescribedProto.BatchMessage} batch)").AppendLine("    {");
@@ -129,7 +126,7 @@ internal static class RowTableSource
         source.AppendLine("        for (var i = 0; i < rows.Count; i++)").AppendLine("        {");
         source.AppendLine("            var m = rows[i];");
         source.AppendLine($"            var row = new {entity}();");
-        foreach (var column in keys.Concat(columns.Except(keys)))
+        foreach (var column in KeyFirst(table, columns))
         {
             var p = $"m.C{column.Field}";
             var value = GrpcValue(column, p);
@@ -165,6 +162,21 @@ internal static class RowTableSource
             ColumnValueKind.Enum => $"LabelOf({p}, {name}, {DecoderName}.{column.EnumName}Labels, GrpcBatch, i, row)",
             _ => throw new InvalidOperationException($"No gRPC reading for {column.Clr.Kind}."),
         };
+    }
+
+    /// <summary>The key columns first, then the rest in COPY order: a refusal of a later column names the row by its key.</summary>
+    private static IEnumerable<GeneratedColumn> KeyFirst(TableDescription table, List<GeneratedColumn> columns)
+    {
+        var keys = columns.Where(c => table.PrimaryKey.Contains(c.Column.Name)).ToList();
+        return keys.Concat(columns.Except(keys));
+    }
+
+    /// <summary>An interpolated string of the key's columns of <paramref name="row"/> ("name = value, …"), for a refusal.</summary>
+    private static string KeyText(TableDescription table, List<GeneratedColumn> columns, string row)
+    {
+        var key = columns.Where(c => table.PrimaryKey.Contains(c.Column.Name))
+            .Select(c => $"{c.Column.Name.Replace("{", "{{", StringComparison.Ordinal).Replace("}", "}}", StringComparison.Ordinal)} = {{{row}.{c.Property}}}");
+        return "$" + RowClassSource.Literal(string.Join(", ", key));
     }
 
     private const string Micros = "SyncData.Arrow.ArrowFormat.ToPostgresMicros", Days = "SyncData.Arrow.ArrowFormat.ToPostgresDays";
@@ -222,8 +234,7 @@ internal static class RowTableSource
         }
 
         source.AppendLine($"    private {entity} _row = new();");
-        var key = columns.Where(c => table.PrimaryKey.Contains(c.Column.Name)).Select(c => $"{c.Column.Name.Replace("{", "{{", StringComparison.Ordinal).Replace("}", "}}", StringComparison.Ordinal)} = {{_row.{c.Property}}}");
-        source.AppendLine($"    protected override string KeySoFar => {RowClassSource.Literal(string.Join(", ", key)).Insert(0, "$")};");
+        source.AppendLine($"    protected override string KeySoFar => {KeyText(table, columns, "_row")};");
         source.AppendLine("    protected override void DecodeField(int field, System.ReadOnlySpan<byte> bytes)").AppendLine("    {");
         source.AppendLine("        switch (field)").AppendLine("        {");
         foreach (var column in columns)

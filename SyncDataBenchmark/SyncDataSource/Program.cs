@@ -13,6 +13,7 @@ builder.Services.AddDbContextPool<SendableDbContext>((sp, o) => o.UseNpgsql(sp.G
 builder.Services.AddSourceRuns();
 builder.Services.AddSingleton<SyncDataSource.Tables.DescribedTables>();
 builder.Services.AddSingleton<SyncDataSource.Tables.DescribedRowClasses>();
+builder.Services.AddSingleton<SyncDataSource.Tables.DescribedArrowClasses>();
 builder.Services.AddBodyCompression();
 builder.Services.AddReplication();
 builder.AddGrpcStream();

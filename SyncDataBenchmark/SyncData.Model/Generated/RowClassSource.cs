@@ -121,6 +121,9 @@ public static class RowClassSource
         source.AppendLine($"    public DbSet<{entity}> Rows => Set<{entity}>();");
         source.AppendLine($"    public static DbContext Open(NpgsqlConnection connection, int commandTimeoutSeconds) => new {context}(");
         source.AppendLine($"        new DbContextOptionsBuilder<{context}>().UseNpgsql(connection, o => o.CommandTimeout(commandTimeoutSeconds){mapEnums}).Options);");
+        source.AppendLine("    /// <summary>A pool of contexts over <paramref name=\"dataSource\"/> (its connections opened by EF), as the lab's own contexts are pooled: a context is built and its services resolved once, not per request.</summary>");
+        source.AppendLine($"    public static System.Func<DbContext> Pool(NpgsqlDataSource dataSource) => new Microsoft.EntityFrameworkCore.Infrastructure.PooledDbContextFactory<{context}>(");
+        source.AppendLine($"        new DbContextOptionsBuilder<{context}>().UseNpgsql(dataSource{(mapEnums.Length == 0 ? "" : $", o => o{mapEnums}")}).Options).CreateDbContext;");
         source.AppendLine("    public static void MapTypes(NpgsqlDataSourceBuilder dataSource)").AppendLine("    {");
         foreach (var (name, type) in mapped)
         {

@@ -11,7 +11,7 @@ namespace SyncDataSource.Fetches;
 /// A table of the source's database the lab has no classes for (docs/own-table.md), served by what needs no row type
 /// (its binary COPY relayed as bytes, NpgsqlCopy, and its checksum over every column), by the EF fetches (EFStream,
 /// EFOffsetPaging, EFKeysetPaging) through row classes generated from the catalog (<see cref="DescribedRowClasses"/>),
-/// and by ArrowStream in a schema derived from the catalog (<see cref="DescribedArrowRows"/>); all only reads, in the
+/// and by ArrowStream in a schema derived from the catalog, its batches built by generated code (<see cref="DescribedArrowClasses"/>); all only reads, in the
 /// run's snapshot. GrpcStream serves a described table through its own call (GrpcStreamService.Described), not a route here.
 /// </summary>
 public static class DescribedTableEndpoints
@@ -31,8 +31,8 @@ public static class DescribedTableEndpoints
             (string table, string? after, [AsParameters] DescribedPage page, HttpContext http, DescribedTables tables, DescribedRowClasses classes, CancellationToken ct) =>
                 ServeAsync(table, http, tables, ct, t => AnswerAsync(classes, t, http, rows => rows.PageAfterAsync(after, page, ct))));
         app.MapGet("/" + SourceRoutes.AnyTable(ApproachInfo.RouteOf(typeof(ArrowStreamFetch))),
-            (string table, HttpContext http, NpgsqlDataSource dataSource, RunSnapshots snapshots, DescribedTables tables, CancellationToken ct) =>
-                ServeAsync(table, http, tables, ct, t => ArrowAsync(t, http, dataSource, snapshots, ct)));
+            (string table, HttpContext http, NpgsqlDataSource dataSource, RunSnapshots snapshots, DescribedTables tables, DescribedArrowClasses arrow, CancellationToken ct) =>
+                ServeAsync(table, http, tables, ct, t => ArrowAsync(arrow, t, http, dataSource, snapshots, ct)));
         app.MapGet("/" + SourceRoutes.AnyTable(SourceRoutes.Checksum),
             (string table, HttpContext http, NpgsqlDataSource dataSource, RunSnapshots snapshots, DescribedTables tables, CancellationToken ct) =>
                 ServeAsync(table, http, tables, ct, async t => await (await FetchApi.Checksum(t, http.Request, dataSource, snapshots, ct)).ExecuteAsync(http)));
@@ -43,12 +43,12 @@ public static class DescribedTableEndpoints
         WithRowsAsync(classes, table, http, rows => rows.StreamAsync(http, snapshots, ct));
 
     /// <summary>ArrowStream in the table's derived schema; 422 naming the column when its type is one the generator does not map.</summary>
-    private static async Task ArrowAsync(SyncData.Postgres.SyncTable table, HttpContext http, NpgsqlDataSource dataSource, RunSnapshots snapshots, CancellationToken ct)
+    private static async Task ArrowAsync(DescribedArrowClasses arrow, SyncData.Postgres.SyncTable table, HttpContext http, NpgsqlDataSource dataSource, RunSnapshots snapshots, CancellationToken ct)
     {
         ArrowSourceRows rows;
         try
         {
-            rows = new DescribedArrowRows(table.Description!, SendableDbContext.Refusal);
+            rows = arrow.Of(table);
         }
         catch (InvalidOperationException ex)
         {

@@ -43,9 +43,11 @@ public sealed class DescribedRowClasses(IConfiguration configuration) : IAsyncDi
         var builder = new NpgsqlDataSourceBuilder(connectionString) { Name = "Source" };
         context.GetMethod("MapTypes")!.CreateDelegate<Action<NpgsqlDataSourceBuilder>>()(builder);
         var dataSource = builder.Build();
-        var open = context.GetMethod("Open")!.CreateDelegate<Func<NpgsqlConnection, int, DbContext>>();
+        // Pooled, as SendableDbContext is: a context made and disposed per page paid EF's options lookup and service
+        // resolution on every page (seen in dotnet-trace: DbContext.get_ContextServices, ServiceProviderCache, Interceptors).
+        var pool = context.GetMethod("Pool")!.CreateDelegate<Func<NpgsqlDataSource, Func<DbContext>>>()(dataSource);
         var query = SendableSelect.Of(description, SendableDbContext.Refusal);
-        var rows = (IDescribedSourceRows)Activator.CreateInstance(typeof(DescribedSourceRows<>).MakeGenericType(entity), dataSource, open, query)!;
+        var rows = (IDescribedSourceRows)Activator.CreateInstance(typeof(DescribedSourceRows<>).MakeGenericType(entity), pool, query)!;
         return (rows, dataSource);
     }
 

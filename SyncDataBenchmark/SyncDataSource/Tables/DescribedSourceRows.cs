@@ -1,6 +1,5 @@
 using System.Text.Json.Serialization.Metadata;
 using Microsoft.EntityFrameworkCore;
-using Npgsql;
 using SyncData.Model.Generated;
 using SyncDataSource.Fetches;
 using SyncDataSource.Runs;
@@ -11,10 +10,10 @@ namespace SyncDataSource.Tables;
 /// A described table's rows as objects of the entity class generated from the source's catalog (SyncData.Model/Generated),
 /// read through its generated EF context by the guarded query derived from the description (SendableSelect): what a team
 /// would write with its own entity, as the lab's EF fetches read users and orders: streamed (EFStream) or paged in key
-/// order (EFOffsetPaging, EFKeysetPaging: <see cref="DescribedKey{TRow}"/>). Its connections come from a data
+/// order (EFOffsetPaging, EFKeysetPaging: <see cref="DescribedKey{TRow}"/>). Its contexts come from a pool over a data
 /// source of the table's own, on which the generated enums are mapped (<see cref="DescribedRowClasses"/>).
 /// </summary>
-public sealed class DescribedSourceRows<TRow>(NpgsqlDataSource dataSource, Func<NpgsqlConnection, int, DbContext> open, string query) : IDescribedSourceRows
+public sealed class DescribedSourceRows<TRow>(Func<DbContext> pooled, string query) : IDescribedSourceRows
     where TRow : class
 {
     private static readonly JsonTypeInfo<IAsyncEnumerable<TRow>> Json = GeneratedRowJson.Of<IAsyncEnumerable<TRow>>();
@@ -23,8 +22,7 @@ public sealed class DescribedSourceRows<TRow>(NpgsqlDataSource dataSource, Func<
 
     public async Task StreamAsync(HttpContext http, RunSnapshots snapshots, CancellationToken ct)
     {
-        await using var connection = await dataSource.OpenConnectionAsync(ct);
-        await using var db = open(connection, connection.CommandTimeout);
+        await using var db = pooled();
         await JsonRowStream.WriteAsync(Rows, http, db, snapshots, Json, ct);
     }
 
@@ -58,8 +56,7 @@ public sealed class DescribedSourceRows<TRow>(NpgsqlDataSource dataSource, Func<
             return TypedResults.ValidationProblem(errors);
         }
 
-        await using var connection = await dataSource.OpenConnectionAsync(ct);
-        await using var db = open(connection, connection.CommandTimeout);
+        await using var db = pooled();
         await using var lease = page.Snapshots.Acquire(page.Request);
         await using var transaction = lease is null ? null : await lease.BeginAsync(db.Database, ct);
         try

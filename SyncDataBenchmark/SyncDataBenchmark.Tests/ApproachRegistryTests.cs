@@ -93,17 +93,44 @@ public sealed class ApproachRegistryTests
     public void Each_approach_class_is_named_in_no_other_non_test_file()
     {
         var classes = ApproachRegistry.Consumers.Values.Concat(ApproachRegistry.Writers.Values).Concat(FetchEndpoints.All.Values).ToList();
-        var sources = Directory.EnumerateFiles(Path.Combine(Lab.RepositoryRoot, "SyncDataBenchmark"), "*.cs", SearchOption.AllDirectories)
+        foreach (var type in classes)
+        {
+            var naming = FilesNaming(type);
+            Assert.True(naming.SequenceEqual([type.Name + ".cs"]), $"{type.Name} is named in {string.Join(", ", naming)}; only its own file may name it.");
+        }
+    }
+
+    /// <summary>
+    /// A fetch's declaring class (SyncData.Shared/Fetches) is named by its own file and its two halves' (the endpoint and
+    /// the consumer, which say which fetch they serve) and nowhere else: what another part needs of a fetch it reads
+    /// from the declarations (a route, a capability), so adding or removing a fetch touches its own files alone.
+    /// Watched fail with DescribedTableEndpoints, DescribedTableReach and ReplicationStream naming NpgsqlCopyFetch & co.
+    /// </summary>
+    [Fact]
+    public void Each_fetch_is_named_only_by_its_own_files_and_its_halves()
+    {
+        foreach (var (type, info) in ApproachCatalog.Declared(typeof(IFetch).Assembly, ApproachKind.Fetch))
+        {
+            var fetch = new FetchApproach(info.Name);
+            string[] own = [.. new[] { type, FetchEndpoints.All[fetch], ApproachRegistry.Consumers[fetch] }.Select(t => t.Name + ".cs").Order(StringComparer.Ordinal)];
+            var naming = FilesNaming(type);
+            Assert.True(naming.Order(StringComparer.Ordinal).SequenceEqual(own),
+                $"{type.Name} is named in {string.Join(", ", naming.Except(own))}; only its own file and its halves ({string.Join(", ", own)}) may name it.");
+        }
+    }
+
+    private static readonly Lazy<List<(string Path, string Text)>> Sources = new(() =>
+        Directory.EnumerateFiles(Path.Combine(Lab.RepositoryRoot, "SyncDataBenchmark"), "*.cs", SearchOption.AllDirectories)
             .Where(f => !f.Contains($"{Path.DirectorySeparatorChar}bin{Path.DirectorySeparatorChar}", StringComparison.Ordinal)
                         && !f.Contains($"{Path.DirectorySeparatorChar}obj{Path.DirectorySeparatorChar}", StringComparison.Ordinal)
                         && !f.Contains("SyncDataBenchmark.Tests", StringComparison.Ordinal))
             .Select(f => (Path: f, Text: File.ReadAllText(f)))
-            .ToList();
-        foreach (var type in classes)
-        {
-            var word = new System.Text.RegularExpressions.Regex($@"\b{type.Name}\b");
-            var naming = sources.Where(s => word.IsMatch(s.Text)).Select(s => Path.GetFileName(s.Path)).ToList();
-            Assert.True(naming.SequenceEqual([type.Name + ".cs"]), $"{type.Name} is named in {string.Join(", ", naming)}; only its own file may name it.");
-        }
+            .ToList());
+
+    /// <summary>The non-test source files that name <paramref name="type"/> as a whole word.</summary>
+    private static List<string> FilesNaming(Type type)
+    {
+        var word = new System.Text.RegularExpressions.Regex($@"\b{type.Name}\b");
+        return [.. Sources.Value.Where(s => word.IsMatch(s.Text)).Select(s => Path.GetFileName(s.Path))];
     }
 }

@@ -3,14 +3,14 @@ using System.Text.Json;
 using SomeService.Fetch;
 using SyncData.Postgres;
 using SyncData.Shared;
-using SyncData.Shared.Fetches;
 
 namespace SomeService.Follow;
 
 /// <summary>NpgsqlReplication's stream as the follower reads it: the source's <see cref="ChangeFrame"/>s, one JSON object a line.</summary>
 internal static class ReplicationStream
 {
-    private static readonly string Route = ApproachInfo.RouteOf(typeof(NpgsqlReplicationFetch));
+    /// <summary>The route of the fetch that follows the source (its declaration says Follows), not named here: one approach, one file.</summary>
+    private static readonly string Route = ApproachCatalog.DeclaredFetches.Single(f => f.Follows).Route!;
 
     /// <summary>
     /// The frames of <paramref name="table"/>'s stream on <paramref name="slot"/>, from <paramref name="from"/> (the

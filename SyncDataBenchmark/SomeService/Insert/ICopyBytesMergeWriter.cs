@@ -8,4 +8,7 @@ public interface ICopyBytesMergeWriter : ITableWriter
 {
     /// <returns>Rows inserted or updated, or null when the approach cannot count them.</returns>
     Task<long?> MergeAsync(Stream binaryCopy, MergeScope scope, WriteTarget target, CancellationToken ct);
+
+    Task<long?> ITableWriter.WriteCopyAsync(Stream binaryCopy, MergeScope? scope, WriteTarget target, CancellationToken ct) =>
+        MergeAsync(binaryCopy, scope ?? throw new ArgumentNullException(nameof(scope), "A merge is fed with its scope."), target, ct);
 }

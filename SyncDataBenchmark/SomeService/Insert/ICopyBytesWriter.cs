@@ -8,4 +8,7 @@ public interface ICopyBytesWriter : ITableWriter
 {
     /// <returns>Rows written, or null when the approach cannot count them.</returns>
     Task<long?> WriteAsync(Stream binaryCopy, WriteTarget target, CancellationToken ct);
+
+    Task<long?> ITableWriter.WriteCopyAsync(Stream binaryCopy, MergeScope? scope, WriteTarget target, CancellationToken ct) =>
+        WriteAsync(binaryCopy, target, ct);
 }

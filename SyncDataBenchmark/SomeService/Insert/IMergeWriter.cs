@@ -14,4 +14,7 @@ public interface IMergeWriter : ITableWriter
     /// <returns>Rows inserted or updated, or null when the approach cannot count them.</returns>
     Task<long?> MergeAsync<TRow>(IAsyncEnumerable<TRow> rows, MergeScope scope, RowTable<TRow> table, WriteTarget target, CancellationToken ct)
         where TRow : class;
+
+    Task<long?> ITableWriter.WriteRowsAsync<TRow>(IAsyncEnumerable<TRow> rows, MergeScope? scope, RowTable<TRow> table, WriteTarget target, CancellationToken ct) =>
+        MergeAsync(rows, scope ?? throw new ArgumentNullException(nameof(scope), "A merge is fed with its scope."), table, target, ct);
 }

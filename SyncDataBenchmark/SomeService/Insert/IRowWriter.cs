@@ -11,4 +11,7 @@ public interface IRowWriter : ITableWriter
     /// <returns>Rows written, or null when the approach cannot count them (the verification counts anyway).</returns>
     Task<long?> WriteAsync<TRow>(IAsyncEnumerable<TRow> rows, RowTable<TRow> table, WriteTarget target, CancellationToken ct)
         where TRow : class;
+
+    Task<long?> ITableWriter.WriteRowsAsync<TRow>(IAsyncEnumerable<TRow> rows, MergeScope? scope, RowTable<TRow> table, WriteTarget target, CancellationToken ct) =>
+        WriteAsync(rows, table, target, ct);
 }

@@ -127,9 +127,7 @@ internal sealed class SyncTransfer(
     private async Task<long?> CopyBytesAsync(IBinaryCopyConsumer consumer, ConsumerRun source, MergeScope? scope, WriteTarget writeTarget, RowCounter handed, CancellationToken ct)
     {
         await using var body = SyncMetrics.CountWritten(await consumer.OpenCopyStreamAsync(source, ct), handed);
-        return writer is ICopyBytesMergeWriter merge
-            ? await merge.MergeAsync(body, scope!, writeTarget, ct)
-            : await ((ICopyBytesWriter)writer).WriteAsync(body, writeTarget, ct);
+        return await writer.WriteCopyAsync(body, scope, writeTarget, ct);
     }
 
     /// <summary>Rows from the consumer to the writer, counted and attributed, over the run's table's row type.</summary>
@@ -140,7 +138,7 @@ internal sealed class SyncTransfer(
             where TRow : class
         {
             var rows = SyncMetrics.CountWritten(SourceReads.Attributed(Consumer.ReadAsync(Source, table, Ct), Ct), Handed);
-            return Writer is IMergeWriter merge ? merge.MergeAsync(rows, Scope!, table, Target, Ct) : ((IRowWriter)Writer).WriteAsync(rows, table, Target, Ct);
+            return Writer.WriteRowsAsync(rows, Scope, table, Target, Ct);
         }
     }
 }

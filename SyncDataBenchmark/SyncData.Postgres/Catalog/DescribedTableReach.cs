@@ -1,5 +1,4 @@
 using SyncData.Shared;
-using SyncData.Shared.Fetches;
 
 namespace SyncData.Postgres.Catalog;
 
@@ -17,8 +16,12 @@ namespace SyncData.Postgres.Catalog;
 /// </summary>
 public static class DescribedTableReach
 {
-    /// <summary>The one fetch whose source half relays COPY bytes without a row type.</summary>
-    public static string CarryingFetch { get; } = ApproachInfo.Of(typeof(NpgsqlCopyFetch)).Name;
+    /// <summary>
+    /// The one fetch whose source half relays a table's COPY bytes without a row type, known by what it declares: it
+    /// delivers COPY bytes, of the whole table (not changes), and builds no row class (so not ArrowStream).
+    /// </summary>
+    public static string CarryingFetch { get; } = ApproachCatalog.DeclaredFetches
+        .Single(f => f.CopyBytes && !f.Changes && !f.Traits.HasFlag(ApproachTraits.GeneratedRows)).Name;
 
     /// <summary>Why <paramref name="fetch"/> × <paramref name="insert"/> cannot carry <paramref name="table"/>, or null when it can.</summary>
     public static string? WhyNot(ApproachInfo fetch, ApproachInfo insert, TableDescription table)

@@ -5,11 +5,35 @@ using SyncDataSource.Tables;
 
 namespace SyncDataSource.Fetches;
 
-/// <summary>ArrowStream for the lab's own tables: each table's rows as its written schema builds them (<see cref="ArrowRowsStream"/> streams them).</summary>
+/// <summary>
+/// ArrowStream: the lab's own tables' rows as their written schemas build them, a described table's as its generated
+/// rows class builds them (<see cref="DescribedArrowClasses"/>); <see cref="ArrowRowsStream"/> streams either.
+/// </summary>
 public sealed class ArrowStreamEndpoint : IFetchEndpoint<ArrowStreamFetch>
 {
     public Delegate HandlerFor<TRow>(SourceTable<TRow> table)
         where TRow : class =>
         (HttpContext http, NpgsqlDataSource dataSource, RunSnapshots snapshots, CancellationToken ct) =>
             ArrowRowsStream.WriteAsync(table.NewArrowRows(), table.Table.Name, http, dataSource, snapshots, ct);
+
+    public Delegate DescribedHandler() =>
+        (string table, HttpContext http, NpgsqlDataSource dataSource, RunSnapshots snapshots, DescribedTables tables, DescribedArrowClasses arrow, CancellationToken ct) =>
+            DescribedTableEndpoints.ServeAsync(table, http, tables, ct, t => DescribedAsync(arrow, t, http, dataSource, snapshots, ct));
+
+    /// <summary>A described table in its derived schema; 422 naming the column when its type is one the generator does not map.</summary>
+    private static async Task DescribedAsync(DescribedArrowClasses arrow, SyncData.Postgres.SyncTable table, HttpContext http, NpgsqlDataSource dataSource, RunSnapshots snapshots, CancellationToken ct)
+    {
+        ArrowSourceRows rows;
+        try
+        {
+            rows = arrow.Of(table);
+        }
+        catch (InvalidOperationException ex)
+        {
+            await FetchApi.Unsendable(ex.Message).ExecuteAsync(http);
+            return;
+        }
+
+        await ArrowRowsStream.WriteAsync(rows, table.Name, http, dataSource, snapshots, ct);
+    }
 }

@@ -18,4 +18,9 @@ public sealed class EFKeysetPagingEndpoint : IFetchEndpoint<EFKeysetPagingFetch>
         var isAfter = after is null ? null : table.After(after, errors);
         return page.ReadAsync(table, errors, rows => isAfter is null ? rows : rows.Where(isAfter), ct);
     }
+
+    /// <summary>A described table's page after a key, through its generated classes (<see cref="DescribedRowClasses"/>).</summary>
+    public Delegate DescribedHandler() =>
+        (string table, string? after, [AsParameters] DescribedPage page, HttpContext http, DescribedTables tables, DescribedRowClasses classes, CancellationToken ct) =>
+            DescribedTableEndpoints.ServeAsync(table, http, tables, ct, t => DescribedTableEndpoints.AnswerAsync(classes, t, http, rows => rows.PageAfterAsync(after, page, ct)));
 }

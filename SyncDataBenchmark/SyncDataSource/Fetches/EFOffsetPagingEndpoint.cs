@@ -18,4 +18,9 @@ public sealed class EFOffsetPagingEndpoint : IFetchEndpoint<EFOffsetPagingFetch>
         var skip = FetchApi.ParseNumber(offset, "offset", 0, long.MaxValue, errors, required: true);
         return page.ReadAsync(table, errors, rows => rows.Skip((int)Math.Min(skip, int.MaxValue)), ct);
     }
+
+    /// <summary>A described table's page by offset, through its generated classes (<see cref="DescribedRowClasses"/>).</summary>
+    public Delegate DescribedHandler() =>
+        (string table, string? offset, [AsParameters] DescribedPage page, HttpContext http, DescribedTables tables, DescribedRowClasses classes, CancellationToken ct) =>
+            DescribedTableEndpoints.ServeAsync(table, http, tables, ct, t => DescribedTableEndpoints.AnswerAsync(classes, t, http, rows => rows.PageByOffsetAsync(offset, page, ct)));
 }

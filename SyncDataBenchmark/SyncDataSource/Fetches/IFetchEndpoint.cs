@@ -12,6 +12,13 @@ public interface IFetchEndpoint
     /// </summary>
     Delegate HandlerFor<TRow>(SourceTable<TRow> table)
         where TRow : class;
+
+    /// <summary>
+    /// The GET handler serving a described table (one the lab has no classes for, read from the catalog), mapped at the
+    /// fetch's route under any table's name (SourceRoutes.AnyTable) through <see cref="DescribedTableEndpoints"/>; null
+    /// when the fetch carries none over a route (GrpcStream serves one through its own call; the change fetches none).
+    /// </summary>
+    Delegate? DescribedHandler() => null;
 }
 
 /// <summary>The server half of <typeparamref name="TFetch"/>: the fetch it serves, whose facts its class declares once (SyncData.Shared/Fetches).</summary>

@@ -1,13 +1,10 @@
 using System.Diagnostics;
 using System.Text.Json;
+using SyncData.DatasProbe;
 using SyncData.Measurement;
-using SyncData.Shared;
 
-// Each window: the service's own measurement window around a known allocation pattern. Its workers count exactly
-// what they allocate (GC.GetAllocatedBytesForCurrentThread), the truth the reported figure is held against.
-// Windows alternate: bursts on every core with a large live set (DATAS adds heaps), then a slow trickle with little
-// live data (DATAS removes them), and small windows that cannot trigger a collection at all. Each window also reports
-// the sum of the runtime's allocation ticks, which must hold the same truth whatever the heap count did.
+// Each window: the service's own measurement window around a known allocation pattern (AllocationWindows), until the
+// heap count has changed and the exact figure was reported twice each, or the time is up.
 var deadline = Stopwatch.StartNew();
 var limit = TimeSpan.FromSeconds(args.Length > 0 ? int.Parse(args[0], System.Globalization.CultureInfo.InvariantCulture) : 90);
 using var window = new RuntimeWindow();
@@ -16,86 +13,7 @@ var changed = 0;
 var exactReported = 0;
 for (var i = 0; deadline.Elapsed < limit && (changed < 2 || exactReported < 2); i++)
 {
-    var kind = (i % 3) switch { 0 => "burst", 1 => "trickle", _ => "small" };
-    var start = window.Start();
-    var allocated = kind switch
-    {
-        "burst" => Burst(TimeSpan.FromSeconds(2)),
-        "trickle" => Trickle(TimeSpan.FromSeconds(4)),
-        _ => Small(),
-    };
-    var end = window.Stop();
-    var figures = ServiceFigures.Between(start, end);
-    changed += end.HeapCountChanges != start.HeapCountChanges ? 1 : 0;
-    exactReported += figures.AllocatedBytes is not null && kind != "small" ? 1 : 0;
-    Console.WriteLine(JsonSerializer.Serialize(new
-    {
-        window = i,
-        kind,
-        allocatedByWorkers = allocated,
-        reported = figures.AllocatedBytes,
-        unavailable = figures.AllocatedBytesUnavailable,
-        ticked = figures.AllocationTickBytes,
-        tickUnavailable = figures.AllocationTickUnavailable,
-        raw = end.AllocatedBytes - start.AllocatedBytes,
-        heapCountStart = start.HeapCount,
-        heapCountEnd = end.HeapCount,
-        changes = end.HeapCountChanges - start.HeapCountChanges,
-        collections = end.GcCollections[0] - start.GcCollections[0],
-    }));
-}
-
-static long Burst(TimeSpan length)
-{
-    var clock = Stopwatch.StartNew();
-    var workers = Enumerable.Range(0, Environment.ProcessorCount).Select(_ => Task.Factory.StartNew(() =>
-    {
-        var before = GC.GetAllocatedBytesForCurrentThread();
-        var live = new List<byte[]>();
-        while (clock.Elapsed < length)
-        {
-            live.Add(new byte[1000]);
-            if (live.Count > 100_000)
-            {
-                live.Clear();
-            }
-        }
-
-        return GC.GetAllocatedBytesForCurrentThread() - before;
-    }, TaskCreationOptions.LongRunning)).ToArray();
-    Task.WaitAll(workers);
-    return workers.Sum(w => w.Result);
-}
-
-static long Trickle(TimeSpan length)
-{
-    var clock = Stopwatch.StartNew();
-    var before = GC.GetAllocatedBytesForCurrentThread();
-    while (clock.Elapsed < length)
-    {
-        for (var i = 0; i < 1000; i++)
-        {
-            Sink.Value = new byte[1000];
-        }
-
-        Thread.Sleep(10);
-    }
-
-    return GC.GetAllocatedBytesForCurrentThread() - before;
-}
-
-static long Small()
-{
-    var before = GC.GetAllocatedBytesForCurrentThread();
-    for (var i = 0; i < 200; i++)
-    {
-        Sink.Value = new byte[1000];
-    }
-
-    return GC.GetAllocatedBytesForCurrentThread() - before;
-}
-
-internal static class Sink
-{
-    public static object? Value;
+    var (heapCountChanged, exact) = AllocationWindows.Measure(window, i);
+    changed += heapCountChanged ? 1 : 0;
+    exactReported += exact ? 1 : 0;
 }

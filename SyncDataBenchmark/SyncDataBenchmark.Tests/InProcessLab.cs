@@ -85,13 +85,8 @@ public sealed class InProcessLab : IAsyncLifetime
     public async Task DisposeAsync() => await LabDatabases.DisposeAllAsync(Databases);
 
     /// <summary>Triggers a run and waits for it; fails the test on anything but 200.</summary>
-    public static async Task<RunResult> SyncAsync(HttpClient someService, string fetch, string insert)
-    {
-        using var response = await new SomeServiceClient(someService).TriggerAsync(fetch, insert, wait: true);
-        var body = await response.Content.ReadAsStringAsync();
-        Assert.True(response.IsSuccessStatusCode, $"{fetch} × {insert} answered {(int)response.StatusCode}: {body}");
-        return System.Text.Json.JsonSerializer.Deserialize(body, SyncJsonContext.Default.RunResult)!;
-    }
+    public static Task<RunResult> SyncAsync(HttpClient someService, string fetch, string insert) =>
+        RunCalls.SyncAsync(new SomeServiceClient(someService), fetch, insert);
 
     private sealed class QueueLoggerProvider(ConcurrentQueue<string> lines) : ILoggerProvider
     {

@@ -106,13 +106,8 @@ public abstract class LabFixture : IAsyncLifetime
     }
 
     /// <summary>Triggers a run and waits for its result; fails the test on anything but 200.</summary>
-    public async Task<RunResult> SyncAsync(string fetch, string insert, int? pageSize = null, int? batchSize = null, string? compression = null)
-    {
-        using var response = await Api.TriggerAsync(fetch, insert, pageSize, batchSize, wait: true, compression: compression);
-        var body = await response.Content.ReadAsStringAsync();
-        Assert.True(response.IsSuccessStatusCode, $"{fetch} × {insert} answered {(int)response.StatusCode}: {body}\n{SomeService.RecentOutput}");
-        return System.Text.Json.JsonSerializer.Deserialize(body, SyncJsonContext.Default.RunResult)!;
-    }
+    public Task<RunResult> SyncAsync(string fetch, string insert, int? pageSize = null, int? batchSize = null, string? compression = null) =>
+        RunCalls.SyncAsync(Api, fetch, insert, () => SomeService.RecentOutput, pageSize, batchSize, compression);
 
     /// <summary>Triggers a run in the background and returns its initial (running) record.</summary>
     public async Task<RunResult> StartSyncAsync(string fetch, string insert, string? compression = null)
@@ -127,21 +122,7 @@ public abstract class LabFixture : IAsyncLifetime
         await Api.GetRunAsync(id) ?? throw new InvalidOperationException($"SomeService knows no run {id}.");
 
     /// <summary>Polls a run until it leaves "running".</summary>
-    public async Task<RunResult> WaitFinishedAsync(Guid id, TimeSpan timeout)
-    {
-        var deadline = DateTime.UtcNow + timeout;
-        while (true)
-        {
-            var run = await GetRunAsync(id);
-            if (run.Status != RunStatus.Running)
-            {
-                return run;
-            }
-
-            Assert.True(DateTime.UtcNow < deadline, $"Run {id} still running after {timeout}.\n{SomeService.RecentOutput}");
-            await Task.Delay(100);
-        }
-    }
+    public Task<RunResult> WaitFinishedAsync(Guid id, TimeSpan timeout) => RunCalls.WaitFinishedAsync(Api, id, timeout, () => SomeService.RecentOutput);
 
     /// <summary>The services, then the cluster (<see cref="LabDatabases.DisposeAllAsync"/>: each part once, whatever started).</summary>
     public virtual async Task DisposeAsync()

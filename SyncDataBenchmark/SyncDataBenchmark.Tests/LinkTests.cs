@@ -43,13 +43,7 @@ public sealed class LinkLab : IAsyncLifetime
     }
 
     /// <summary>Triggers a run and waits for it; fails the test on anything but 200.</summary>
-    public async Task<RunResult> SyncAsync(string fetch, string insert)
-    {
-        using var response = await Api.TriggerAsync(fetch, insert, wait: true);
-        var body = await response.Content.ReadAsStringAsync();
-        Assert.True(response.IsSuccessStatusCode, $"{fetch} × {insert} answered {(int)response.StatusCode}: {body}\n{BenchLab.Services.SomeServiceOutput}");
-        return JsonSerializer.Deserialize(body, SyncJsonContext.Default.RunResult)!;
-    }
+    public Task<RunResult> SyncAsync(string fetch, string insert) => RunCalls.SyncAsync(Api, fetch, insert, () => BenchLab.Services.SomeServiceOutput ?? "");
 
     public async Task DisposeAsync()
     {
@@ -192,21 +186,8 @@ public sealed class LinkTests(LinkLab lab) : IAsyncLifetime
         Assert.Equal(LinkLab.Rows, next.Rows);
     }
 
-    private async Task<RunResult> WaitFinishedAsync(Guid id, TimeSpan timeout)
-    {
-        var deadline = Stopwatch.StartNew();
-        while (true)
-        {
-            var run = await lab.Api.GetRunAsync(id) ?? throw new InvalidOperationException($"SomeService knows no run {id}.");
-            if (run.Status != RunStatus.Running)
-            {
-                return run;
-            }
-
-            Assert.True(deadline.Elapsed < timeout, $"run {id} still running after {timeout}.\n{lab.BenchLab.Services.SomeServiceOutput}");
-            await Task.Delay(100);
-        }
-    }
+    private Task<RunResult> WaitFinishedAsync(Guid id, TimeSpan timeout) =>
+        RunCalls.WaitFinishedAsync(lab.Api, id, timeout, () => lab.BenchLab.Services.SomeServiceOutput ?? "");
 
     /// <summary>A pid no process has now: one that just exited (pids are not reused that fast).</summary>
     private static async Task<int> DeadPidAsync()

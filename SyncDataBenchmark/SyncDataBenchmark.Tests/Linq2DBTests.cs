@@ -195,18 +195,8 @@ public sealed class Linq2DBTests(InProcessLab lab, ITestOutputHelper output)
     }
 
     /// <summary>Waits past the stall, so a run that waited it out is reported by the bound's assertion, with its time.</summary>
-    private static async Task<RunResult> WaitFinishedAsync(SomeServiceClient api, Guid id)
-    {
-        for (var waited = Stopwatch.StartNew(); waited.Elapsed < TimeSpan.FromSeconds(StallSeconds + 30); await Task.Delay(100))
-        {
-            if (await api.GetRunAsync(id) is { Status: not RunStatus.Running } run)
-            {
-                return run;
-            }
-        }
-
-        throw new TimeoutException($"run {id} still running after {StallSeconds + 30} s");
-    }
+    private static Task<RunResult> WaitFinishedAsync(SomeServiceClient api, Guid id) =>
+        RunCalls.WaitFinishedAsync(api, id, TimeSpan.FromSeconds(StallSeconds + 30));
 
     private sealed class Cleanup(Func<Task> action) : IAsyncDisposable
     {

@@ -57,6 +57,16 @@ public static class PostgresNumeric
         var integerGroups = (integer.Length + 3) / 4;
         var groups = integerGroups + (fraction.Length + 3) / 4;
         var digits = to[8..];
+        WriteGroups(integer, fraction, integerGroups, groups, digits);
+        var (first, kept) = Trim(digits, groups);
+        var zero = kept == 0;
+        WriteHeader(to, kept, zero ? 0 : integerGroups - 1 - first, negative && !zero ? Negative : (ushort)0, fraction.Length);
+        return 8 + 2 * kept;
+    }
+
+    /// <summary>The base-10000 digits of integer.fraction, four decimal digits a group, the integer part padded on the left, the fraction on the right.</summary>
+    private static void WriteGroups(ReadOnlySpan<byte> integer, ReadOnlySpan<byte> fraction, int integerGroups, int groups, Span<byte> digits)
+    {
         for (var g = 0; g < groups; g++)
         {
             // Digit g covers the decimal digits at offsets [4g, 4g+4) from the first integer group's padded start.
@@ -70,7 +80,11 @@ public static class PostgresNumeric
 
             BinaryPrimitives.WriteInt16BigEndian(digits[(2 * g)..], (short)value);
         }
+    }
 
+    /// <summary>Leading and trailing zero groups dropped (numeric_send's form): the kept groups moved to the start; the first kept group's index and how many.</summary>
+    private static (int First, int Kept) Trim(Span<byte> digits, int groups)
+    {
         var first = 0;
         while (first < groups && Digit(digits, first) == 0)
         {
@@ -85,9 +99,7 @@ public static class PostgresNumeric
 
         var kept = last - first;
         digits.Slice(2 * first, 2 * kept).CopyTo(digits);
-        var zero = kept == 0;
-        WriteHeader(to, kept, zero ? 0 : integerGroups - 1 - first, negative && !zero ? Negative : (ushort)0, fraction.Length);
-        return 8 + 2 * kept;
+        return (first, kept);
     }
 
     private static int Digit(ReadOnlySpan<byte> digits, int index) => BinaryPrimitives.ReadInt16BigEndian(digits[(2 * index)..]);

@@ -1,5 +1,6 @@
 using System.Diagnostics;
 using Spectre.Console;
+using SyncDataBenchmark.Runner.Budget;
 using SyncDataBenchmark.Runner.Report;
 
 namespace SyncDataBenchmark.Runner;
@@ -26,8 +27,10 @@ public static class BenchCommand
         // --follow has no rounds to order or repeat.
         if (settings.FollowSeconds is null)
         {
-            display.Say($"Seed {settings.Seed} (--seed {settings.Seed} repeats this order); each case: at least {settings.Repeat} timed runs, more until its ratio's interval is within "
-                    + $"{settings.TargetWidth:P0} or {settings.CaseBudgetSeconds:0} s of runs are spent (at most {settings.MaxRepeat}).");
+            display.Say($"Seed {settings.Seed} (--seed {settings.Seed} repeats this order); budget {Estimator.Format(TimeSpan.FromSeconds(settings.BudgetSeconds))} (--budget), from now; "
+                    + (settings.MaxRepeat == settings.Repeat ? $"each case: {settings.Repeat} timed run(s)" : $"each case: at least {settings.Repeat} timed runs, more while it is a close call, until its ratio's interval is within "
+                    + $"{settings.TargetWidth:P0} or {settings.CaseBudgetSeconds:0} s of runs are spent (at most {settings.MaxRepeat})")
+                    + (settings.Repeat < RunStatistics.MinTestRuns ? $"; fewer than {RunStatistics.MinTestRuns} a side: {RunStatistics.TooFewRuns}." : "."));
         }
 
         Directory.CreateDirectory(settings.Out.FullName);
@@ -127,8 +130,12 @@ public static class BenchCommand
     {
         var jsonPath = Path.Combine(settings.Out.FullName, ResultsFile.FileName);
         var record = new SessionMeasurements();
+        // Earlier records' times (the committed ones under artifacts/, and --out's): what the plan estimates from.
+        var priors = await PriorCosts.ReadAsync([settings.Out.FullName, Path.GetFullPath("artifacts")], settings.Tmpfs);
+        var cost = new CostModel(priors, lab.OwnTable is null ? null : _ => OwnTableMatrix.RunSeconds(lab.OwnTableBytes));
         var session = new BenchSession(new BenchPlan(settings), record, display,
-            _ => ResultsFile.WriteAsync(ResultsFile.Build(record, lab, settings, environment, complete: false), jsonPath));
+            _ => ResultsFile.WriteAsync(ResultsFile.Build(record, lab, settings, environment, complete: false), jsonPath),
+            new RunBudget(TimeSpan.FromSeconds(settings.BudgetSeconds), wall), cost);
         var complete = true;
         try
         {

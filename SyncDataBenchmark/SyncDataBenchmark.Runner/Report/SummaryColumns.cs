@@ -36,9 +36,11 @@ public static class SummaryColumns
     private const string RunsLegend =
         "Runs is the successful timed runs (n) and why the case stopped there: \"width\" its ratio's interval narrowed to the target width "
         + "(--ci-width), \"budget: few runs\" its --case-budget seconds ran out first (the interval is wider than the target: read it), "
-        + "\"max\" --max-repeat. Not told apart from lists the combinations a Mann-Whitney test with a " + RunStatistics.TieThreshold
+        + "\"max\" --max-repeat, \"apart\" the test told it from every other case already (no close call: more runs would change no verdict), "
+        + "\"once: not compared\" the budget's plan measured it once (its runs did not fit). Below " + RunStatistics.MinTestRunsText + " runs a side nothing is compared: " + RunStatistics.TooFewRuns + ". Not told apart from lists the combinations a Mann-Whitney test with a " + RunStatistics.TieThreshold
         + " threshold (Perfolizer's SimpleEquivalenceTest, as BenchmarkDotNet) cannot tell from this one: ties. JIT-unsettled counts timed runs in which "
-        + "SomeService compiled longer than the record's JIT threshold.";
+        + "SomeService compiled longer than the record's JIT threshold (and than 1% of the run): they are left out of every statistic here and the "
+        + "session ran a further run in place of each.";
 
     private const string PeersLegend =
         "Peers run in the same session on the same databases. Before each peer run (warm-up and timed) the runner empties the "
@@ -75,6 +77,8 @@ public static class SummaryColumns
         "width" => $"{r.Succeeded} (width)",
         "budget" => $"{r.Succeeded} (budget: few runs)",
         "max" => $"{r.Succeeded} (max)",
+        "apart" => $"{r.Succeeded} (apart)",
+        SummaryTable.Once => $"{r.Succeeded} (once: not compared)",
         _ => Count(r.Succeeded),
     }, RunsLegend);
 

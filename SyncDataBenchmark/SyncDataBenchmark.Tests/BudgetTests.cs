@@ -42,7 +42,7 @@ public sealed class BudgetTests
         var plan = Plan(seconds: 1200);
 
         Assert.Empty(plan.Decisions);
-        Assert.Equal(3, plan.Compared);
+        Assert.Equal(3, plan.Full);
         Assert.InRange(plan.MinimumSeconds, 880, 890);
     }
 

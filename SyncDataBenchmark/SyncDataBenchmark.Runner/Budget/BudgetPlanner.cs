@@ -44,7 +44,7 @@ public static class BudgetPlanner
             decided.Add(Decision(leave, 0, $"even one run (~{Format(leave.Each)}) does not fit in the budget beside the rest", link));
         }
 
-        return new SizePlan(decided, cases.Sum(c => c.Seconds) + restarts, availableSeconds, cases.Count(c => c.Runs > 1), items.Count(i => !cost.Known(i)));
+        return new SizePlan(decided, cases.Sum(c => c.Seconds) + restarts, availableSeconds, cases.Count(c => c.Runs == settings.Repeat), settings.Repeat, items.Count(i => !cost.Known(i)));
     }
 
     /// <summary>The warm-ups a case is expected to need: --warmup, and one more for a .NET case whose first run compiles (settling), at most --max-warmup.</summary>
@@ -73,17 +73,19 @@ public static class BudgetPlanner
 }
 
 /// <summary>A size's plan: the cases it measures once or leaves out, what its minimum should take, of what it had.</summary>
-/// <param name="Compared">Cases that get their --repeat runs (and more, where close).</param>
+/// <param name="Full">Cases that get their --repeat runs (and more, where close and --max-repeat allows).</param>
 /// <param name="Unknown">Cases no record had a time for: their cost is a guess until they have run.</param>
-public sealed record SizePlan(IReadOnlyList<BudgetedCase> Decisions, double MinimumSeconds, double AvailableSeconds, int Compared, int Unknown)
+public sealed record SizePlan(IReadOnlyList<BudgetedCase> Decisions, double MinimumSeconds, double AvailableSeconds, int Full, int Repeat, int Unknown)
 {
     /// <summary>The plan in words, each decision on a line of its own.</summary>
     public IEnumerable<string> Describe(long rows)
     {
+        var once = Decisions.Count(d => d.Once);
+        var left = Decisions.Count - once;
         yield return string.Create(CultureInfo.InvariantCulture,
-            $"Plan at {rows:N0} rows: {Compared} case(s) compared, ~{BudgetPlanner.Format(MinimumSeconds)} for their warm-ups and timed runs (and the cases measured once), " +
-            $"of ~{BudgetPlanner.Format(AvailableSeconds)} this size has; the rest goes to the close calls.") +
-            (Unknown > 0 ? $" {Unknown} case(s) never timed in a record: guessed until they have run." : "");
+            $"Plan at {rows:N0} rows: {Full} case(s) with their warm-ups and {Repeat} timed run(s) each{(once > 0 ? $", {once} measured once" : "")}{(left > 0 ? $", {left} left out" : "")}: " +
+            $"~{BudgetPlanner.Format(MinimumSeconds)}, of ~{BudgetPlanner.Format(AvailableSeconds)} this size has; what is left goes to close calls and to runs still compiling, replaced." +
+            $"{(Unknown > 0 ? $" {Unknown} case(s) never timed in a record: guessed until they have run." : "")}");
         foreach (var d in Decisions)
         {
             yield return d.Once

@@ -56,6 +56,14 @@ public sealed class AdaptiveStop(BenchSettings settings, SessionMeasurements rec
         return Width(item, runs.Durations) is not { } width || width > settings.TargetWidth;
     }
 
+    /// <summary>The timed runs <paramref name="item"/>'s case still needs of its minimum: --repeat less those that count, one for a case measured once.</summary>
+    public int MinimumLeft(PlanItem item)
+    {
+        var runs = Of(item);
+        return record.BudgetOf(item, link) is { Once: true } ? (runs.Attempts == 0 ? 1 : 0)
+            : runs.Failures >= MaxFailures ? 0 : Math.Max(0, Math.Min(settings.Repeat, settings.MaxRepeat) - runs.Durations.Count);
+    }
+
     /// <summary>
     /// Whether the test already tells <paramref name="item"/>'s combination apart from every other case measured beside
     /// it (its table, share and profile, the pipe included) with enough runs: more runs would change no verdict.

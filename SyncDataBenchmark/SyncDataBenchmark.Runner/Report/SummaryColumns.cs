@@ -65,12 +65,16 @@ public static class SummaryColumns
     public static ReportColumn<SummaryRow> Rank { get; } = new("Rank", r => r.Rank is { } rank ? Count(rank) : None, RankLegend, Numeric: true);
 
     public static ReportColumn<SummaryRow> Best(int repeat) => new("Best",
-        r => (r.BestMs is { } best ? Ms(best) + Change(best, r.Baseline?.BestMs) : r.TimedRuns == 0 ? "not run" : "no successful run"),
+        r => (r.BestMs is { } best ? Ms(best) + Change(best, r.Baseline?.BestMs) : NoTime(r)),
         $"Process Time is SomeService's own measure of truncate, fetch, write and commit, excluding the verification query: the median of the successful timed runs "
         + $"(at least {repeat}; Runs says how many). Best is the fastest of them, shown beside it and used for nothing else; StdDev is the sample standard deviation.", Numeric: true);
 
     public static ReportColumn<SummaryRow> Median { get; } = new("Process Time (median)",
-        r => r.MedianMs is { } m ? Ms(m) + Change(m, r.Baseline?.MedianMs) : r.TimedRuns == 0 ? "not run" : "no successful run", Numeric: true);
+        r => r.MedianMs is { } m ? Ms(m) + Change(m, r.Baseline?.MedianMs) : NoTime(r), Numeric: true);
+
+    /// <summary>Why a row has no time: not run, every run still compiling (left out: JIT-unsettled), or none succeeded.</summary>
+    private static string NoTime(SummaryRow r) =>
+        r.TimedRuns == 0 && r.UnsettledRuns is > 0 and var n ? $"all {n} still compiling" : r.TimedRuns == 0 ? "not run" : "no successful run";
 
     public static ReportColumn<SummaryRow> Runs { get; } = new("Runs", r => r.Succeeded == 0 ? None : r.Stopped switch
     {

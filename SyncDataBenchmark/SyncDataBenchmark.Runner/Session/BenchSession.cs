@@ -163,7 +163,6 @@ public sealed class BenchSession(BenchPlan plan, SessionMeasurements record, IBe
                 return;
             }
 
-            var minimumLeft = Math.Max(0, Settings.Repeat - round) * all.Where(i => record.BudgetOf(i, lab.Link.Name) is null).Sum(cost.Seconds);
             display.Say($"Round {round} ({rows:N0} rows, seed {Settings.Seed}): {items.Count} run(s) of {items.Select(j => j.Key).Distinct().Count()} case(s) still short of " +
                         $"{Settings.Repeat} runs or close calls, ~{BudgetPlanner.Format(roundSeconds)}; {Estimator.Format(budget.Spent)} of the {Estimator.Format(budget.Total)} budget spent.");
             await display.RunAsync(items, async (item, token) =>
@@ -176,7 +175,7 @@ public sealed class BenchSession(BenchPlan plan, SessionMeasurements record, IBe
                 cost.Record(item, clock.Elapsed);
                 await checkpoint(Plan);
                 return warmups == 0 ? outcome : outcome with { Text = $"{outcome.Text} (after {warmups} warm-up(s))" };
-            }, ct, left => budget.Status(round, RoundSeconds(left), RoundSeconds(left) + minimumLeft));
+            }, ct, left => budget.Status(round, RoundSeconds(left), MinimumSeconds(all, stop, left)));
         }
     }
 
@@ -199,6 +198,18 @@ public sealed class BenchSession(BenchPlan plan, SessionMeasurements record, IBe
             record.AddBudgetNote(line.Trim());
             display.Say(line);
         }
+    }
+
+    /// <summary>
+    /// What the size's minimum still needs: the round's runs left, and beyond them each case's timed runs short of its
+    /// minimum (AdaptiveStop.MinimumLeft) with the warm-ups of cases not yet warm.
+    /// </summary>
+    private double MinimumSeconds(IReadOnlyList<PlanItem> all, AdaptiveStop stop, IReadOnlyList<PlanItem> roundLeft)
+    {
+        var inRound = roundLeft.GroupBy(i => i.Key).ToDictionary(g => g.Key, g => g.Count());
+        var beyond = all.Where(i => stop.MinimumLeft(i) > inRound.GetValueOrDefault(i.Key))
+            .Select(i => i with { Index = 0 }).SelectMany(i => Enumerable.Repeat(i, stop.MinimumLeft(i) - inRound.GetValueOrDefault(i.Key))).ToList();
+        return RoundSeconds(roundLeft) + RoundSeconds(beyond);
     }
 
     /// <summary>A round's expected seconds: each item's run, the warm-ups of cases not yet warm, a restart per profile block.</summary>

@@ -158,7 +158,7 @@ public sealed class BenchSession(BenchPlan plan, SessionMeasurements record, IBe
             if (round > 1 && !budget.Fits(roundSeconds))
             {
                 record.AddBudgetNote($"At {rows:N0} rows round {round} was not started: it would take ~{BudgetPlanner.Format(roundSeconds)} and " +
-                                     $"{Estimator.Format(budget.Left)} of the {Estimator.Format(budget.Total)} budget was left; {items.Select(j => j.Key).Distinct().Count()} case(s) still wanted runs.");
+                                     $"{(budget.Left > TimeSpan.Zero ? Estimator.Format(budget.Left) : "nothing")} of the {Estimator.Format(budget.Total)} budget was left; {items.Select(j => j.Key).Distinct().Count()} case(s) still wanted runs.");
                 display.Say(record.BudgetNotes[^1]);
                 return;
             }

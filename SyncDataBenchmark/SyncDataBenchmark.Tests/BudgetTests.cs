@@ -105,12 +105,15 @@ public sealed class BudgetTests
         var c = CaseNumbers.Runnable.Single(x => x.Key == Cheap);
         var record = SummaryTableTests.Record(
             [SummaryTableTests.Run(c, 1, 2_000, true), SummaryTableTests.Run(c, 2, 4_000, true), SummaryTableTests.Run(c, 3, 9_000, false),
-             SummaryTableTests.Run(c, 4, 50_000, true) with { Link = "100mbit" }],
+             SummaryTableTests.Run(c, 4, 50_000, true) with { Link = "100mbit" }, SummaryTableTests.Run(c, 0, 20_000, true)],
             [SummaryTableTests.Psql(900, "users") with { WallMs = 1_000 }]);
 
         var priors = PriorCosts.Of([record]);
 
         Assert.Equal(3.0, priors.RequestSeconds(Cheap, 1_000)!.Value, 6);
+        // A warm-up (a fresh process compiles) is its own prior; a case without one falls back to its timed runs'.
+        Assert.Equal(20.0, priors.RequestSeconds(Cheap, 1_000, warmup: true)!.Value, 6);
+        Assert.Equal(1.0, priors.RequestSeconds(PeerDefinition.PsqlBinaryKey, 1_000, warmup: true)!.Value, 6);
         Assert.Equal(30.0, priors.RequestSeconds(Cheap, 10_000)!.Value, 6);
         Assert.Equal(1.0, priors.RequestSeconds(PeerDefinition.PsqlBinaryKey, 1_000)!.Value, 6);
         Assert.Null(priors.RequestSeconds("EFStream:EFTypical", 1_000));

@@ -17,7 +17,7 @@ public static class BudgetPlanner
     /// <summary>The plan for <paramref name="items"/> (one per case) in <paramref name="availableSeconds"/>.</summary>
     public static SizePlan Plan(IReadOnlyList<PlanItem> items, BenchSettings settings, CostModel cost, double availableSeconds, string link)
     {
-        var cases = items.Select(i => new PlannedCase(i, cost.Seconds(i), WarmupsOf(i, settings), settings.Repeat)).ToList();
+        var cases = items.Select(i => new PlannedCase(i, cost.Seconds(i), cost.Seconds(i.AsWarmup()), WarmupsOf(i, settings), settings.Repeat)).ToList();
         var restarts = Restarts(items, settings) * cost.RestartSeconds;
         var target = availableSeconds * MinimumShare;
         var decided = new List<BudgetedCase>();
@@ -66,9 +66,9 @@ public static class BudgetPlanner
 
     public static string Format(double seconds) => Estimator.Format(TimeSpan.FromSeconds(seconds));
 
-    private sealed record PlannedCase(PlanItem Item, double Each, int Warmups, int Runs)
+    private sealed record PlannedCase(PlanItem Item, double Each, double EachWarmup, int Warmups, int Runs)
     {
-        public double Seconds => (Warmups + Runs) * Each;
+        public double Seconds => Warmups * EachWarmup + Runs * Each;
     }
 }
 

@@ -1,8 +1,8 @@
 namespace SyncDataBenchmark.Runner.Budget;
 
 /// <summary>
-/// What one item (a warm-up or a timed run, with the runner's untimed work around it) is expected to take: its own
-/// mean once it has run in this session; before that its prior (<see cref="PriorCosts"/>) times how much slower or
+/// What one item (a warm-up or a timed run, with the runner's untimed work around it; the two apart) is expected to
+/// take: its own mean once it has run in this session; before that its prior (<see cref="PriorCosts"/>) times how much slower or
 /// faster this machine is today than the priors (the median over the items run so far of measured over prior); a case
 /// with no prior (a table the records never held) the <paramref name="fallback"/>'s guess, else the median known case's.
 /// </summary>
@@ -26,7 +26,7 @@ public sealed class CostModel(PriorCosts priors, Func<PlanItem, double?>? fallba
     public double Speed => _speed.Count == 0 ? 1 : Report.Statistics.Median(_speed)!.Value;
 
     /// <summary>Whether the item's case has a prior, or has run here.</summary>
-    public bool Known(PlanItem item) => _measured.ContainsKey(item.Key) || Prior(item) is not null;
+    public bool Known(PlanItem item) => _measured.ContainsKey(KeyOf(item)) || Prior(item) is not null;
 
     /// <summary>
     /// Seconds one of <paramref name="item"/>'s runs is expected to take, everything in: its own mean at its size; at
@@ -34,7 +34,7 @@ public sealed class CostModel(PriorCosts priors, Func<PlanItem, double?>? fallba
     /// </summary>
     public double Seconds(PlanItem item)
     {
-        if (_measured.TryGetValue(item.Key, out var own))
+        if (_measured.TryGetValue(KeyOf(item), out var own))
         {
             var here = own.Where(m => m.Rows == item.Rows).ToList();
             if (here.Count > 0)
@@ -66,9 +66,9 @@ public sealed class CostModel(PriorCosts priors, Func<PlanItem, double?>? fallba
             _speed.Add(elapsed.TotalSeconds / prior);
         }
 
-        if (!_measured.TryGetValue(item.Key, out var list))
+        if (!_measured.TryGetValue(KeyOf(item), out var list))
         {
-            _measured[item.Key] = list = [];
+            _measured[KeyOf(item)] = list = [];
         }
 
         list.Add((item.Rows, elapsed.TotalSeconds));
@@ -76,7 +76,10 @@ public sealed class CostModel(PriorCosts priors, Func<PlanItem, double?>? fallba
 
     public void RecordRestart(TimeSpan elapsed) => _restarts.Add(elapsed.TotalSeconds);
 
-    private double? Prior(PlanItem item) => priors.RequestSeconds(item.Key, item.Rows) is { } request ? request + Overhead(item.Rows) : null;
+    private double? Prior(PlanItem item) => priors.RequestSeconds(item.Key, item.Rows, item.Warmup) is { } request ? request + Overhead(item.Rows) : null;
+
+    /// <summary>A case's warm-ups are timed apart from its timed runs (PlanItem.AsWarmup): the first run in a process compiles.</summary>
+    private static string KeyOf(PlanItem item) => item.Warmup ? item.Key + " (warm-up)" : item.Key;
 
     private static double Overhead(long rows) => OverheadSeconds + OverheadSecondsPerMillionRows * rows / 1e6;
 }

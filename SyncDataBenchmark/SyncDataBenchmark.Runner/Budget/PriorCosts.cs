@@ -44,21 +44,30 @@ public sealed class PriorCosts(IReadOnlyDictionary<string, IReadOnlyList<(long R
         {
             var main = record.Parameters.Profiles.FirstOrDefault(p => p.Main)?.Name;
             seconds.AddRange(record.Runs.Where(r => r is { Ok: true, Link: NetworkLink.LoopbackName, SourceRows: not null })
-                .Select(r => (CaseIdentity.Profiled(r.Case, r.Profile == main || r.Profile == BenchLab.ExternalProfile ? null : r.Profile), r.SourceRows!.Value, r.WallMs / 1000)));
+                .Select(r => (KeyOf(CaseIdentity.Profiled(r.Case, r.Profile == main || r.Profile == BenchLab.ExternalProfile ? null : r.Profile), r.Warmup), r.SourceRows!.Value, r.WallMs / 1000)));
             seconds.AddRange(record.Peers.Where(r => r is { Ok: true, Link: NetworkLink.LoopbackName, SourceRows: not null, WallMs: not null })
-                .Select(r => (r.Identity.Key, r.SourceRows!.Value, r.WallMs!.Value / 1000)));
+                .Select(r => (KeyOf(r.Identity.Key, r.Warmup), r.SourceRows!.Value, r.WallMs!.Value / 1000)));
         }
 
         return new(seconds.GroupBy(s => s.Key).ToDictionary(g => g.Key,
             g => (IReadOnlyList<(long, double)>)[.. g.GroupBy(s => s.Rows).Select(r => (r.Key, Statistics.Median([.. r.Select(s => s.Seconds)])!.Value))]));
     }
 
+    /// <summary>A warm-up's times are kept apart from the timed runs': a first run in a fresh process compiles, and at small sizes that is most of it.</summary>
+    private static string KeyOf(string key, bool warmup) => warmup ? key + " (warm-up)" : key;
+
     /// <summary>
-    /// The request time of <paramref name="key"/> at <paramref name="rows"/>: its prior at the nearest size measured,
-    /// scaled in proportion to the rows; null without one.
+    /// The request time of <paramref name="key"/> at <paramref name="rows"/> (a warm-up's, when <paramref name="warmup"/>
+    /// and a record has one; else a timed run's): its prior at the nearest size measured, scaled in proportion to the
+    /// rows; null without one.
     /// </summary>
-    public double? RequestSeconds(string key, long rows)
+    public double? RequestSeconds(string key, long rows, bool warmup = false)
     {
+        if (warmup && RequestSeconds(KeyOf(key, true), rows) is { } warm)
+        {
+            return warm;
+        }
+
         if (!byKey.TryGetValue(key, out var sizes) || sizes.Count == 0)
         {
             return null;

@@ -215,7 +215,7 @@ public sealed class BenchSession(BenchPlan plan, SessionMeasurements record, IBe
     /// <summary>A round's expected seconds: each item's run, the warm-ups of cases not yet warm, a restart per profile block.</summary>
     private double RoundSeconds(IReadOnlyList<PlanItem> items)
     {
-        var cold = items.Where(i => !_warm.Contains(i.Key) || _warmProfile != i.Profile.Name).Sum(i => BudgetPlanner.ExpectedWarmups(i, Settings, record, _link) * cost.Seconds(i));
+        var cold = items.Where(i => !_warm.Contains(i.Key) || _warmProfile != i.Profile.Name).Sum(i => BudgetPlanner.ExpectedWarmups(i, Settings, record, _link) * cost.Seconds(i.AsWarmup()));
         var switches = items.Zip(items.Skip(1)).Count(p => p.First.Profile.Name != p.Second.Profile.Name) + (items.Count > 0 && items[0].Profile.Name != _warmProfile && _warmProfile is not null ? 1 : 0);
         return items.Sum(cost.Seconds) + cold + switches * cost.RestartSeconds;
     }
@@ -267,7 +267,7 @@ public sealed class BenchSession(BenchPlan plan, SessionMeasurements record, IBe
         {
             var clock = Stopwatch.StartNew();
             var outcome = await executor.RunAsync(item.AsWarmup(), ct);
-            cost.Record(item, clock.Elapsed);
+            cost.Record(item.AsWarmup(), clock.Elapsed);
             count++;
             display.Say($"    warm-up {count} of {item.Title}: {outcome.Text}");
             if (count < Settings.Warmups)

@@ -111,8 +111,10 @@ public sealed class BudgetTests
         var priors = PriorCosts.Of([record]);
 
         Assert.Equal(3.0, priors.RequestSeconds(Cheap, 1_000)!.Value, 6);
-        // A warm-up (a fresh process compiles) is its own prior; a case without one falls back to its timed runs'.
+        // A warm-up (a fresh process compiles) costs its timed prior plus what the record's warm-up took beyond it, which
+        // does not grow with the rows; a case without one costs its timed runs'.
         Assert.Equal(20.0, priors.RequestSeconds(Cheap, 1_000, warmup: true)!.Value, 6);
+        Assert.Equal(30.0 + 17.0, priors.RequestSeconds(Cheap, 10_000, warmup: true)!.Value, 6);
         Assert.Equal(1.0, priors.RequestSeconds(PeerDefinition.PsqlBinaryKey, 1_000, warmup: true)!.Value, 6);
         Assert.Equal(30.0, priors.RequestSeconds(Cheap, 10_000)!.Value, 6);
         Assert.Equal(1.0, priors.RequestSeconds(PeerDefinition.PsqlBinaryKey, 1_000)!.Value, 6);

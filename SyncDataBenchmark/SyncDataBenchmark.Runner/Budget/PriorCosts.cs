@@ -57,23 +57,22 @@ public sealed class PriorCosts(IReadOnlyDictionary<string, IReadOnlyList<(long R
     private static string KeyOf(string key, bool warmup) => warmup ? key + " (warm-up)" : key;
 
     /// <summary>
-    /// The request time of <paramref name="key"/> at <paramref name="rows"/> (a warm-up's, when <paramref name="warmup"/>
-    /// and a record has one; else a timed run's): its prior at the nearest size measured, scaled in proportion to the
-    /// rows; null without one.
+    /// The request time of <paramref name="key"/> at <paramref name="rows"/>: its timed runs' prior at the nearest size
+    /// measured, scaled in proportion to the rows; for a warm-up (<paramref name="warmup"/>) what the record's warm-ups
+    /// took beyond that at the same size, unscaled; null without a prior.
     /// </summary>
     public double? RequestSeconds(string key, long rows, bool warmup = false)
     {
-        if (warmup && RequestSeconds(KeyOf(key, true), rows) is { } warm)
-        {
-            return warm;
-        }
-
-        if (!byKey.TryGetValue(key, out var sizes) || sizes.Count == 0)
+        if (Nearest(key, rows) is not var (priorRows, wall))
         {
             return null;
         }
 
-        var (priorRows, wall) = sizes.MinBy(s => Math.Abs(Math.Log((double)s.Rows / rows)));
-        return wall * rows / priorRows;
+        // What a warm-up takes beyond a timed run is mostly compiling, which does not grow with the rows: added whole.
+        var compiling = warmup && Nearest(KeyOf(key, true), priorRows) is var (warmRows, warm) && warmRows == priorRows ? Math.Max(0, warm - wall) : 0;
+        return wall * rows / priorRows + compiling;
     }
+
+    private (long Rows, double WallSeconds)? Nearest(string key, long rows) =>
+        byKey.TryGetValue(key, out var sizes) && sizes.Count > 0 ? sizes.MinBy(s => Math.Abs(Math.Log((double)s.Rows / rows))) : null;
 }

@@ -76,7 +76,13 @@ public sealed class CostModel(PriorCosts priors, Func<PlanItem, double?>? fallba
 
     public void RecordRestart(TimeSpan elapsed) => _restarts.Add(elapsed.TotalSeconds);
 
-    private double? Prior(PlanItem item) => priors.RequestSeconds(item.Key, item.Rows, item.Warmup) is { } request ? request + Overhead(item.Rows) : null;
+    /// <summary>
+    /// The item's prior; without one for its key, its plain pair's (Fetch:Insert or the peer, on users, into an emptied
+    /// target, under its profile): a changed share or a coding the records never held costs at least about a reload.
+    /// </summary>
+    private double? Prior(PlanItem item) =>
+        (priors.RequestSeconds(item.Key, item.Rows, item.Warmup) ?? priors.RequestSeconds(CaseIdentity.Profiled(item.Identity.Pair, item.MainProfile ? null : item.Profile.Name), item.Rows, item.Warmup))
+        is { } request ? request + Overhead(item.Rows) : null;
 
     /// <summary>A case's warm-ups are timed apart from its timed runs (PlanItem.AsWarmup): the first run in a process compiles.</summary>
     private static string KeyOf(PlanItem item) => item.Warmup ? item.Key + " (warm-up)" : item.Key;

@@ -100,6 +100,21 @@ public sealed class BudgetTests
     }
 
     [Fact]
+    public void Results_md_says_the_budgets_plan_and_the_round_it_did_not_start()
+    {
+        var c = CaseNumbers.Runnable.Single(x => x.Key == Cheap);
+        var record = SummaryTableTests.Record([SummaryTableTests.Run(c, 1, 100, true)], [SummaryTableTests.Psql(90, "users")]) with
+        {
+            Budget = new BudgetRecord(120, [], ["Plan at 1,000 rows: 1 case(s)", "At 1,000 rows round 4 was not started: it would take ~23s"]),
+        };
+
+        var markdown = MarkdownReport.Render(ReportTables.Of(record), charts: false);
+
+        Assert.Contains("The budget (2m 00s, --budget): its plan and what it stopped:", markdown);
+        Assert.Contains("- At 1,000 rows round 4 was not started: it would take ~23s", markdown);
+    }
+
+    [Fact]
     public void Priors_come_from_a_records_verified_loopback_runs()
     {
         var c = CaseNumbers.Runnable.Single(x => x.Key == Cheap);

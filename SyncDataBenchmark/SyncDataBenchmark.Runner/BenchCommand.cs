@@ -1,5 +1,6 @@
 using System.Diagnostics;
 using Spectre.Console;
+using SyncDataBenchmark.Runner.Budget;
 using SyncDataBenchmark.Runner.Report;
 
 namespace SyncDataBenchmark.Runner;
@@ -26,11 +27,20 @@ public static class BenchCommand
         // --follow has no rounds to order or repeat.
         if (settings.FollowSeconds is null)
         {
-            display.Say($"Seed {settings.Seed} (--seed {settings.Seed} repeats this order); each case: at least {settings.Repeat} timed runs, more until its ratio's interval is within "
-                    + $"{settings.TargetWidth:P0} or {settings.CaseBudgetSeconds:0} s of runs are spent (at most {settings.MaxRepeat}).");
+            display.Say($"Seed {settings.Seed} (--seed {settings.Seed} repeats this order); budget {Estimator.Format(TimeSpan.FromSeconds(settings.BudgetSeconds))} (--budget), from now; "
+                    + (settings.MaxRepeat == settings.Repeat ? $"each case: {settings.Repeat} timed run(s)" : $"each case: at least {settings.Repeat} timed runs, more while it is a close call, until its ratio's interval is within "
+                    + $"{settings.TargetWidth:P0} or {settings.CaseBudgetSeconds:0} s of runs are spent (at most {settings.MaxRepeat})")
+                    + (settings.Repeat < RunStatistics.MinTestRuns ? $"; fewer than {RunStatistics.MinTestRuns} a side: {RunStatistics.TooFewRuns}." : "."));
         }
 
         Directory.CreateDirectory(settings.Out.FullName);
+        // Earlier records' times (the committed ones under artifacts/, and --out's): what the plan estimates from.
+        var priors = await PriorCosts.ReadAsync([settings.Out.FullName, Path.GetFullPath("artifacts")], settings.Tmpfs);
+        if (settings.FollowSeconds is null && settings.OwnTable is null)
+        {
+            SayEstimate(settings, new CostModel(priors), display);
+        }
+
         if (await ToolsAsync(settings) is not { } tools)
         {
             return SetupFailed;
@@ -73,7 +83,7 @@ public static class BenchCommand
                 return await Follow.FollowCommand.RunAsync(settings, lab, display.Say, environment, wall, ct);
             }
 
-            var (report, complete) = await MeasureAsync(settings, lab, display, environment, wall, ct);
+            var (report, complete) = await MeasureAsync(settings, lab, display, environment, wall, priors, ct);
             var pictureProblem = await DerivedOutputs.WriteAsync(report, settings.Out.FullName, settings.Charts, display.Say);
             ConsoleSummary.Show(report, settings.Out.FullName, pictureProblem);
             return !complete ? Interrupted : report.Passed && pictureProblem is null ? Passed : RunsFailed;
@@ -123,12 +133,14 @@ public static class BenchCommand
 
     /// <summary>The plan carried out, the record written after each item and once more, complete (or not), at the end.</summary>
     private static async Task<(BenchResults Report, bool Complete)> MeasureAsync(
-        BenchSettings settings, BenchLab lab, IBenchDisplay display, BenchEnvironment environment, Stopwatch wall, CancellationToken ct)
+        BenchSettings settings, BenchLab lab, IBenchDisplay display, BenchEnvironment environment, Stopwatch wall, PriorCosts priors, CancellationToken ct)
     {
         var jsonPath = Path.Combine(settings.Out.FullName, ResultsFile.FileName);
         var record = new SessionMeasurements();
+        var cost = new CostModel(priors, lab.OwnTable is null ? null : _ => OwnTableMatrix.RunSeconds(lab.OwnTableBytes));
         var session = new BenchSession(new BenchPlan(settings), record, display,
-            _ => ResultsFile.WriteAsync(ResultsFile.Build(record, lab, settings, environment, complete: false), jsonPath));
+            _ => ResultsFile.WriteAsync(ResultsFile.Build(record, lab, settings, environment, complete: false), jsonPath),
+            new RunBudget(TimeSpan.FromSeconds(settings.BudgetSeconds), wall), cost);
         var complete = true;
         try
         {
@@ -144,6 +156,30 @@ public static class BenchCommand
         var report = ResultsFile.Build(record, lab, settings, finished, complete);
         await ResultsFile.WriteAsync(report, jsonPath);
         return (report, complete);
+    }
+
+    /// <summary>
+    /// What the run will cost, said before the lab starts: each size's plan from earlier records' times as they were
+    /// measured (today's speed is known only once runs are timed; each size is planned again when it starts).
+    /// </summary>
+    private static void SayEstimate(BenchSettings settings, CostModel cost, IBenchDisplay display)
+    {
+        var plan = new BenchPlan(settings);
+        var budget = new RunBudget(TimeSpan.FromSeconds(settings.BudgetSeconds), new Stopwatch());
+        var total = 0.0;
+        for (var i = 0; i < settings.Sizes.Count; i++)
+        {
+            var items = plan.ItemsAt(i, settings.Links[0].Name, new SessionMeasurements());
+            var sized = BudgetPlanner.Plan(items, settings, cost, budget.ShareSeconds(settings.Sizes, i, settings.Links.Count), settings.Links[0].Name);
+            total += sized.MinimumSeconds * settings.Links.Count;
+            foreach (var line in sized.Describe(settings.Sizes[i]))
+            {
+                display.Say(line);
+            }
+        }
+
+        display.Say($"Estimate before the lab starts: ~{BudgetPlanner.Format(total)} of runs at this machine's recorded speed, plus the lab's start (a cluster, the seed, " +
+                    $"two services); at most the budget, {Estimator.Format(budget.Total)}. Each size is planned again when it starts, at today's speed.");
     }
 
     /// <summary>The external tools' versions, checked before an hour of runs; null (and said why) when the pictures cannot be drawn.</summary>

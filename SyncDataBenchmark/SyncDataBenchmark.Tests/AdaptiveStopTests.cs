@@ -116,6 +116,61 @@ public sealed class AdaptiveStopTests
     }
 
     [Fact]
+    public void A_run_still_compiling_does_not_count_and_is_replaced()
+    {
+        var record = new SessionMeasurements();
+        Pipe(record, Quiet);
+        var c = CaseNumbers.Runnable.Single(x => x.Key == Copy);
+        foreach (var _ in Enumerable.Range(0, 3))
+        {
+            var run = SummaryTableTests.Run(c, 1, 1_000, true);
+            record.Add((run with { Result = run.Result! with { SomeService = new ServiceFigures(0, 0, 0, 0, 0, 0, null, 0, JitTimeMs: 50) } }).Flagged(10));
+        }
+
+        var (stop, item, _, _) = Judge(record, Settings with { MaxRepeat = 3 });
+        // Three runs of --repeat 3, all flagged (3 s, past the 2 s --case-budget were they counted): none counts, and
+        // --max-repeat 3 leaves room for their replacements.
+        Assert.True(stop.Wants(item));
+        Case(record, Quiet.Take(3));
+        Assert.False(stop.Wants(item));
+    }
+
+    [Fact]
+    public void A_case_the_test_tells_apart_from_every_other_stops_at_repeat_and_a_close_call_runs_on()
+    {
+        var settings = Settings with { Repeat = 5, MaxRepeat = 20, CaseBudgetSeconds = 1_000, Cases = CaseSelection.Parse([Copy, "EFStream:NpgsqlCopy"], out _) };
+        var record = new SessionMeasurements();
+        double[] noisy = [80, 120, 95, 110, 100];
+        Pipe(record, noisy.Select(x => x * 0.5));
+        Case(record, noisy);
+        var other = CaseNumbers.Runnable.Single(x => x.Key == "EFStream:NpgsqlCopy");
+        foreach (var ms in noisy)
+        {
+            record.Add(SummaryTableTests.Run(other, 1, ms * 3, true));
+        }
+
+        var all = new BenchPlan(settings).ItemsAt(0, NetworkLink.LoopbackName, record);
+        var stop = new AdaptiveStop(settings, record, NetworkLink.LoopbackName);
+        var item = all.Single(i => i.Key == Copy);
+        // Its interval is far wider than 10%, but the test tells it from the pipe (2×) and the other case (3×): more runs decide nothing.
+        Assert.True(stop.Apart(item, noisy));
+        Assert.False(stop.Wants(item));
+
+        // The other case as fast as this one: a close call, which runs on.
+        var close = new SessionMeasurements();
+        Pipe(close, noisy.Select(x => x * 0.5));
+        Case(close, noisy);
+        foreach (var ms in noisy)
+        {
+            close.Add(SummaryTableTests.Run(other, 1, ms + 1, true));
+        }
+
+        var judge = new AdaptiveStop(settings, close, NetworkLink.LoopbackName);
+        Assert.False(judge.Apart(item, noisy));
+        Assert.True(judge.Wants(item));
+    }
+
+    [Fact]
     public void A_timed_run_that_compiled_past_the_threshold_is_flagged_and_a_warm_up_never_is()
     {
         var c = CaseNumbers.Runnable.Single(x => x.Key == Copy);
@@ -128,5 +183,8 @@ public sealed class AdaptiveStopTests
         Assert.True(Compiled(1, 11).Flagged(10).Unsettled);
         Assert.Null(Compiled(1, 9).Flagged(10).Unsettled);
         Assert.Null(Compiled(0, 500).Flagged(10).Unsettled);
+        // 50 ms of compiling in a two-minute run is under 1% of it: not flagged.
+        var longRun = Compiled(1, 50);
+        Assert.Null((longRun with { Result = longRun.Result! with { DurationMs = 120_000 } }).Flagged(10).Unsettled);
     }
 }

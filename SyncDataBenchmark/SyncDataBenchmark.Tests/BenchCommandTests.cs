@@ -230,7 +230,7 @@ public sealed class BenchCommandTests
     [InlineData("--someservice-url", "http://127.0.0.1:1", "need --connection")]
     [InlineData("--profile", "tunned", "--profile: 'tunned' is not valid: one or more of default, workstation, tuned")]
     [InlineData("--bogus", "x", "'--bogus' is not an option of this command. Valid options: --help, --version, --rows,")]
-    [InlineData("--max-repeat", "2", "--repeat is more than --max-repeat")]
+    [InlineData("--budget", "30s", "--budget: '30s' is not valid: a duration from 60 s to 48 h")]
     public async Task Options_that_cannot_go_together_are_refused_before_anything_starts(string option, string value, string message)
     {
         var output = Path.Combine(Path.GetTempPath(), "syncdata-bench-refused-" + Path.GetRandomFileName());

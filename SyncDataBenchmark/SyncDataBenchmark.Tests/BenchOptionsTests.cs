@@ -166,10 +166,37 @@ public sealed class BenchOptionsTests
         // No --seed: a seed of its own, which the record keeps (ResultsFile) so the order can be repeated.
         Assert.InRange(defaults.Seed, 0, int.MaxValue);
 
-        // A --repeat or --warmup past the other's default raises it: "--repeat 40" still runs 40 times.
+        // A --warmup past --max-warmup's default raises it; a given --repeat is the count, unless --max-repeat is given too.
         var (raised, many) = Parse("--repeat", "40", "--warmup", "40");
         Assert.Empty(BenchOptions.Errors(many));
         Assert.Equal((40, 40), (raised.Settings(many).MaxRepeat, raised.Settings(many).MaxWarmups));
+        var (one, once) = Parse("--repeat", "1");
+        Assert.Equal((1, 1), (one.Settings(once).Repeat, one.Settings(once).MaxRepeat));
+        var (adaptive, fromOne) = Parse("--repeat", "1", "--max-repeat", "9");
+        Assert.Equal((1, 9), (adaptive.Settings(fromOne).Repeat, adaptive.Settings(fromOne).MaxRepeat));
+        // "--max-repeat 3" alone lowers the least runs with it rather than being refused.
+        var (capped, three) = Parse("--max-repeat", "3");
+        Assert.Empty(BenchOptions.Errors(three));
+        Assert.Equal((3, 3), (capped.Settings(three).Repeat, capped.Settings(three).MaxRepeat));
+    }
+
+    [Theory]
+    [InlineData(null, 75 * 60)]
+    [InlineData("90m", 90 * 60)]
+    [InlineData("2h", 2 * 3600)]
+    [InlineData("600", 600)]
+    public void The_budget_defaults_to_75_minutes_and_takes_a_duration(string? budget, double seconds)
+    {
+        var (options, parse) = budget is null ? Parse() : Parse("--budget", budget);
+
+        Assert.Empty(BenchOptions.Errors(parse));
+        Assert.Equal(seconds, options.Settings(parse).BudgetSeconds);
+    }
+
+    [Fact]
+    public void A_budget_under_a_minute_is_refused()
+    {
+        Assert.Contains(BenchOptions.Errors(Parse("--budget", "30s").Parse), e => e.Contains("--budget: '30s' is not valid", StringComparison.Ordinal));
     }
 
     [Theory]

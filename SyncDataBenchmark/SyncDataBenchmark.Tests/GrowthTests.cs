@@ -114,17 +114,6 @@ public sealed class GrowthTests
         Assert.Empty(quiet);
     }
 
-    [Fact]
-    public void The_estimate_uses_the_prediction_until_the_case_has_run_at_this_size()
-    {
-        var estimator = new Estimator(key => key == "A" ? TimeSpan.FromSeconds(100) : null);
-        Assert.Equal(TimeSpan.FromSeconds(100), estimator.Expected("A"));
-        Assert.Null(estimator.Expected("B"));
-
-        estimator.Record("A", TimeSpan.FromSeconds(80));
-        Assert.Equal(TimeSpan.FromSeconds(80), estimator.Expected("A"));
-    }
-
     private static (long[]? Value, IReadOnlyList<string> Errors) ParseRows(string text)
     {
         var rows = new Option<long[]>("--rows") { CustomParser = r => OptionParsing.Sizes(r, "--rows", 1, int.MaxValue) ?? [] };

@@ -144,7 +144,9 @@ public sealed class SummaryTableTests
 
         foreach (var row in tables.Summary)
         {
-            var timed = csv.Where(r => r["Case"] == row.Case && r["Profile"] == row.Profile).ToList();
+            // A verified run flagged as still compiling is left out of the row (and replaced in the session).
+            var timed = csv.Where(r => r["Case"] == row.Case && r["Profile"] == row.Profile
+                && !(r.GetValueOrDefault("JitUnsettled") == "True" && r["Status"] == RunStatus.Succeeded && r["Verified"] == "True")).ToList();
             var ok = timed.Where(r => r["Status"] == RunStatus.Succeeded && r["Verified"] == "True").ToList();
             var durations = ok.Select(r => Number(r["DurationMs"])).ToList();
             Assert.Equal($"{ok.Count}/{timed.Count}", SummaryColumns.Verified.Cell(row));

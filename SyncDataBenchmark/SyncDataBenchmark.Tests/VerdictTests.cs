@@ -58,6 +58,39 @@ public sealed class VerdictTests
     }
 
     [Fact]
+    public void Below_five_runs_a_side_nothing_is_called_tied_or_slower_but_too_few_runs_to_compare()
+    {
+        double[] fast = [100, 101, 99, 100];
+        double[] slow = [200, 201, 199, 200];
+        // Four a side, twice as slow: Perfolizer's placeholder below five would call it; the lab does not ask.
+        Assert.Equal(Perfolizer.Mathematics.Common.ComparisonResult.Unknown, RunStatistics.Compare(slow, fast));
+        Assert.Equal(Perfolizer.Mathematics.Common.ComparisonResult.Greater, RunStatistics.Compare([.. slow, 200], [.. fast, 100]));
+
+        var peers = Jitter.Select((j, i) => SummaryTableTests.Psql(100 + j, "users") with { Round = i + 1 }).ToList();
+        var record = SummaryTableTests.Record([.. Runs(Raw, 100), .. Runs(Copy, 101), .. Runs(Bulk, 150).Take(3)], peers);
+        var row = Verdict.Build(SummaryTable.Build(record, 1_000, NetworkLink.LoopbackName))[0];
+
+        Assert.Equal([Copy.Key], row.Tied.Select(r => r.Case));
+        Assert.Equal([Bulk.Key], row.TooFew.Select(r => r.Case));
+        Assert.Null(row.RunnerUp);
+        Assert.Equal("#7 NpgsqlCopy × EFBulk: 150 ms, 1.50× pipe (median/median), n=3", Verdict.Columns[^1].Cell(row));
+    }
+
+    [Fact]
+    public void Runs_still_compiling_are_left_out_of_the_row_and_counted()
+    {
+        var runs = Runs(Copy, 100).ToList();
+        runs[0] = runs[0] with { Result = runs[0].Result! with { DurationMs = 900 }, Unsettled = true };
+        var record = SummaryTableTests.Record(runs, []);
+
+        var row = SummaryTable.Build(record, 1_000, NetworkLink.LoopbackName).Single() with { UnsettledRuns = 1 };
+
+        Assert.Equal(9, row.Succeeded);
+        Assert.Equal(9, row.TimedRuns);
+        Assert.DoesNotContain(900, row.Durations);
+    }
+
+    [Fact]
     public void The_ratio_interval_holds_the_ratio_and_excludes_one_only_when_the_times_differ()
     {
         double[] pipe = [.. Jitter.Select(j => 100 + j)];

@@ -4,7 +4,10 @@ public interface IBenchDisplay
 {
     void Say(string text);
 
-    /// <param name="prior">A case's expected time before it has run here (a sweep: predicted from the smaller sizes).</param>
+    /// <param name="status">
+    /// Time spent and left, given the jobs still to run from the current one on (the session's budget:
+    /// Budget.RunBudget.Status), shown beside every job.
+    /// </param>
     Task RunAsync(IReadOnlyList<PlanItem> jobs, Func<PlanItem, CancellationToken, Task<ItemOutcome>> execute, CancellationToken ct,
-        Func<string, TimeSpan?>? prior = null);
+        Func<IReadOnlyList<PlanItem>, string>? status = null);
 }

@@ -8,17 +8,14 @@ public sealed class PlainDisplay(int repeat) : IBenchDisplay
     public void Say(string text) => Console.WriteLine(text);
 
     public async Task RunAsync(IReadOnlyList<PlanItem> jobs, Func<PlanItem, CancellationToken, Task<ItemOutcome>> execute, CancellationToken ct,
-        Func<string, TimeSpan?>? prior = null)
+        Func<IReadOnlyList<PlanItem>, string>? status = null)
     {
-        var estimator = new Estimator(prior);
         var total = Stopwatch.StartNew();
         foreach (var job in jobs)
         {
-            var (known, unknown) = estimator.Remaining(jobs.Skip(job.Index));
-            Console.WriteLine($"[{job.Index + 1}/{jobs.Count}] {job.Title} {job.RunLabel(repeat)} · elapsed {Estimator.Format(total.Elapsed)} · {Estimator.Describe(known, unknown)}");
-            var clock = Stopwatch.StartNew();
+            var left = status?.Invoke([.. jobs.Skip(job.Index)]) is { } s ? $" · {s}" : "";
+            Console.WriteLine($"[{job.Index + 1}/{jobs.Count}] {job.Title} {job.RunLabel(repeat)}{left}");
             var outcome = await Heartbeat.RunAsync($"{job.Title} {job.RunLabel(repeat)} still running", () => execute(job, ct), Say);
-            estimator.Record(job.Key, clock.Elapsed);
             Console.WriteLine($"    {(outcome.Ok ? "ok" : "FAILED")} {job.Title} {job.RunLabel(repeat)}: {outcome.Text}");
         }
 

@@ -27,9 +27,18 @@ public sealed class BenchOptions
         "it is listed as skipped", $"{BenchSettings.DefaultMaxRunSeconds:0}");
 
     private readonly Option<int?> _repeat = Number("--repeat", 1000,
-        "The least timed runs per case and peer; a case runs more (rounds in random order) until its --ci-width, --case-budget or --max-repeat is reached", $"{BenchSettings.DefaultRepeat}");
+        "The timed runs per case and peer; without it, at least this many and more (rounds in random order) until the case's --ci-width, --case-budget, --max-repeat or the --budget " +
+        "is reached; given, exactly this many unless --max-repeat is also given. Fewer than 5 a side: too few runs to compare", $"{BenchSettings.DefaultRepeat}");
 
-    private readonly Option<int?> _maxRepeat = Number("--max-repeat", 1000, "The most timed runs per case and peer", $"{BenchSettings.DefaultMaxRepeat}, or --repeat if more");
+    private readonly Option<int?> _maxRepeat = Number("--max-repeat", 1000, "The most timed runs per case and peer", $"{BenchSettings.DefaultMaxRepeat}, or --repeat when it is given");
+
+    private readonly Option<double?> _budget = new("--budget")
+    {
+        Description = "The whole session's wall time, from its start: before the first run the plan fits every case's warm-ups and --repeat runs in it (the costliest measured once, " +
+                      "\"not compared\", when they do not fit), prints what it will cost, and no round starts that would end past it, e.g. 75m, 2h or 600s (1 min to 48 h). " +
+                      $"Default: {BenchSettings.DefaultBudgetSeconds / 60:0}m.",
+        CustomParser = r => OptionParsing.Duration(r, "--budget", 60, 48 * 3600),
+    };
 
     private readonly Option<double?> _ciWidth = new("--ci-width")
     {
@@ -181,7 +190,7 @@ public sealed class BenchOptions
             "Runs every runnable fetch × insert combination of SyncDataBenchmark (and the peers: psql pipes, pgcopydb, postgres_fdw, logical replication) against the same seeded table, " +
             "verifies every run, and writes results.json, results.csv, results.md and pictures. Exits 1 if any run failed or was not verified.")
         {
-            _rows, _maxRunSeconds, _noMaxRun, _repeat, _maxRepeat, _ciWidth, _caseBudget, _warmup, _maxWarmup, _jitThreshold, _seed, _cases, _pageSize, _batchSize, _out, _connection, _sourceConnection, _sourceUrl, _someServiceUrl, _tmpfs, _noPeers, _peers, _noCharts, _follow, _outage, _writeRate, _profile, _profileCases, _link, _compression, _table, _changed, _reportFrom, _readme,
+            _rows, _maxRunSeconds, _noMaxRun, _repeat, _maxRepeat, _budget, _ciWidth, _caseBudget, _warmup, _maxWarmup, _jitThreshold, _seed, _cases, _pageSize, _batchSize, _out, _connection, _sourceConnection, _sourceUrl, _someServiceUrl, _tmpfs, _noPeers, _peers, _noCharts, _follow, _outage, _writeRate, _profile, _profileCases, _link, _compression, _table, _changed, _reportFrom, _readme,
         };
         _cases.Validators.Add(r => ValidateCases(r, "--cases"));
         _profileCases.Validators.Add(r => ValidateCases(r, "--profile-cases"));
@@ -212,10 +221,12 @@ public sealed class BenchOptions
     {
         Sizes = parse.GetValue(_rows)!,
         MaxRunSeconds = parse.GetValue(_noMaxRun) ? null : parse.GetValue(_maxRunSeconds) ?? BenchSettings.DefaultMaxRunSeconds,
-        Repeat = parse.GetValue(_repeat) ?? BenchSettings.DefaultRepeat,
+        // "--max-repeat 3" alone lowers the least runs with it.
+        Repeat = parse.GetValue(_repeat) ?? Math.Min(BenchSettings.DefaultRepeat, parse.GetValue(_maxRepeat) ?? int.MaxValue),
         Warmups = parse.GetValue(_warmup) ?? BenchSettings.DefaultWarmups,
-        // Without --max-repeat (--max-warmup), a --repeat (--warmup) above its default raises it: "--repeat 40" still means 40 runs.
-        MaxRepeat = parse.GetValue(_maxRepeat) ?? Math.Max(BenchSettings.DefaultMaxRepeat, parse.GetValue(_repeat) ?? BenchSettings.DefaultRepeat),
+        // Without --max-repeat a given --repeat is the count: "--repeat 1" is one timed run a case, not the first of twenty.
+        MaxRepeat = parse.GetValue(_maxRepeat) ?? parse.GetValue(_repeat) ?? BenchSettings.DefaultMaxRepeat,
+        BudgetSeconds = parse.GetValue(_budget) ?? BenchSettings.DefaultBudgetSeconds,
         TargetWidth = parse.GetValue(_ciWidth) ?? BenchSettings.DefaultTargetWidth,
         CaseBudgetSeconds = parse.GetValue(_caseBudget) ?? BenchSettings.DefaultCaseBudgetSeconds,
         MaxWarmups = parse.GetValue(_maxWarmup) ?? Math.Max(BenchSettings.DefaultMaxWarmups, parse.GetValue(_warmup) ?? BenchSettings.DefaultWarmups),
@@ -432,7 +443,7 @@ public sealed class BenchOptions
             (r.GetValue(_someServiceUrl) is not null && OptionParsing.List(r.GetValue(_profile) ?? []).Any(p => !string.Equals(p, RuntimeProfiles.DefaultName, StringComparison.OrdinalIgnoreCase)),
                 "--profile applies to services the runner starts; with --someservice-url the services run whatever they were started with (recorded as reported)."),
             (r.GetValue(_noMaxRun) && r.GetValue(_maxRunSeconds) is not null, "--max-run-seconds and --no-max-run contradict each other: give one."),
-            (r.GetValue(_maxRepeat) is { } maxRepeat && (r.GetValue(_repeat) ?? BenchSettings.DefaultRepeat) > maxRepeat,
+            (r.GetValue(_maxRepeat) is { } maxRepeat && r.GetValue(_repeat) is { } repeat && repeat > maxRepeat,
                 "--repeat is more than --max-repeat: the least runs per case cannot exceed the most."),
             (r.GetValue(_maxWarmup) is { } maxWarmup && (r.GetValue(_warmup) ?? BenchSettings.DefaultWarmups) > maxWarmup,
                 "--warmup is more than --max-warmup: the least warm-ups per case cannot exceed the most."),

@@ -16,12 +16,20 @@ public sealed record BenchSettings
     public double? MaxRunSeconds { get; init; } = DefaultMaxRunSeconds;
     public const double DefaultMaxRunSeconds = 900;
     /// <summary>
-    /// The least timed runs per case (--repeat): three, the fewest an interval is computed from. A case runs more until
+    /// The session's wall time (--budget), from the command's start: the plan fits its minimum in it, measuring the
+    /// costliest cases once when it must (Budget.BudgetPlanner), and no round starts that would end past it. Default 75
+    /// minutes: a full ./bench.sh on this 2-core machine (docs/running.md).
+    /// </summary>
+    public double BudgetSeconds { get; init; } = DefaultBudgetSeconds;
+    public const double DefaultBudgetSeconds = 75 * 60;
+    /// <summary>
+    /// The least timed runs per case (--repeat): five, the fewest the test and an interval are computed from
+    /// (RunStatistics.MinTestRuns). Given, it is also the most unless --max-repeat is: "--repeat 1" is one run. A case runs more until
     /// its ratio to the pipe is known within <see cref="TargetWidth"/>, its <see cref="CaseBudgetSeconds"/> are spent or
     /// it reached <see cref="MaxRepeat"/> (AdaptiveStop).
     /// </summary>
     public required int Repeat { get; init; }
-    public const int DefaultRepeat = 3;
+    public const int DefaultRepeat = 5;
     /// <summary>The most timed runs per case (--max-repeat).</summary>
     public int MaxRepeat { get; init; } = DefaultMaxRepeat;
     public const int DefaultMaxRepeat = 20;

@@ -6,7 +6,7 @@ namespace SyncDataBenchmark.Runner;
 /// <summary>
 /// The matrix on a user's table (docs/own-table.md), decided and said before any run: the cases that can carry it
 /// (<see cref="DescribedTableReach"/>, the rule SomeService refuses by), every other case named with why, no peers, one
-/// size (the table as it is), and a rough estimate of how long it will take.
+/// size (the table as it is), and a first guess at a run's time for the budget's plan.
 /// </summary>
 public static class OwnTableMatrix
 {
@@ -57,27 +57,11 @@ public static class OwnTableMatrix
             ProfileCases = profiled.Count > 0 ? CaseSelection.Parse(profiled.Select(c => $"{c.Fetch}:{c.Insert}"), out _) : cases,
             Profiles = profiled.Count > 0 ? settings.Profiles : [settings.MainProfile],
         };
-        say(Estimate(narrowed, carried.Count, profiled.Count, bytes));
+        say($"Your table: {bytes / 1e6:N0} MB (pg_table_size); each run guessed at ~{RunSeconds(bytes):N0} s ({BytesPerSecond / 1e6:N0} MB of table a second, as a 120 MB table " +
+            "took here) until the first runs are timed: the plan below says what that costs.");
         return narrowed;
     }
 
-    /// <summary>
-    /// How long the runs should take, from the table's bytes: rough, and labelled so. A case runs between --warmup +
-    /// --repeat runs and, when its interval stays wide, warm-ups up to a third of --case-budget and timed runs until the
-    /// budget is spent or --max-repeat is reached (AdaptiveStop): the estimate gives both ends.
-    /// </summary>
-    private static string Estimate(BenchSettings settings, int cases, int profiled, long bytes)
-    {
-        var timedCases = cases + profiled * (settings.Profiles.Count - 1);
-        var perRun = Math.Max(1, bytes / BytesPerSecond);
-        var fewest = (double)(settings.Warmups + settings.Repeat) * perRun;
-        var warmups = Math.Max(settings.Warmups * perRun, Math.Min(settings.MaxWarmups * perRun, settings.CaseBudgetSeconds / 3 + perRun));
-        var timed = Math.Max(settings.Repeat * perRun, Math.Min(settings.MaxRepeat * perRun, settings.CaseBudgetSeconds + perRun));
-        return $"Rough estimate: {timedCases} cases ({cases}" +
-               (profiled > 0 && settings.Profiles.Count > 1 ? $", {profiled} again under each further profile" : "") +
-               $"), each {settings.Warmups}–{settings.MaxWarmups} warm-ups and {settings.Repeat}–{settings.MaxRepeat} timed runs (until its interval is within --ci-width or --case-budget {settings.CaseBudgetSeconds:0} s is spent), " +
-               $"of a {bytes / 1e6:N0} MB table (pg_table_size), at about {BytesPerSecond / 1e6:N0} MB of table per second of a run (moved, verified twice, emptied), as a 120 MB table took here: " +
-               $"~{TimeSpan.FromSeconds(timedCases * fewest):hh\\:mm\\:ss} to ~{TimeSpan.FromSeconds(timedCases * (warmups + timed)):hh\\:mm\\:ss}, plus the services' start. " +
-               "A guess from size alone: types, TOAST and your machine change it.";
-    }
+    /// <summary>One run's seconds on a table of <paramref name="bytes"/>, everything in, before any has run: the budget's guess (Budget.CostModel).</summary>
+    public static double RunSeconds(long bytes) => Math.Max(1, bytes / BytesPerSecond);
 }

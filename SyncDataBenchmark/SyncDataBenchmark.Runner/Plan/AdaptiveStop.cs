@@ -1,12 +1,15 @@
+using Perfolizer.Mathematics.Common;
 using SyncDataBenchmark.Runner.Report;
 
 namespace SyncDataBenchmark.Runner;
 
 /// <summary>
 /// Whether a case wants another timed run, from what the record holds of it at its size across one link: at least
-/// --repeat runs; then more until the interval of its median/median ratio to the psql binary pipe (its own median's,
-/// without the pipe) is narrower than --ci-width, or its runs spent --case-budget seconds, or it ran --max-repeat
-/// times, or failed twice. The pipe runs as long as any case of its table and share does: every ratio needs it.
+/// --repeat runs (one for a case the budget measures once); then more only while it is a close call (Kalibera and
+/// Jones: runs where the variance decides something): not yet told apart by the test from every other case of its table
+/// and profile, and the interval of its median/median ratio to the psql binary pipe (its own median's, without the pipe)
+/// wider than --ci-width; and never past --case-budget seconds, --max-repeat runs or two failures. A run flagged as still
+/// compiling does not count and is replaced. The pipe runs as long as any case of its table and share does.
 /// </summary>
 public sealed class AdaptiveStop(BenchSettings settings, SessionMeasurements record, string link)
 {
@@ -29,7 +32,13 @@ public sealed class AdaptiveStop(BenchSettings settings, SessionMeasurements rec
     public bool Wants(PlanItem item)
     {
         var runs = Of(item);
-        if (runs.Attempts >= settings.MaxRepeat || runs.Failures >= MaxFailures)
+        if (record.BudgetOf(item, link) is { Once: true })
+        {
+            return runs.Attempts == 0;
+        }
+
+        // A run flagged as still compiling does not count and is replaced: up to --max-repeat replacements more.
+        if (runs.Attempts >= settings.MaxRepeat + Math.Min(runs.Flagged, settings.MaxRepeat) || runs.Failures >= MaxFailures)
         {
             return false;
         }
@@ -39,12 +48,39 @@ public sealed class AdaptiveStop(BenchSettings settings, SessionMeasurements rec
             return true;
         }
 
-        if (runs.SpentMs >= settings.CaseBudgetSeconds * 1000)
+        if (runs.SpentMs >= settings.CaseBudgetSeconds * 1000 || Apart(item, runs.Durations))
         {
             return false;
         }
 
         return Width(item, runs.Durations) is not { } width || width > settings.TargetWidth;
+    }
+
+    /// <summary>The timed runs <paramref name="item"/>'s case still needs of its minimum: --repeat less those that count, one for a case measured once.</summary>
+    public int MinimumLeft(PlanItem item)
+    {
+        var runs = Of(item);
+        return record.BudgetOf(item, link) is { Once: true } ? (runs.Attempts == 0 ? 1 : 0)
+            : runs.Failures >= MaxFailures ? 0 : Math.Max(0, Math.Min(settings.Repeat, settings.MaxRepeat) - runs.Durations.Count);
+    }
+
+    /// <summary>
+    /// Whether the test already tells <paramref name="item"/>'s combination apart from every other case measured beside
+    /// it (its table, share and profile, the pipe included) with enough runs: more runs would change no verdict.
+    /// </summary>
+    public bool Apart(PlanItem item, IReadOnlyList<double> durations)
+    {
+        if (item.Combination is null)
+        {
+            return false;
+        }
+
+        var others = record.Runs.Where(r => r.Case != item.Case && r.Table == item.Table.Name && r.ChangedShare == item.Share && ProfileOf(r, item)
+                && r.Link == link && r.SourceRows == item.Rows && r.Counts)
+            .GroupBy(r => r.Case).Select(g => (IReadOnlyList<double>)[.. g.Select(r => r.Result!.DurationMs!.Value)])
+            .Append(PipeOf(item))
+            .Where(d => d.Count >= RunStatistics.MinTestRuns).ToList();
+        return others.Count > 0 && others.All(o => RunStatistics.Compare(durations, o) is ComparisonResult.Greater or ComparisonResult.Lesser);
     }
 
     /// <summary>The width the case is judged by: its ratio's to the pipe, or its own median's without a pipe run.</summary>
@@ -69,14 +105,14 @@ public sealed class AdaptiveStop(BenchSettings settings, SessionMeasurements rec
 
     private IEnumerable<PeerRun> Peers(long rows) => record.PeerRuns.Where(r => r.Link == link && r.SourceRows == rows);
 
-    private (IReadOnlyList<double> Durations, int Attempts, int Failures, double SpentMs) Of(PlanItem item)
+    private (IReadOnlyList<double> Durations, int Attempts, int Failures, int Flagged, double SpentMs) Of(PlanItem item)
     {
-        List<(bool Ok, double? Ms, double? WallMs)> runs = item.Combination is not null
+        List<(bool Ok, bool Flagged, double? Ms, double? WallMs)> runs = item.Combination is not null
             ? [.. record.Runs.Where(r => r.Case == item.Case && ProfileOf(r, item) && r.Link == link && r.SourceRows == item.Rows && !r.Warmup)
-                .Select(r => (r.Ok, r.Result?.DurationMs, (double?)r.WallMs))]
+                .Select(r => (r.Ok, r.Unsettled == true, r.Result?.DurationMs, (double?)r.WallMs))]
             : [.. Peers(item.Rows).Where(r => r.Peer == item.Peer!.Key && r.Table == item.Table.Name && r.ChangedShare == item.Share && !r.Warmup)
-                .Select(r => (r.Ok, r.DurationMs, r.WallMs))];
-        var durations = runs.Where(r => r.Ok && r.Ms is not null).Select(r => r.Ms!.Value).ToList();
-        return (durations, runs.Count, runs.Count(r => !r.Ok), runs.Sum(r => r.Ms ?? r.WallMs ?? 0));
+                .Select(r => (r.Ok, false, r.DurationMs, r.WallMs))];
+        var durations = runs.Where(r => r is { Ok: true, Flagged: false, Ms: not null }).Select(r => r.Ms!.Value).ToList();
+        return (durations, runs.Count, runs.Count(r => !r.Ok), runs.Count(r => r is { Ok: true, Flagged: true }), runs.Sum(r => r.Ms ?? r.WallMs ?? 0));
     }
 }

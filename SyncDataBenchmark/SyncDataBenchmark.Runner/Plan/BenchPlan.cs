@@ -38,13 +38,14 @@ public sealed class BenchPlan(BenchSettings settings, IReadOnlyList<PeerDefiniti
 
     /// <summary>
     /// One round's timed items at a size across one link, in the plan's own order (each profile: tables × shares ×
-    /// cases, then the peers under the first), less the cases the record says were skipped across this link.
+    /// cases, then the peers under the first), less the cases the record says were skipped or left out by the budget across this link.
     /// </summary>
     public IReadOnlyList<PlanItem> ItemsAt(int sizeIndex, string link, SessionMeasurements record)
     {
         var skipped = record.Skipped.Where(s => s.Link == link)
             .Select(s => CaseIdentity.Profiled(s.Case, s.Profile == settings.MainProfile.Name ? null : s.Profile)).ToHashSet();
-        return ItemsAt(sizeIndex).Where(i => !skipped.Contains(i.Key)).Select((item, index) => item with { Index = index }).ToList();
+        return ItemsAt(sizeIndex).Where(i => !skipped.Contains(i.Key) && record.BudgetOf(i, link) is not { Runs: 0 })
+            .Select((item, index) => item with { Index = index }).ToList();
     }
 
     /// <summary>

@@ -1,3 +1,4 @@
+using SyncDataBenchmark.Runner.Budget;
 using SyncDataBenchmark.Runner.Report;
 
 namespace SyncDataBenchmark.Runner;
@@ -15,6 +16,8 @@ public sealed class SessionMeasurements
     private readonly List<SkippedPeer> _skippedPeers = [];
     private readonly Dictionary<long, double?> _seedMs = [];
     private readonly List<TriggerCost> _triggerCosts = [];
+    private readonly List<BudgetedCase> _budgeted = [];
+    private readonly List<string> _budgetNotes = [];
 
     public IReadOnlyList<CombinationRun> Runs => _runs;
     public IReadOnlyList<PeerRun> PeerRuns => _peerRuns;
@@ -29,6 +32,18 @@ public sealed class SessionMeasurements
 
     /// <summary>--changed: what change tracking costs the source's writers, per table and share (TriggerCostProbe).</summary>
     public IReadOnlyList<TriggerCost> TriggerCosts => _triggerCosts;
+
+    /// <summary>Cases the budget's plan measured once or left out, with why (BudgetPlanner).</summary>
+    public IReadOnlyList<BudgetedCase> Budgeted => _budgeted;
+
+    /// <summary>What the budget decided as the session went: each size's plan, and a round not started for want of time.</summary>
+    public IReadOnlyList<string> BudgetNotes => _budgetNotes;
+
+    public void Add(BudgetedCase budgeted) => _budgeted.Add(budgeted);
+    public void AddBudgetNote(string note) => _budgetNotes.Add(note);
+
+    /// <summary>The budget's decision on <paramref name="item"/>'s case at its size across <paramref name="link"/>; null: its full runs.</summary>
+    public BudgetedCase? BudgetOf(PlanItem item, string link) => _budgeted.LastOrDefault(b => b.Case == item.Key && b.Rows == item.Rows && b.Link == link);
 
     public void Add(TriggerCost cost) => _triggerCosts.Add(cost);
     public void Add(CombinationRun run) => _runs.Add(run);

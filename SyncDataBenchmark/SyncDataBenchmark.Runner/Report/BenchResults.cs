@@ -30,6 +30,9 @@ public sealed record BenchResults
     /// <summary>--follow: the runs of the follow matrix (table × write rate × mechanism); null (absent) without --follow.</summary>
     [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
     public IReadOnlyList<FollowRun>? Follow { get; init; }
+    /// <summary>The session's budget and what its plan decided; null (absent) in records from before it.</summary>
+    [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
+    public Budget.BudgetRecord? Budget { get; init; }
     /// <summary>Peers the server cannot run (PeerDefinition.Precondition), with why and what to change.</summary>
     public required IReadOnlyList<SkippedPeer> SkippedPeers { get; init; }
 }

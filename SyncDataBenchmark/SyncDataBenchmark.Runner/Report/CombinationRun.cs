@@ -34,8 +34,19 @@ public sealed record CombinationRun : MeasuredRun
     [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
     public bool? Unsettled { get; init; }
 
-    /// <summary>This run flagged <see cref="Unsettled"/> when it is timed and SomeService compiled longer than <paramref name="thresholdMs"/> in it.</summary>
-    public CombinationRun Flagged(double thresholdMs) => !Warmup && Result?.SomeService?.JitTimeMs > thresholdMs ? this with { Unsettled = true } : this;
+    /// <summary>
+    /// This run flagged <see cref="Unsettled"/> when it is timed and SomeService compiled longer than <paramref name="thresholdMs"/>
+    /// and than <see cref="UnsettledShare"/> of the run in it: 50 ms of compiling cannot move a two-minute run's median.
+    /// </summary>
+    public CombinationRun Flagged(double thresholdMs) =>
+        !Warmup && Result?.SomeService?.JitTimeMs is { } jit && jit > thresholdMs && jit > UnsettledShare * (Result.DurationMs ?? 0) ? this with { Unsettled = true } : this;
+
+    /// <summary>The share of a run's time its compiling must also pass to flag it (<see cref="Flagged"/>).</summary>
+    public const double UnsettledShare = 0.01;
+
+    /// <summary>A verified timed run that did not still compile: what the statistics are made of (flagged runs are left out and replaced).</summary>
+    [JsonIgnore]
+    public bool Counts => Ok && !Warmup && Unsettled != true;
 
     /// <summary>Both verdicts must hold: the service's (inside its transaction) and the runner's (after the commit).</summary>
     public override bool Ok => Result is { Status: RunStatus.Succeeded, Verified: true } && RunnerVerified == true;

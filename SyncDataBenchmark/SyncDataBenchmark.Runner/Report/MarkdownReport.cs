@@ -84,6 +84,11 @@ public static class MarkdownReport
             .ToList();
         AppendList(md, "Failures:", failures);
         AppendList(md, "Skipped peers (the server cannot run them):", report.SkippedPeers.Select(s => $"{MarkdownTable.Escape(s.Title)}: {s.Reason}").ToList());
+        if (report.Budget is { } budget)
+        {
+            AppendList(md, $"The budget ({Estimator.Format(TimeSpan.FromSeconds(budget.Seconds))}, --budget): its plan and what it stopped:",
+                [.. budget.Notes.Select(MarkdownTable.Escape)]);
+        }
     }
 
     public static void AppendList(StringBuilder md, string title, IReadOnlyList<string> items)

@@ -31,6 +31,7 @@ public static class ResultsFile
             SkippedPeers = session.SkippedPeers.ToList(),
             TriggerCosts = settings.Changed is null ? null : session.TriggerCosts.ToList(),
             Follow = follow?.ToList(),
+            Budget = follow is null ? new Budget.BudgetRecord(settings.BudgetSeconds, [.. session.Budgeted], [.. session.BudgetNotes]) : null,
         };
         return record with { Runs = SampleThinning.KeepPictured(record.Runs, ReportTables.Of(record).Summary) };
     }

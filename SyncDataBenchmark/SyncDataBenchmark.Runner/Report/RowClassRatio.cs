@@ -22,7 +22,7 @@ public sealed record RowClassRatio(string Case, string Table, long Rows, double 
         ComparisonResult.Greater => "generated slower",
         ComparisonResult.Lesser => "generated faster",
         ComparisonResult.Indistinguishable => $"no difference past {RunStatistics.TieThreshold} shown",
-        _ => "too few runs",
+        _ => RunStatistics.TooFewRuns,
     };
 
     /// <summary>What the runs say of the goal: within it, beyond it, or not told apart from it (the interval holds it, or there is none).</summary>

@@ -26,8 +26,18 @@ public static class RunStatistics
     /// <summary>The significance level of the test.</summary>
     public const double Alpha = 0.05;
 
-    /// <summary>The fewest runs a side an interval is computed from.</summary>
-    public const int MinRuns = 3;
+    /// <summary>
+    /// The fewest runs a side the test is asked with: below five Perfolizer's SimpleEquivalenceTest does not test (its
+    /// source calls that branch a placeholder and decides by the Hodges-Lehmann shift alone), and Mann-Whitney with three a
+    /// side cannot reach p &lt; 0.05. Fewer: <see cref="TooFewRuns"/>, no call either way.
+    /// </summary>
+    public const int MinTestRuns = 5;
+
+    /// <summary><see cref="MinTestRuns"/> as a constant string, for the legends written as constants.</summary>
+    public const string MinTestRunsText = "5";
+
+    /// <summary>What the reports say of two cases the test was not asked about: one has fewer than <see cref="MinTestRuns"/> runs.</summary>
+    public const string TooFewRuns = "too few runs to compare";
 
     /// <summary>The sample median; null without values.</summary>
     public static double? Median(IReadOnlyCollection<double> values) => Statistics.Median(values);
@@ -65,11 +75,12 @@ public static class RunStatistics
 
     /// <summary>
     /// How <paramref name="x"/>'s times compare with <paramref name="y"/>'s: Lesser (x faster), Greater (x slower) only when
-    /// the test says so past <see cref="TieThreshold"/>; Indistinguishable (a tie) otherwise; Unknown with too few runs.
+    /// the test says so past <see cref="TieThreshold"/>; Indistinguishable (a tie) otherwise; Unknown with fewer than
+    /// <see cref="MinTestRuns"/> runs a side (<see cref="TooFewRuns"/>).
     /// </summary>
     public static ComparisonResult Compare(IReadOnlyList<double> x, IReadOnlyList<double> y)
     {
-        if (x.Count < MinRuns || y.Count < MinRuns)
+        if (x.Count < MinTestRuns || y.Count < MinTestRuns)
         {
             return ComparisonResult.Unknown;
         }

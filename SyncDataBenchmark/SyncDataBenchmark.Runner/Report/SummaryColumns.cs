@@ -36,9 +36,11 @@ public static class SummaryColumns
     private const string RunsLegend =
         "Runs is the successful timed runs (n) and why the case stopped there: \"width\" its ratio's interval narrowed to the target width "
         + "(--ci-width), \"budget: few runs\" its --case-budget seconds ran out first (the interval is wider than the target: read it), "
-        + "\"max\" --max-repeat. Not told apart from lists the combinations a Mann-Whitney test with a " + RunStatistics.TieThreshold
+        + "\"max\" --max-repeat, \"apart\" the test told it from every other case already (no close call: more runs would change no verdict), "
+        + "\"once: not compared\" the budget's plan measured it once (its runs did not fit). Below " + RunStatistics.MinTestRunsText + " runs a side nothing is compared: " + RunStatistics.TooFewRuns + ". Not told apart from lists the combinations a Mann-Whitney test with a " + RunStatistics.TieThreshold
         + " threshold (Perfolizer's SimpleEquivalenceTest, as BenchmarkDotNet) cannot tell from this one: ties. JIT-unsettled counts timed runs in which "
-        + "SomeService compiled longer than the record's JIT threshold.";
+        + "SomeService compiled longer than the record's JIT threshold (and than 1% of the run): they are left out of every statistic here and the "
+        + "session ran a further run in place of each.";
 
     private const string PeersLegend =
         "Peers run in the same session on the same databases. Before each peer run (warm-up and timed) the runner empties the "
@@ -63,18 +65,24 @@ public static class SummaryColumns
     public static ReportColumn<SummaryRow> Rank { get; } = new("Rank", r => r.Rank is { } rank ? Count(rank) : None, RankLegend, Numeric: true);
 
     public static ReportColumn<SummaryRow> Best(int repeat) => new("Best",
-        r => (r.BestMs is { } best ? Ms(best) + Change(best, r.Baseline?.BestMs) : r.TimedRuns == 0 ? "not run" : "no successful run"),
+        r => (r.BestMs is { } best ? Ms(best) + Change(best, r.Baseline?.BestMs) : NoTime(r)),
         $"Process Time is SomeService's own measure of truncate, fetch, write and commit, excluding the verification query: the median of the successful timed runs "
         + $"(at least {repeat}; Runs says how many). Best is the fastest of them, shown beside it and used for nothing else; StdDev is the sample standard deviation.", Numeric: true);
 
     public static ReportColumn<SummaryRow> Median { get; } = new("Process Time (median)",
-        r => r.MedianMs is { } m ? Ms(m) + Change(m, r.Baseline?.MedianMs) : r.TimedRuns == 0 ? "not run" : "no successful run", Numeric: true);
+        r => r.MedianMs is { } m ? Ms(m) + Change(m, r.Baseline?.MedianMs) : NoTime(r), Numeric: true);
+
+    /// <summary>Why a row has no time: not run, every run still compiling (left out: JIT-unsettled), or none succeeded.</summary>
+    private static string NoTime(SummaryRow r) =>
+        r.TimedRuns == 0 && r.UnsettledRuns is > 0 and var n ? $"all {n} still compiling" : r.TimedRuns == 0 ? "not run" : "no successful run";
 
     public static ReportColumn<SummaryRow> Runs { get; } = new("Runs", r => r.Succeeded == 0 ? None : r.Stopped switch
     {
         "width" => $"{r.Succeeded} (width)",
         "budget" => $"{r.Succeeded} (budget: few runs)",
         "max" => $"{r.Succeeded} (max)",
+        "apart" => $"{r.Succeeded} (apart)",
+        SummaryTable.Once => $"{r.Succeeded} (once: not compared)",
         _ => Count(r.Succeeded),
     }, RunsLegend);
 

@@ -12,7 +12,8 @@ public static class SummaryTable
     {
         var runs = record.AllRuns.Where(r => r.SourceRows == rows && r.Link == link).ToList();
         // Each value of a splitting dimension (the table) is a summary of its own, in the order measured (each round: as asked).
-        return runs.GroupBy(r => r.Identity.Split).SelectMany(split => Ranked(Build(record.Parameters, split.OfType<CombinationRun>().ToList(), split.OfType<PeerRun>().ToList()), record.Parameters)).ToList();
+        return runs.GroupBy(r => r.Identity.Split).SelectMany(split => Ranked(Build(record.Parameters, split.OfType<CombinationRun>().ToList(), split.OfType<PeerRun>().ToList()), record.Parameters))
+            .Select(r => record.Budget?.Once(CaseIdentity.Profiled(r.Case, r.MainProfile ? null : r.Profile), rows, link) == true ? r with { Stopped = Once } : r).ToList();
     }
 
     private static IEnumerable<SummaryRow> Build(BenchParameters parameters, List<CombinationRun> runs, List<PeerRun> peerRuns)
@@ -38,7 +39,8 @@ public static class SummaryTable
     private static SummaryRow OfCombination(List<CombinationRun> all, string mainProfile)
     {
         var first = all[0];
-        var ok = all.Where(r => r is { Warmup: false, Ok: true }).ToList();
+        // Runs still compiling are left out of every statistic (the session replaced them); JIT-unsettled counts them.
+        var ok = all.Where(r => r.Counts).ToList();
         var best = ok.MinBy(r => r.Result!.DurationMs);
         // A failed case still gets a picture of what it did, if it got far enough to sample anything.
         var pictured = best ?? all.LastOrDefault(r => r.Result?.SomeService?.Samples is { Count: > 0 });
@@ -97,7 +99,8 @@ public static class SummaryTable
     /// <summary>What every row has from its runs, whatever it measured: the timed runs, a failed warm-up, the successful timed runs' times.</summary>
     private static SummaryRow Timed(IReadOnlyList<MeasuredRun> all, IEnumerable<double> durations, SummaryRow row) => row with
     {
-        TimedRuns = all.Count(r => !r.Warmup),
+        // A run left out as still compiling is neither a success nor a failure: not counted among the timed runs.
+        TimedRuns = all.Count(r => !r.Warmup && r is not CombinationRun { Ok: true, Unsettled: true }),
         WarmupFailed = all.Any(r => r is { Warmup: true, Ok: false }),
         Durations = durations.ToList(),
     };
@@ -129,7 +132,10 @@ public static class SummaryTable
         }).Select(r => r with { Stopped = StoppedOf(r, parameters) }).ToList();
     }
 
-    /// <summary>Why a row has its n, judged as AdaptiveStop judged it: its width reached, --max-repeat, or its budget spent (few runs).</summary>
+    /// <summary>
+    /// Why a row has its n, judged as AdaptiveStop judged it: its width reached, --max-repeat, told apart from every
+    /// other case (no close call), or its budget spent (few runs).
+    /// </summary>
     private static string? StoppedOf(SummaryRow row, BenchParameters parameters)
     {
         if (parameters is not { TargetWidth: { } target, MaxRepeat: { } max } || row.Succeeded == 0)
@@ -138,6 +144,10 @@ public static class SummaryTable
         }
 
         var width = row.RatioInterval?.Width ?? (RunStatistics.MedianInterval(row.Durations) is { } i && row.MedianMs is > 0 and var m ? (i.Upper - i.Lower) / m : null);
-        return width <= target ? "width" : row.TimedRuns >= max ? "max" : "budget";
+        return width <= target ? "width" : row.TimedRuns >= max ? "max"
+            : row is { Kind: SummaryRow.Kinds.Combination, TiedWith.Count: 0 } && row.Succeeded >= RunStatistics.MinTestRuns && parameters.Repeat < max ? "apart" : "budget";
     }
+
+    /// <summary>The budget's plan measured the case once: shown, not compared (Budget.BudgetPlanner).</summary>
+    public const string Once = "once";
 }

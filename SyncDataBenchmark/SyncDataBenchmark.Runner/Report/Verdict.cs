@@ -67,8 +67,11 @@ public static class Verdict
         var use = ranked[0];
         var compared = ranked.Skip(1).Select(r => (Row: r, Result: RunStatistics.Compare(r.Durations, use.Durations))).ToList();
         return new VerdictRow(situation, use,
-            [.. compared.Where(c => c.Result is ComparisonResult.Indistinguishable or ComparisonResult.Unknown).Select(c => c.Row)],
-            compared.FirstOrDefault(c => c.Result == ComparisonResult.Greater).Row);
+            [.. compared.Where(c => c.Result is ComparisonResult.Indistinguishable).Select(c => c.Row)],
+            compared.FirstOrDefault(c => c.Result == ComparisonResult.Greater).Row)
+        {
+            TooFew = [.. compared.Where(c => c.Result is ComparisonResult.Unknown).Select(c => c.Row)],
+        };
     }
 
     /// <summary>The "What to pick" section of results.md.</summary>
@@ -89,7 +92,8 @@ public static class Verdict
     public static string Rule { get; } =
         $"For each situation: the verified combination with the lowest median; every combination a Mann-Whitney test with a {RunStatistics.TieThreshold} threshold "
         + $"(α = {RunStatistics.Alpha}) cannot tell from it (a tie: pick by something else); the runner-up, the fastest the test says is slower. "
-        + "Ratios are median/median to the psql binary pipe, with their 95% interval.";
+        + $"A way with fewer than {RunStatistics.MinTestRuns} timed runs, or compared with one, is not called either way: {RunStatistics.TooFewRuns}. "
+        + "Runs flagged as still compiling are left out. Ratios are median/median to the psql binary pipe's median, with their 95% interval.";
 
     /// <summary>The table's columns: results.md and README print the same.</summary>
     public static IReadOnlyList<ReportColumn<VerdictRow>> Columns { get; } =
@@ -98,8 +102,9 @@ public static class Verdict
         new("Use", r => r.Use is { } u ? Figure(u) : "none measured"),
         new("Not told apart from it", r => r.Tied.Count == 0 ? "none" : string.Join("; ", r.Tied.Select(Figure))),
         new("Runner-up", r => r.RunnerUp is { } u ? Figure(u) : "none told apart"),
+        new(char.ToUpperInvariant(RunStatistics.TooFewRuns[0]) + RunStatistics.TooFewRuns[1..], r => r.TooFew.Count == 0 ? "none" : string.Join("; ", r.TooFew.Select(Figure))),
     ];
 
     private static string Figure(SummaryRow r) =>
-        $"{r.Label}: {Ms(r.MedianMs!.Value)}" + (r.RatioToPsqlBinary is { } x ? $", {SummaryColumns.RatioToPsqlBinary.Cell(r)} pipe" : "") + $", n={r.Succeeded}";
+        $"{r.Label}: {Ms(r.MedianMs!.Value)}" + (r.RatioToPsqlBinary is { } x ? $", {SummaryColumns.RatioToPsqlBinary.Cell(r)} pipe (median/median)" : "") + $", n={r.Succeeded}";
 }

@@ -1,4 +1,6 @@
+using System.Diagnostics;
 using SyncData.Harness;
+using SyncDataBenchmark.Runner.Budget;
 using SyncDataBenchmark.Runner.Report;
 
 namespace SyncDataBenchmark.Runner;
@@ -6,9 +8,11 @@ namespace SyncDataBenchmark.Runner;
 /// <summary>
 /// Carries out a plan: across each link in turn (each with a lab of its own), every size smallest first (reseeded; the
 /// services stay up: they hold no data), the cases the cap skips decided from the record, then that size's items,
-/// each run by a <see cref="BenchExecutor"/> and the record checkpointed after each.
+/// each run by a <see cref="BenchExecutor"/> and the record checkpointed after each; within the session's
+/// <see cref="RunBudget"/>: each size planned before its first round (<see cref="BudgetPlanner"/>), no round started
+/// that would end past the budget.
 /// </summary>
-public sealed class BenchSession(BenchPlan plan, SessionMeasurements record, IBenchDisplay display, Func<BenchPlan, Task> checkpoint)
+public sealed class BenchSession(BenchPlan plan, SessionMeasurements record, IBenchDisplay display, Func<BenchPlan, Task> checkpoint, RunBudget budget, CostModel cost)
 {
     private BenchSettings Settings => Plan.Settings;
 
@@ -94,6 +98,7 @@ public sealed class BenchSession(BenchPlan plan, SessionMeasurements record, IBe
         }
 
         using var executor = new BenchExecutor(Settings, lab, record, display.Say);
+        _link = lab.Link.Name;
         // Each link's lab starts services of its own: nothing in them has run yet.
         _warmProfile = null;
         for (var i = 0; i < Settings.Sizes.Count; i++)
@@ -122,16 +127,16 @@ public sealed class BenchSession(BenchPlan plan, SessionMeasurements record, IBe
     }
 
     /// <summary>
-    /// One size's rounds, each in its random order (BenchPlan.Round), until no case wants another run (AdaptiveStop);
-    /// before a case's first timed run in a service process, its warm-ups (<see cref="WarmUpAsync"/>).
+    /// One size's rounds, each in its random order (BenchPlan.Round), until no case wants another run (AdaptiveStop) or
+    /// the next round would end past the budget; the size planned first (<see cref="PlanSize"/>). Before a case's first
+    /// timed run in a service process, its warm-ups (<see cref="WarmUpAsync"/>).
     /// </summary>
     private async Task RunRoundsAsync(BenchLab lab, BenchExecutor executor, int sizeIndex, CancellationToken ct)
     {
         var rows = Settings.Sizes[sizeIndex];
         var stop = new AdaptiveStop(Settings, record, lab.Link.Name);
+        PlanSize(lab.Link.Name, sizeIndex);
         var all = Plan.ItemsAt(sizeIndex, lab.Link.Name, record);
-        // The time left at a new size: each case's run predicted from the smaller ones until it has run here.
-        var predicted = all.GroupBy(j => j.Key).ToDictionary(g => g.Key, g => Growth.PredictMs(record.BestTimesBySize(g.First(), lab.Link.Name), rows));
         for (var round = 1; ; round++)
         {
             var items = Plan.Round(sizeIndex, lab.Link.Name, record, round, item => stop.Wants(item, all));
@@ -140,27 +145,97 @@ public sealed class BenchSession(BenchPlan plan, SessionMeasurements record, IBe
                 return;
             }
 
-            // Every round adds a run to each case it holds, and AdaptiveStop ends a case at --max-repeat: past twice that
-            // (the profiles' blocks, then the default's), something does not count its runs, and the session says so.
-            if (round > 2 * Settings.MaxRepeat + 1)
+            // Every round adds a run to each case it holds, and AdaptiveStop ends a case at --max-repeat (and as many
+            // replacements of runs still compiling): past three times that, something does not count its runs.
+            if (round > 3 * Settings.MaxRepeat + 1)
             {
                 record.AddProblem($"At {rows:N0} rows the rounds did not end after {round - 1}: {string.Join(", ", items.Select(j => j.Key).Distinct())} still wanted runs.");
                 display.Say(record.Problems[^1]);
                 return;
             }
 
-            display.Say($"Round {round} ({rows:N0} rows, seed {Settings.Seed}): {items.Count} run(s), {items.Select(j => j.Key).Distinct().Count()} case(s) whose interval is not yet within {Settings.TargetWidth:P0} of the ratio.");
+            var roundSeconds = RoundSeconds(items);
+            if (round > 1 && !budget.Fits(roundSeconds))
+            {
+                record.AddBudgetNote($"At {rows:N0} rows round {round} was not started: it would take ~{BudgetPlanner.Format(roundSeconds)} and " +
+                                     $"{(budget.Left > TimeSpan.Zero ? Estimator.Format(budget.Left) : "nothing")} of the {Estimator.Format(budget.Total)} budget was left; {items.Select(j => j.Key).Distinct().Count()} case(s) still wanted runs.");
+                display.Say(record.BudgetNotes[^1]);
+                return;
+            }
+
+            display.Say($"Round {round} ({rows:N0} rows, seed {Settings.Seed}): {items.Count} run(s) of {items.Select(j => j.Key).Distinct().Count()} case(s) still short of " +
+                        $"{Settings.Repeat} runs or close calls, ~{BudgetPlanner.Format(roundSeconds)}; {Estimator.Format(budget.Spent)} of the {Estimator.Format(budget.Total)} budget spent.");
             await display.RunAsync(items, async (item, token) =>
             {
                 // Before deciding whether the case is warm: a service that died since its last run is started again here.
-                await executor.PrepareAsync(item, token);
+                await PrepareAsync(executor, item, token);
                 var warmups = await WarmUpAsync(executor, item, token);
+                var clock = Stopwatch.StartNew();
                 var outcome = await executor.RunAsync(item, token);
+                cost.Record(item, clock.Elapsed);
                 await checkpoint(Plan);
                 return warmups == 0 ? outcome : outcome with { Text = $"{outcome.Text} (after {warmups} warm-up(s))" };
-            }, ct, key => predicted.GetValueOrDefault(key) is { } ms ? TimeSpan.FromMilliseconds(ms) : null);
+            }, ct, left => budget.Status(round, RoundSeconds(left), MinimumSeconds(all, stop, left)));
         }
     }
+
+    /// <summary>
+    /// Before a size's first round: what its share of the budget holds (BudgetPlanner), each case measured once or left
+    /// out said, recorded, and kept to by AdaptiveStop and BenchPlan.
+    /// </summary>
+    private void PlanSize(string link, int sizeIndex)
+    {
+        var linksLeft = Settings.Links.Count - Settings.Links.Select(l => l.Name).ToList().IndexOf(link);
+        var items = Plan.ItemsAt(sizeIndex, link, record);
+        var plan = BudgetPlanner.Plan(items, Settings, cost, budget.ShareSeconds(Settings.Sizes, sizeIndex, linksLeft), link);
+        foreach (var decided in plan.Decisions)
+        {
+            record.Add(decided);
+        }
+
+        foreach (var line in plan.Describe(Settings.Sizes[sizeIndex]))
+        {
+            record.AddBudgetNote(line.Trim());
+            display.Say(line);
+        }
+    }
+
+    /// <summary>
+    /// What the size's minimum still needs: the round's runs left, and beyond them each case's timed runs short of its
+    /// minimum (AdaptiveStop.MinimumLeft) with the warm-ups of cases not yet warm.
+    /// </summary>
+    private double MinimumSeconds(IReadOnlyList<PlanItem> all, AdaptiveStop stop, IReadOnlyList<PlanItem> roundLeft)
+    {
+        var inRound = roundLeft.GroupBy(i => i.Key).ToDictionary(g => g.Key, g => g.Count());
+        var beyond = all.Where(i => stop.MinimumLeft(i) > inRound.GetValueOrDefault(i.Key))
+            .Select(i => i with { Index = 0 }).SelectMany(i => Enumerable.Repeat(i, stop.MinimumLeft(i) - inRound.GetValueOrDefault(i.Key))).ToList();
+        return RoundSeconds(roundLeft) + RoundSeconds(beyond);
+    }
+
+    /// <summary>A round's expected seconds: each item's run, the warm-ups of cases not yet warm, a restart per profile block.</summary>
+    private double RoundSeconds(IReadOnlyList<PlanItem> items)
+    {
+        var cold = items.Where(i => !_warm.Contains(i.Key) || _warmProfile != i.Profile.Name).Sum(i => BudgetPlanner.ExpectedWarmups(i, Settings, record, _link) * cost.Seconds(i.AsWarmup()));
+        var switches = items.Zip(items.Skip(1)).Count(p => p.First.Profile.Name != p.Second.Profile.Name) + (items.Count > 0 && items[0].Profile.Name != _warmProfile && _warmProfile is not null ? 1 : 0);
+        return items.Sum(cost.Seconds) + cold + switches * cost.RestartSeconds;
+    }
+
+    /// <summary>The item's services ready; a switch of profile (a restart of both) timed for the budget's estimates.</summary>
+    private async Task PrepareAsync(BenchExecutor executor, PlanItem item, CancellationToken ct)
+    {
+        var switching = _preparedProfile is not null && _preparedProfile != item.Profile.Name;
+        var clock = Stopwatch.StartNew();
+        await executor.PrepareAsync(item, ct);
+        if (switching)
+        {
+            cost.RecordRestart(clock.Elapsed);
+        }
+
+        _preparedProfile = item.Profile.Name;
+    }
+
+    private string? _preparedProfile;
+    private string _link = NetworkLink.LoopbackName;
 
     private readonly HashSet<string> _warm = [];
     private string? _warmProfile;
@@ -180,7 +255,8 @@ public sealed class BenchSession(BenchPlan plan, SessionMeasurements record, IBe
             _warmRevivals = executor.Revivals;
         }
 
-        if (!_warm.Add(item.Key))
+        // A case the budget measures once runs cold: its run is long enough that compiling is a sliver of it.
+        if (!_warm.Add(item.Key) || record.BudgetOf(item, _link) is { Once: true })
         {
             return 0;
         }
@@ -189,7 +265,9 @@ public sealed class BenchSession(BenchPlan plan, SessionMeasurements record, IBe
         var spent = System.Diagnostics.Stopwatch.StartNew();
         while (count < Settings.MaxWarmups)
         {
+            var clock = Stopwatch.StartNew();
             var outcome = await executor.RunAsync(item.AsWarmup(), ct);
+            cost.Record(item.AsWarmup(), clock.Elapsed);
             count++;
             display.Say($"    warm-up {count} of {item.Title}: {outcome.Text}");
             if (count < Settings.Warmups)

@@ -25,6 +25,8 @@ public sealed class ChangeLogPollMechanism : IFollowMechanism
 
     public string Name => "change log polled (1 s)";
 
+    public bool UsesServices => true;
+
     public bool ReadsChangeLog => true;
 
     public string? SlotOf(SyncTable table) => null;

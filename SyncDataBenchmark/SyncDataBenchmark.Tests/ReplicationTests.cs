@@ -154,6 +154,49 @@ public sealed class ReplicationTests(InProcessLab lab, Xunit.Abstractions.ITestO
         await AssertEqualAndOnceAsync(pair);
     }
 
+    /// <summary>
+    /// The follower commits with synchronous_commit off and acknowledges a position only once the target has flushed it
+    /// (FlushGate). Here the target is a cluster of its own whose WAL stays unflushed for up to 10 s (wal_writer_delay,
+    /// no autovacuum or checkpoint to flush it sooner); once the follower applied every transaction the target is stopped
+    /// in immediate mode, as a crash: the commits still in its WAL buffers are lost, the stored LSN with them. Started
+    /// again, the follower resumes from the stored LSN and the slot sends the lost transactions again: equal, nothing twice.
+    /// Acknowledged on commit instead, the slot would have confirmed past them and they would never come again.
+    /// </summary>
+    [Fact]
+    public async Task The_target_PostgreSQL_crashed_before_flushing_its_commits_the_follower_resumes_from_what_was_flushed_and_loses_nothing()
+    {
+        await using var sourceCluster = await LocalPostgres.StartAsync(LabDatabases.LabPostgresSettings);
+        await using var targetCluster = await LocalPostgres.StartAsync(new Dictionary<string, string>(LabDatabases.LabPostgresSettings)
+        {
+            ["wal_writer_delay"] = "10s", ["wal_writer_flush_after"] = "1GB", ["autovacuum"] = "off", ["checkpoint_timeout"] = "1h",
+        });
+        await using var pair = await FollowedPair.CreateAsync(lab, "repl_target_crash", SyncTable.Users, 2_000, sourceCluster, targetCluster);
+        await FollowAuditedAsync(pair);
+        var written = 0;
+        await using (var load = new WriteLoad(pair.SourceDb, TimeSpan.FromMilliseconds(2)))
+        {
+            await pair.WaitForAsync(s => s.TransactionsApplied >= 30);
+            await load.StopAsync();
+            written = load.Transactions;
+        }
+
+        // Every transaction applied (committed, not flushed: the walwriter waits 10 s), the follower idle.
+        var applied = await pair.WaitForAsync(s => s.TransactionsApplied >= written);
+        await targetCluster.StopAsync(immediate: true);
+        await targetCluster.RestartAsync();
+
+        var stored = (string?)await Lab.ScalarAsync(pair.TargetDb, "select lsn::text from replication_watermarks where table_name = 'users'");
+        output.WriteLine($"applied before the crash: {applied.AppliedLsn}; stored after it: {stored}");
+        Assert.True(NpgsqlTypes.NpgsqlLogSequenceNumber.Parse(stored!) < NpgsqlTypes.NpgsqlLogSequenceNumber.Parse(applied.AppliedLsn!),
+            $"The crash lost no committed batch (applied {applied.AppliedLsn}, stored {stored}): the test cannot tell what was confirmed.");
+        // The follower lost its target connection: stopped (its slot kept) and started again, it resumes from the stored LSN.
+        await pair.StopAsync(drop: false);
+        await pair.StartAsync(batch: 100);
+        await pair.WaitForAsync(s => s.State == FollowStatus.Following);
+        await pair.DrainAsync();
+        await AssertEqualAndOnceAsync(pair);
+    }
+
     /// <summary>The backend reading the slot (pg_replication_slots.active_pid), once one does.</summary>
     private static async Task<int> SlotReaderAsync(FollowedPair pair)
     {
@@ -315,6 +358,8 @@ public sealed class ReplicationTests(InProcessLab lab, Xunit.Abstractions.ITestO
             await Lab.ScalarAsync(pair.SourceDb, Fixture("replication-toast.sql"), [300]);
         }
 
+        // The extensions the runner installs on the source before a load (users samples rows by tsm_system_rows).
+        await Lab.ScalarAsync(pair.SourceDb, SyncDataBenchmark.Runner.Follow.FollowSql.Read("prepare-source.sql"));
         await pair.StartAsync();
         await pair.WaitForAsync(s => s.State == FollowStatus.Following);
         var database = new Npgsql.NpgsqlConnectionStringBuilder(pair.SourceDb);

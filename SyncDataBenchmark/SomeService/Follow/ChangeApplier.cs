@@ -17,6 +17,8 @@ internal sealed class ChangeApplier(SyncTable table, string slot, int commandTim
     private static readonly string MergeSqlText = EmbeddedSql.Read("follow-merge.sql");
     private static readonly string ReadLsnSql = EmbeddedSql.Read("follow-read-lsn.sql");
     private static readonly string WriteLsnSql = EmbeddedSql.Read("follow-write-lsn.sql");
+    private static readonly string WalSql = EmbeddedSql.Read("follow-wal.sql");
+    private static readonly string AsyncCommitSql = EmbeddedSql.Read("follow-async-commit.sql");
 
     private readonly string[] _columns = table.Columns.Split(", ");
 
@@ -45,6 +47,22 @@ internal sealed class ChangeApplier(SyncTable table, string slot, int commandTim
     {
         await using var command = new NpgsqlCommand(Fill(CreateStagingSql, ""), connection);
         await command.ExecuteNonQueryAsync(ct);
+    }
+
+    /// <summary>From here on the connection's commits do not wait for their flush (follow-async-commit.sql; FlushGate says what that asks of the acknowledgements).</summary>
+    public async Task CommitAsynchronouslyAsync(NpgsqlConnection connection, CancellationToken ct)
+    {
+        await using var command = new NpgsqlCommand(AsyncCommitSql, connection);
+        await command.ExecuteNonQueryAsync(ct);
+    }
+
+    /// <summary>The target's WAL insert position (past every commit so far) and its flushed position.</summary>
+    public async Task<(NpgsqlTypes.NpgsqlLogSequenceNumber Written, NpgsqlTypes.NpgsqlLogSequenceNumber Flushed)> WalAsync(NpgsqlConnection connection, CancellationToken ct)
+    {
+        await using var command = new NpgsqlCommand(WalSql, connection);
+        await using var reader = await command.ExecuteReaderAsync(ct);
+        await reader.ReadAsync(ct);
+        return (reader.GetFieldValue<NpgsqlTypes.NpgsqlLogSequenceNumber>(0), reader.GetFieldValue<NpgsqlTypes.NpgsqlLogSequenceNumber>(1));
     }
 
     /// <summary>The first copy's transaction: the target emptied, every row of the copy, the slot's consistent point stored.</summary>

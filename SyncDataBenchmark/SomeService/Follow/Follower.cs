@@ -95,7 +95,8 @@ internal sealed class Follower(SyncTable table, string slot, int batchSize, Npgs
             }
 
             Update(s => s with { State = FollowStatus.Following, AppliedLsn = s.AppliedLsn ?? from });
-            await ApplyAsync(frames.Reader, connection, applier, keyPosition, ct);
+            await applier.CommitAsynchronouslyAsync(connection, ct);
+            await ApplyAsync(frames.Reader, connection, applier, keyPosition, new FlushGate(), ct);
         }
         catch (ChannelClosedException closed) when (closed.InnerException is { } inner)
         {
@@ -163,11 +164,17 @@ internal sealed class Follower(SyncTable table, string slot, int batchSize, Npgs
     /// is waiting or it holds <c>batchSize</c> changes: at a low rate each transaction is applied alone (least lag), under
     /// load transactions group up to the batch size (fewer target commits).
     /// </summary>
-    private async Task ApplyAsync(ChannelReader<ChangeFrame> frames, NpgsqlConnection connection, ChangeApplier applier, int keyPosition, CancellationToken ct)
+    private async Task ApplyAsync(ChannelReader<ChangeFrame> frames, NpgsqlConnection connection, ChangeApplier applier, int keyPosition, FlushGate gate, CancellationToken ct)
     {
         var batch = new ChangeBatch(keyPosition);
         while (true)
         {
+            if (gate.HasPending && !frames.TryPeek(out _) && !await FrameWithinAsync(frames, FlushWait, ct))
+            {
+                // Nothing more came: the walwriter has flushed the last commits by now; acknowledge them.
+                await ReleaseAsync(gate, connection, applier, ct);
+            }
+
             var frame = await frames.ReadAsync(ct);
             switch (frame.Op)
             {
@@ -189,22 +196,62 @@ internal sealed class Follower(SyncTable table, string slot, int batchSize, Npgs
                 continue;
             }
 
-            await CommitAsync(batch, connection, applier, ct);
+            await CommitAsync(batch, connection, applier, gate, ct);
             batch = new ChangeBatch(keyPosition);
         }
     }
 
-    private async Task CommitAsync(ChangeBatch batch, NpgsqlConnection connection, ChangeApplier applier, CancellationToken ct)
+    /// <summary>How long an idle follower waits for a frame before acknowledging what the target flushed meanwhile (the walwriter flushes every 200 ms by default).</summary>
+    private static readonly TimeSpan FlushWait = TimeSpan.FromMilliseconds(250);
+
+    private static async Task<bool> FrameWithinAsync(ChannelReader<ChangeFrame> frames, TimeSpan wait, CancellationToken ct)
+    {
+        using var timeout = CancellationTokenSource.CreateLinkedTokenSource(ct);
+        timeout.CancelAfter(wait);
+        try
+        {
+            return await frames.WaitToReadAsync(timeout.Token);
+        }
+        catch (OperationCanceledException) when (!ct.IsCancellationRequested)
+        {
+            return false;
+        }
+    }
+
+    private async Task CommitAsync(ChangeBatch batch, NpgsqlConnection connection, ChangeApplier applier, FlushGate gate, CancellationToken ct)
     {
         var applied = batch.Changes > 0 ? await ApplyBatchAsync(batch, connection, applier, ct) : null;
 
         // A batch of heartbeats alone (or of transactions without this table's changes) writes nothing: the LSN
         // stored stays behind, and a restart resumes from it, which the slot, confirmed further, skips past.
         var acknowledging = Stopwatch.GetTimestamp();
-        await AcknowledgeAsync(batch.Lsn!, ct);
+        var (written, flushed) = await applier.WalAsync(connection, ct);
+        if (applied is not null)
+        {
+            gate.Applied(batch.Lsn!, written);
+        }
+        else
+        {
+            gate.Passed(batch.Lsn!);
+        }
+
+        if (gate.Release(flushed) is { } lsn)
+        {
+            await AcknowledgeAsync(lsn, ct);
+        }
+
         if (applied is { } times)
         {
             Stages.Add(batch, times.Began, times.Committed, Stopwatch.GetElapsedTime(acknowledging));
+        }
+    }
+
+    private async Task ReleaseAsync(FlushGate gate, NpgsqlConnection connection, ChangeApplier applier, CancellationToken ct)
+    {
+        var (_, flushed) = await applier.WalAsync(connection, ct);
+        if (gate.Release(flushed) is { } lsn)
+        {
+            await AcknowledgeAsync(lsn, ct);
         }
     }
 

@@ -18,17 +18,18 @@ public sealed class FlushGateTests
     public void A_position_is_released_only_once_its_commit_and_every_one_before_it_is_flushed()
     {
         var gate = new FlushGate();
-        gate.Passed("0/5");                // a heartbeat before any batch: nothing to wait for
-        Assert.Equal("0/5", gate.Release(Lsn(0)));
-        gate.Applied("0/10", Lsn(1_000));
-        gate.Applied("0/20", Lsn(2_000));
-        gate.Passed("0/25");               // a heartbeat after them: released with the batch before it, not sooner
+        gate.Committed("0/5");               // where its commit lies is not known yet: nothing is released
+                Assert.Equal("0/5", gate.Observe(Lsn(900), Lsn(900)));
+        gate.Committed("0/10");
+        gate.Committed("0/20");
+        gate.Committed("0/25");              // a heartbeat after them: released with the batch before it, not sooner
 
-        Assert.Null(gate.Release(Lsn(999)));
+        Assert.Null(gate.Observe(Lsn(2_000), Lsn(1_999)));
         Assert.True(gate.HasPending);
-        Assert.Equal("0/10", gate.Release(Lsn(1_500)));
-        Assert.Equal("0/25", gate.Release(Lsn(2_000)));
+        gate.Committed("0/30");              // committed after the read at 2,000: lies past it
+        Assert.Equal("0/25", gate.Observe(Lsn(3_000), Lsn(2_000)));
+        Assert.Null(gate.Observe(Lsn(3_000), Lsn(2_999)));
+        Assert.Equal("0/30", gate.Observe(Lsn(3_000), Lsn(3_000)));
         Assert.False(gate.HasPending);
-        Assert.Null(gate.Release(Lsn(5_000)));
     }
 }

@@ -80,7 +80,7 @@ internal sealed class Follower(SyncTable table, string slot, int batchSize, Npgs
     {
         await using var connection = await target.OpenConnectionAsync(ct);
         var applier = new ChangeApplier(table, slot, options.DatabaseCommandTimeoutSeconds);
-        var (_, keyPosition) = await applier.ReadKeyAsync(connection, ct);
+        var (_, keyPosition) = await applier.PrepareAsync(connection, ct);
         await applier.CreateStagingAsync(connection, ct);
         var from = await applier.ReadLsnAsync(connection, ct);
         var frames = Channel.CreateBounded<ChangeFrame>(new BoundedChannelOptions(ReadAhead) { SingleReader = true, SingleWriter = true });
@@ -222,50 +222,43 @@ internal sealed class Follower(SyncTable table, string slot, int batchSize, Npgs
     {
         var applied = batch.Changes > 0 ? await ApplyBatchAsync(batch, connection, applier, ct) : null;
 
-        // A batch of heartbeats alone (or of transactions without this table's changes) writes nothing: the LSN
-        // stored stays behind, and a restart resumes from it, which the slot, confirmed further, skips past.
+        // The positions read before this batch wrote release what committed before it; then this batch waits its turn.
+        // A batch of heartbeats alone (or of transactions without this table's changes) writes nothing: the LSN stored
+        // stays behind, and a restart resumes from it, which the slot, confirmed further, skips past.
         var acknowledging = Stopwatch.GetTimestamp();
-        var (written, flushed) = await applier.WalAsync(connection, ct);
-        if (applied is not null)
-        {
-            gate.Applied(batch.Lsn!, written);
-        }
-        else
-        {
-            gate.Passed(batch.Lsn!);
-        }
-
-        if (gate.Release(flushed) is { } lsn)
+        if (applied is { } before && gate.Observe(before.Written, before.Flushed) is { } lsn)
         {
             await AcknowledgeAsync(lsn, ct);
         }
 
+        gate.Committed(batch.Lsn!);
         if (applied is { } times)
         {
             Stages.Add(batch, times.Began, times.Committed, Stopwatch.GetElapsedTime(acknowledging));
         }
     }
 
+    /// <summary>An idle follower: the target's WAL positions now, after every commit, release what it flushed.</summary>
     private async Task ReleaseAsync(FlushGate gate, NpgsqlConnection connection, ChangeApplier applier, CancellationToken ct)
     {
-        var (_, flushed) = await applier.WalAsync(connection, ct);
-        if (gate.Release(flushed) is { } lsn)
+        var (written, flushed) = await applier.WalAsync(connection, ct);
+        if (gate.Observe(written, flushed) is { } lsn)
         {
             await AcknowledgeAsync(lsn, ct);
         }
     }
 
-    private async Task<(DateTimeOffset Began, DateTimeOffset Committed)?> ApplyBatchAsync(ChangeBatch batch, NpgsqlConnection connection, ChangeApplier applier, CancellationToken ct)
+    private async Task<ChangeApplier.Applied?> ApplyBatchAsync(ChangeBatch batch, NpgsqlConnection connection, ChangeApplier applier, CancellationToken ct)
     {
-        var times = await applier.ApplyAsync(connection, batch, ct);
-        var lag = batch.LastCommit is { } committed ? times.Committed - committed : (TimeSpan?)null;
+        var applied = await applier.ApplyAsync(connection, batch, ct);
+        var lag = batch.LastCommit is { } committed ? applied.Committed - committed : (TimeSpan?)null;
         metrics.Followed(table.Name, batch.Changes, NpgsqlLogSequenceNumber.Parse(batch.Lsn!), lag);
         Update(s => s with
         {
             AppliedLsn = batch.Lsn, LastSourceCommit = batch.LastCommit, ChangesApplied = s.ChangesApplied + batch.Changes,
             TransactionsApplied = s.TransactionsApplied + batch.Transactions, LagMs = lag?.TotalMilliseconds, Error = null,
         });
-        return times;
+        return applied;
     }
 
     private async Task AcknowledgeAsync(string lsn, CancellationToken ct)

@@ -13,7 +13,7 @@ public static class FollowColumns
 
     private const string RateLegend =
         "Write rate is rows/s asked; pgbench's -R (open loop: each transaction starts on its schedule, however late the one before) is that over the script's mean rows per transaction, which each table's write load declares in its header (sql/follow/<table>.pgbench.sql, '-- rows per transaction:'). pgbench tps is what pgbench itself "
-        + "reported achieving. Written/s is the source table's inserted + updated + deleted rows (pg_stat_user_tables) over the load's length: the rate achieved; the mix is "
+        + "reported achieving. Written/s is the source table's inserted + updated + deleted rows (its heap records in the WAL, pg_walinspect) over the load's length: the rate achieved; the mix is "
         + "the share of each kind the script asks for ('-- mix:') → the share written. Timed is the changes the lag sample timed of the changes written (the rest: deletes and "
         + "overwritten versions, counted, not timed). Catch-up is the target's last commit of a sampled row minus the source's last: the time the target needed once writes stopped. "
         + "Drain (--drain): the mechanism stopped, pgbench wrote a backlog unthrottled (its changes counted), the mechanism started again; the backlog over the time from the restart "

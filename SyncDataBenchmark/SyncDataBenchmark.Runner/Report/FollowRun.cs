@@ -17,13 +17,13 @@ public sealed record FollowRun(string Table, string Mechanism, long WriteRate, d
     public bool? ChangeLogTriggers { get; init; }
     /// <summary>What pgbench's writers paid per transaction (its per-transaction log); null in older records.</summary>
     public WriterTransactionSummary? Writers { get; init; }
-    /// <summary>The source table's inserted + updated + deleted rows over the run (pg_stat_user_tables), the rows the mechanism had to apply.</summary>
+    /// <summary>The source table's inserted + updated + deleted rows over the load (its heap records in the WAL; pg_stat_user_tables in records before it), the rows the mechanism had to apply.</summary>
     public long? SourceRowsWritten { get; init; }
     /// <summary>The load's length on the cluster's clock (ms): <see cref="SourceRowsWritten"/> over it is the rate achieved.</summary>
     public double? LoadMs { get; init; }
     /// <summary>The rows per transaction the write load asked for, by kind (its script's '-- mix:' line); null in older records.</summary>
     public WriteMix? MixAsked { get; init; }
-    /// <summary>The rows it wrote, by kind (pg_stat_user_tables over the load); null in older records.</summary>
+    /// <summary>The rows it wrote, by kind (its heap records in the WAL over the load); null in older records.</summary>
     public WriteMix? MixAchieved { get; init; }
     /// <summary>Rows written a second while pgbench ran: what the load achieved, beside <see cref="WriteRate"/> asked.</summary>
     public double? RowsWrittenPerSecond => SourceRowsWritten is { } rows && LoadMs is > 0 ? Math.Round(rows / (LoadMs.Value / 1000), 1) : null;

@@ -2,7 +2,7 @@ namespace SyncDataBenchmark.Runner.Report;
 
 /// <summary>
 /// Inserted, updated and deleted rows: a write load's asked mix (rows per transaction, its script's '-- mix:' line) or
-/// the mix it achieved (rows, the source table's pg_stat_user_tables over the load).
+/// the mix it achieved (rows, the source table's heap records in the WAL over the load).
 /// </summary>
 public sealed record WriteMix(double Inserted, double Updated, double Deleted)
 {

@@ -102,6 +102,17 @@ public sealed class FollowedPair : IAsyncDisposable
         _source = NewSource();
     }
 
+    /// <summary>SyncDataSource stopped and none started in its place: SomeService's requests to it are refused until <see cref="StartSourceAsync"/>.</summary>
+    public async Task StopSourceAsync()
+    {
+        var stopping = _source!;
+        _source = null;
+        await stopping.DisposeAsync();
+    }
+
+    /// <summary>A SyncDataSource started again after <see cref="StopSourceAsync"/>.</summary>
+    public void StartSource() => _source ??= NewSource();
+
     /// <summary>SomeService stopped mid-stream (its follower's open transaction rolled back) and started again, follower not yet restarted.</summary>
     public async Task RestartSomeServiceAsync()
     {

@@ -197,6 +197,30 @@ public sealed class ReplicationTests(InProcessLab lab, Xunit.Abstractions.ITestO
         await AssertEqualAndOnceAsync(pair);
     }
 
+    /// <summary>
+    /// A follower whose source is gone says so at GET /follow/{table}: still following (it reopens the stream from its
+    /// stored LSN every second, its slot kept), its error naming SyncDataSource not answering; once a source is back it
+    /// goes on and the error clears with the next applied batch.
+    /// </summary>
+    [Fact]
+    public async Task A_follower_whose_source_is_gone_says_so_and_goes_on_once_it_is_back()
+    {
+        await using var pair = await FollowedPair.CreateAsync(lab, "repl_source_gone", SyncTable.Users, 500);
+        await pair.StartAsync();
+        await pair.WaitForAsync(s => s.State == FollowStatus.Following);
+
+        await pair.StopSourceAsync();
+        var gone = await pair.WaitForAsync(s => s.Error is not null);
+        Assert.Equal(FollowStatus.Following, gone.State);
+        Assert.Contains("SyncDataSource", gone.Error, StringComparison.Ordinal);
+
+        pair.StartSource();
+        await Lab.ScalarAsync(pair.SourceDb, "update users set name = 'back' where id = (select id from users limit 1)");
+        await pair.WaitForAsync(s => s.Error is null && s.TransactionsApplied >= 1);
+        await pair.DrainAsync();
+        Assert.Equal(await Lab.ReadChecksumAsync(pair.SourceDb, pair.Table), await Lab.ReadChecksumAsync(pair.TargetDb, pair.Table));
+    }
+
     /// <summary>The backend reading the slot (pg_replication_slots.active_pid), once one does.</summary>
     private static async Task<int> SlotReaderAsync(FollowedPair pair)
     {

@@ -332,6 +332,8 @@ public sealed class ReplicationTests(InProcessLab lab, Xunit.Abstractions.ITestO
         }
 
         await pair.WaitForAsync(s => s.TransactionsApplied >= updated.Count);
+        // The follower commits without waiting for the flush, and pg_walinspect reads only flushed WAL: wait for it.
+        await SyncDataBenchmark.Runner.Follow.FollowLag.FlushedPositionAsync(pair.TargetDb, CancellationToken.None);
         var stages = (await pair.SomeService.GetFromJsonAsync($"{SyncRoutes.Follow}/{pair.Table.Name}/{SyncRoutes.Stages}", SyncJsonContext.Default.FollowStages))!;
         var committed = await KeyTimesAsync(pair.SourceDb, Fixture("replication-commit-times.sql"), updated.ToArray());
         var applied = await KeyTimesAsync(pair.TargetDb, Fixture("replication-stage-times.sql"), walStart);

@@ -43,7 +43,7 @@ public static class FollowLag
         return target.Count > 0 ? target.Values.Max() : null;
     }
 
-    /// <summary>The WAL's write position now, returned once it is flushed.</summary>
+    /// <summary>The WAL's insert position now (wal-position.sql), returned once it is flushed.</summary>
     public static async Task<string> FlushedPositionAsync(string connectionString, CancellationToken ct)
     {
         var position = (string)(await FollowSql.RowAsync(connectionString, FollowSql.Read("wal-position.sql"), ct))[0]!;

@@ -21,7 +21,7 @@ public sealed class FollowBenchCommandTests
         var output = Directory.CreateTempSubdirectory("syncdata-follow-test-");
         try
         {
-            string[] arguments = ["--connection", postgres.ConnectionString("postgres"), "--write-rate", "50", "--table", "users", "--rows", "1000", "--no-charts", "--out", output.FullName];
+            string[] arguments = ["--connection", postgres.ConnectionString("postgres"), "--write-rate", "50", "--repeat", "1", "--drain", "2000", "--table", "users", "--rows", "1000", "--no-charts", "--out", output.FullName];
             var (exitCode, console) = await BenchCommandTests.RunAsync(["--follow", "5s", "--outage", "2s", .. arguments]);
             Assert.True(exitCode == 0, $"exit code {exitCode}:\n{console}");
             await AssertRecordAsync(output.FullName);
@@ -63,8 +63,10 @@ public sealed class FollowBenchCommandTests
     {
         using var json = JsonDocument.Parse(await File.ReadAllTextAsync(Path.Combine(directory, "results.json")));
         Assert.True(json.RootElement.GetProperty("passed").GetBoolean());
-        var runs = json.RootElement.GetProperty("follow").EnumerateArray().ToList();
-        Assert.Equal(["NpgsqlReplication", "native subscription", "change log polled (1 s)"], runs.Select(r => r.GetProperty("mechanism").GetString()));
+        // The runs go in an order drawn from the seed: read back in the mechanisms' own order.
+        string[] mechanisms = ["NpgsqlReplication", "native subscription", "change log polled (1 s)"];
+        var runs = json.RootElement.GetProperty("follow").EnumerateArray().OrderBy(r => Array.IndexOf(mechanisms, r.GetProperty("mechanism").GetString())).ToList();
+        Assert.Equal(mechanisms, runs.Select(r => r.GetProperty("mechanism").GetString()));
         Assert.All(runs, run =>
         {
             Assert.True(run.GetProperty("verified").GetBoolean(), run.ToString());
@@ -83,6 +85,10 @@ public sealed class FollowBenchCommandTests
             Assert.True(outage.GetProperty("walWrittenBytes").GetInt64() > 0, run.ToString());
             Assert.Equal(run.GetProperty("mechanism").GetString() != "change log polled (1 s)", outage.GetProperty("walHeldBytes").ValueKind == JsonValueKind.Number);
             Assert.True(outage.GetProperty("walHeldBytes").ValueKind != JsonValueKind.Number || outage.GetProperty("walHeldBytes").GetInt64() > 0, run.ToString());
+            // --drain: a backlog counted, drained verified at a rate, with the whole system's CPU.
+            var drain = run.GetProperty("drain");
+            Assert.True(drain.GetProperty("verified").GetBoolean() && drain.GetProperty("backlogChanges").GetInt64() > 0 && drain.GetProperty("rowsPerSecond").GetDouble() > 0, run.ToString());
+            Assert.True(drain.GetProperty("cpuPerChangeUs").GetDouble() > 0, run.ToString());
         });
         // Where the lag went: NpgsqlReplication's stages over the load's transactions, ordered quantiles; none for the others.
         var stages = runs[0].GetProperty("stages");

@@ -46,10 +46,10 @@ public sealed class FollowedPair : IAsyncDisposable
     public static async Task<FollowedPair> CreateAsync(InProcessLab lab, string name, SyncTable table, long rows) =>
         await CreateAsync(lab, name, table, rows, lab.Postgres);
 
-    /// <summary>The same with the source database on <paramref name="sourceCluster"/> (a cluster a test can restart without the target's).</summary>
-    public static async Task<FollowedPair> CreateAsync(InProcessLab lab, string name, SyncTable table, long rows, LocalPostgres sourceCluster)
+    /// <summary>The same with the source database on <paramref name="sourceCluster"/> (a cluster a test can restart without the target's), and the target's on <paramref name="targetCluster"/> if given.</summary>
+    public static async Task<FollowedPair> CreateAsync(InProcessLab lab, string name, SyncTable table, long rows, LocalPostgres sourceCluster, LocalPostgres? targetCluster = null)
     {
-        var pair = await CreateDatabasesAsync(lab, name, table, rows, sourceCluster);
+        var pair = await CreateDatabasesAsync(lab, name, table, rows, sourceCluster, targetCluster);
         pair.StartServices();
         return pair;
     }
@@ -71,10 +71,10 @@ public sealed class FollowedPair : IAsyncDisposable
         return pair;
     }
 
-    private static async Task<FollowedPair> CreateDatabasesAsync(InProcessLab lab, string name, SyncTable table, long rows, LocalPostgres sourceCluster)
+    private static async Task<FollowedPair> CreateDatabasesAsync(InProcessLab lab, string name, SyncTable table, long rows, LocalPostgres sourceCluster, LocalPostgres? targetCluster = null)
     {
         var sourceDb = await ScratchDatabase.RecreateAsync(sourceCluster, name + "_source");
-        var targetDb = await ScratchDatabase.RecreateAsync(lab.Postgres, name + "_target");
+        var targetDb = await ScratchDatabase.RecreateAsync(targetCluster ?? lab.Postgres, name + "_target");
         await SqlScripts.SeedAsync(sourceDb, table, rows);
         return new FollowedPair(lab, name, table, sourceDb, targetDb);
     }
@@ -101,6 +101,17 @@ public sealed class FollowedPair : IAsyncDisposable
         await stopping.DisposeAsync();
         _source = NewSource();
     }
+
+    /// <summary>SyncDataSource stopped and none started in its place: SomeService's requests to it are refused until <see cref="StartSourceAsync"/>.</summary>
+    public async Task StopSourceAsync()
+    {
+        var stopping = _source!;
+        _source = null;
+        await stopping.DisposeAsync();
+    }
+
+    /// <summary>A SyncDataSource started again after <see cref="StopSourceAsync"/>.</summary>
+    public void StartSource() => _source ??= NewSource();
 
     /// <summary>SomeService stopped mid-stream (its follower's open transaction rolled back) and started again, follower not yet restarted.</summary>
     public async Task RestartSomeServiceAsync()

@@ -154,6 +154,73 @@ public sealed class ReplicationTests(InProcessLab lab, Xunit.Abstractions.ITestO
         await AssertEqualAndOnceAsync(pair);
     }
 
+    /// <summary>
+    /// The follower commits with synchronous_commit off and acknowledges a position only once the target has flushed it
+    /// (FlushGate). Here the target is a cluster of its own whose WAL stays unflushed for up to 10 s (wal_writer_delay,
+    /// no autovacuum or checkpoint to flush it sooner); once the follower applied every transaction the target is stopped
+    /// in immediate mode, as a crash: the commits still in its WAL buffers are lost, the stored LSN with them. Started
+    /// again, the follower resumes from the stored LSN and the slot sends the lost transactions again: equal, nothing twice.
+    /// Acknowledged on commit instead, the slot would have confirmed past them and they would never come again.
+    /// </summary>
+    [Fact]
+    public async Task The_target_PostgreSQL_crashed_before_flushing_its_commits_the_follower_resumes_from_what_was_flushed_and_loses_nothing()
+    {
+        await using var sourceCluster = await LocalPostgres.StartAsync(LabDatabases.LabPostgresSettings);
+        await using var targetCluster = await LocalPostgres.StartAsync(new Dictionary<string, string>(LabDatabases.LabPostgresSettings)
+        {
+            ["wal_writer_delay"] = "10s", ["wal_writer_flush_after"] = "1GB", ["autovacuum"] = "off", ["checkpoint_timeout"] = "1h",
+        });
+        await using var pair = await FollowedPair.CreateAsync(lab, "repl_target_crash", SyncTable.Users, 2_000, sourceCluster, targetCluster);
+        await FollowAuditedAsync(pair);
+        var written = 0;
+        await using (var load = new WriteLoad(pair.SourceDb, TimeSpan.FromMilliseconds(2)))
+        {
+            await pair.WaitForAsync(s => s.TransactionsApplied >= 30);
+            await load.StopAsync();
+            written = load.Transactions;
+        }
+
+        // Every transaction applied (committed, not flushed: the walwriter waits 10 s), the follower idle.
+        var applied = await pair.WaitForAsync(s => s.TransactionsApplied >= written);
+        await targetCluster.StopAsync(immediate: true);
+        await targetCluster.RestartAsync();
+
+        var stored = (string?)await Lab.ScalarAsync(pair.TargetDb, "select lsn::text from replication_watermarks where table_name = 'users'");
+        output.WriteLine($"applied before the crash: {applied.AppliedLsn}; stored after it: {stored}");
+        Assert.True(NpgsqlTypes.NpgsqlLogSequenceNumber.Parse(stored!) < NpgsqlTypes.NpgsqlLogSequenceNumber.Parse(applied.AppliedLsn!),
+            $"The crash lost no committed batch (applied {applied.AppliedLsn}, stored {stored}): the test cannot tell what was confirmed.");
+        // The follower lost its target connection: stopped (its slot kept) and started again, it resumes from the stored LSN.
+        await pair.StopAsync(drop: false);
+        await pair.StartAsync(batch: 100);
+        await pair.WaitForAsync(s => s.State == FollowStatus.Following);
+        await pair.DrainAsync();
+        await AssertEqualAndOnceAsync(pair);
+    }
+
+    /// <summary>
+    /// A follower whose source is gone says so at GET /follow/{table}: still following (it reopens the stream from its
+    /// stored LSN every second, its slot kept), its error naming SyncDataSource not answering; once a source is back it
+    /// goes on and the error clears with the next applied batch.
+    /// </summary>
+    [Fact]
+    public async Task A_follower_whose_source_is_gone_says_so_and_goes_on_once_it_is_back()
+    {
+        await using var pair = await FollowedPair.CreateAsync(lab, "repl_source_gone", SyncTable.Users, 500);
+        await pair.StartAsync();
+        await pair.WaitForAsync(s => s.State == FollowStatus.Following);
+
+        await pair.StopSourceAsync();
+        var gone = await pair.WaitForAsync(s => s.Error is not null);
+        Assert.Equal(FollowStatus.Following, gone.State);
+        Assert.Contains("SyncDataSource", gone.Error, StringComparison.Ordinal);
+
+        pair.StartSource();
+        await Lab.ScalarAsync(pair.SourceDb, "update users set name = 'back' where id = (select id from users limit 1)");
+        await pair.WaitForAsync(s => s.Error is null && s.TransactionsApplied >= 1);
+        await pair.DrainAsync();
+        Assert.Equal(await Lab.ReadChecksumAsync(pair.SourceDb, pair.Table), await Lab.ReadChecksumAsync(pair.TargetDb, pair.Table));
+    }
+
     /// <summary>The backend reading the slot (pg_replication_slots.active_pid), once one does.</summary>
     private static async Task<int> SlotReaderAsync(FollowedPair pair)
     {
@@ -265,6 +332,8 @@ public sealed class ReplicationTests(InProcessLab lab, Xunit.Abstractions.ITestO
         }
 
         await pair.WaitForAsync(s => s.TransactionsApplied >= updated.Count);
+        // The follower commits without waiting for the flush, and pg_walinspect reads only flushed WAL: wait for it.
+        await SyncDataBenchmark.Runner.Follow.FollowLag.FlushedPositionAsync(pair.TargetDb, CancellationToken.None);
         var stages = (await pair.SomeService.GetFromJsonAsync($"{SyncRoutes.Follow}/{pair.Table.Name}/{SyncRoutes.Stages}", SyncJsonContext.Default.FollowStages))!;
         var committed = await KeyTimesAsync(pair.SourceDb, Fixture("replication-commit-times.sql"), updated.ToArray());
         var applied = await KeyTimesAsync(pair.TargetDb, Fixture("replication-stage-times.sql"), walStart);
@@ -315,6 +384,8 @@ public sealed class ReplicationTests(InProcessLab lab, Xunit.Abstractions.ITestO
             await Lab.ScalarAsync(pair.SourceDb, Fixture("replication-toast.sql"), [300]);
         }
 
+        // The extensions the runner installs on the source before a load (users samples rows by tsm_system_rows).
+        await Lab.ScalarAsync(pair.SourceDb, SyncDataBenchmark.Runner.Follow.FollowSql.Read("prepare-source.sql"));
         await pair.StartAsync();
         await pair.WaitForAsync(s => s.State == FollowStatus.Following);
         var database = new Npgsql.NpgsqlConnectionStringBuilder(pair.SourceDb);

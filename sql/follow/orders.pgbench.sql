@@ -4,9 +4,11 @@
 -- attachment) unchanged: pgoutput sends those as 'u'. The rest: 25% insert 1–5 rows (a copy of an existing order with
 -- a new id), 15% update the note, 10% delete 1–2 rows (the rows per transaction below: the runner's FollowLoad). Rows
 -- are picked by a key range from a random id, so a transaction costs the same at any table size.
--- The runner reads the two lines below (FollowScript): 0.9 × 3 + 0.1 × 1.8 (a key range can hold fewer ids), and
--- max_id from the source before the load starts.
+-- The runner reads the lines below (FollowScript): 0.9 × 3 + 0.1 × 1.8 (a key range can hold fewer ids), the asked mix
+-- of inserted, updated and deleted rows per transaction (0.25 × 3; 0.5 × 3 + 0.15 × 3; 0.1 × 1.8), and max_id from the
+-- source before the load starts.
 -- rows per transaction: 2.88
+-- mix: insert 0.75, update 1.95, delete 0.18
 -- define max_id: select coalesce(max(id), 1) from orders
 \set op random(1, 20)
 \set rows random(1, 5)

@@ -7,9 +7,12 @@ namespace SomeService.Follow;
 
 /// <summary>
 /// NpgsqlReplication's writer: a batch of whole source transactions into the target in ONE transaction, with the LSN
-/// they bring the table up to (replication_watermarks) in the same transaction. The upserts go through a staging table
-/// (COPY text, the form the changes arrive in) and one MERGE that keeps the columns pgoutput left unchanged ('u'); the
-/// deletes through MergeSql's delete of keys, as the change merges do.
+/// they bring the table up to (replication_watermarks) in the same transaction. A batch of up to
+/// <see cref="OneStatementRows"/> rows goes in one round trip (<see cref="ApplyAsync"/>: one NpgsqlBatch, PostgreSQL's
+/// implicit transaction: the WAL positions for the FlushGate, the delete of keys, a MERGE from the values as text arrays
+/// cast by unnest, the LSN); a larger one through a staging table (COPY text, the form the changes arrive in) and the
+/// same MERGE. Either MERGE keeps the columns pgoutput left unchanged ('u'). The relation's facts (key, column types,
+/// the statements) are read once per follower connection (<see cref="PrepareAsync"/>).
 /// </summary>
 internal sealed class ChangeApplier(SyncTable table, string slot, int commandTimeoutSeconds)
 {
@@ -17,6 +20,21 @@ internal sealed class ChangeApplier(SyncTable table, string slot, int commandTim
     private static readonly string MergeSqlText = EmbeddedSql.Read("follow-merge.sql");
     private static readonly string ReadLsnSql = EmbeddedSql.Read("follow-read-lsn.sql");
     private static readonly string WriteLsnSql = EmbeddedSql.Read("follow-write-lsn.sql");
+    private static readonly string WalSql = EmbeddedSql.Read("follow-wal.sql");
+    private static readonly string AsyncCommitSql = EmbeddedSql.Read("follow-async-commit.sql");
+    private static readonly string ColumnTypesSql = EmbeddedSql.Read("follow-column-types.sql");
+    private static readonly string DeleteKeysSql = EmbeddedSql.Read("merge-delete-keys.sql");
+
+    /// <summary>
+    /// The most rows a batch applies in its one statement; more go through COPY and the staging table. Not a measured
+    /// crossover: the follow matrix's batches at 1,000 rows/s hold a few rows, far below it; a large source transaction is
+    /// the staging road's.
+    /// </summary>
+    public const int OneStatementRows = 1_000;
+
+    private string? _key;
+    private string? _keyType;
+    private string? _unnestMerge;
 
     private readonly string[] _columns = table.Columns.Split(", ");
 
@@ -31,20 +49,61 @@ internal sealed class ChangeApplier(SyncTable table, string slot, int commandTim
         return await command.ExecuteScalarAsync(ct) as string;
     }
 
-    /// <summary>The table's key column and its position in the COPY order (read once from the catalog, as the merges do).</summary>
-    public async Task<(string Key, int Position)> ReadKeyAsync(NpgsqlConnection connection, CancellationToken ct)
+    /// <summary>
+    /// The relation's facts, once per follower connection: its key column and the key's position in the COPY order (as
+    /// the merges read it), each column's type, and the one-statement road's SQL built from them.
+    /// </summary>
+    public async Task<(string Key, int Position)> PrepareAsync(NpgsqlConnection connection, CancellationToken ct)
     {
         await using var transaction = await connection.BeginTransactionAsync(ct);
         var merge = await MergeSql.ForAsync(new WriteTarget(table, connection, transaction, 1, commandTimeoutSeconds), ct);
+        var types = new Dictionary<string, string>(StringComparer.Ordinal);
+        await using (var command = new NpgsqlCommand(ColumnTypesSql, connection, transaction))
+        {
+            command.Parameters.Add(new() { Value = table.SqlName });
+            await using var reader = await command.ExecuteReaderAsync(ct);
+            while (await reader.ReadAsync(ct))
+            {
+                types[reader.GetString(0)] = reader.GetString(1);
+            }
+        }
+
         await transaction.CommitAsync(ct);
         var position = Array.IndexOf(_columns, merge.Key);
-        return position >= 0 ? (merge.Key, position) : throw new InvalidOperationException($"{table.Name}'s key {merge.Key} is not among its COPY columns.");
+        if (position < 0 || _columns.Any(c => !types.ContainsKey(c)))
+        {
+            throw new InvalidOperationException($"{table.Name}'s key {merge.Key} or one of its COPY columns ({table.Columns}) is not in its catalog.");
+        }
+
+        _key = merge.Key;
+        _keyType = types[merge.Key];
+        var casts = string.Join(", ", _columns.Select(c => $"u.{c}::{types[c]} as {c}"));
+        var arrays = string.Join(", ", Enumerable.Range(1, _columns.Length + 1).Select(i => $"${i}::text[]"));
+        var source = $"(select {casts}, u._unchanged::int[] as _unchanged from unnest({arrays}) as u({table.Columns}, _unchanged))";
+        _unnestMerge = Fill(MergeSqlText.Replace("{staging}", source, StringComparison.Ordinal), merge.Key);
+        return (merge.Key, position);
     }
 
     public async Task CreateStagingAsync(NpgsqlConnection connection, CancellationToken ct)
     {
         await using var command = new NpgsqlCommand(Fill(CreateStagingSql, ""), connection);
         await command.ExecuteNonQueryAsync(ct);
+    }
+
+    /// <summary>From here on the connection's commits do not wait for their flush (follow-async-commit.sql; FlushGate says what that asks of the acknowledgements).</summary>
+    public async Task CommitAsynchronouslyAsync(NpgsqlConnection connection, CancellationToken ct)
+    {
+        await using var command = new NpgsqlCommand(AsyncCommitSql, connection);
+        await command.ExecuteNonQueryAsync(ct);
+    }
+
+    /// <summary>The target's WAL insert position (past every commit so far) and its flushed position.</summary>
+    public async Task<(NpgsqlTypes.NpgsqlLogSequenceNumber Written, NpgsqlTypes.NpgsqlLogSequenceNumber Flushed)> WalAsync(NpgsqlConnection connection, CancellationToken ct)
+    {
+        await using var command = new NpgsqlCommand(WalSql, connection);
+        await using var reader = await command.ExecuteReaderAsync(ct);
+        await reader.ReadAsync(ct);
+        return (reader.GetFieldValue<NpgsqlTypes.NpgsqlLogSequenceNumber>(0), reader.GetFieldValue<NpgsqlTypes.NpgsqlLogSequenceNumber>(1));
     }
 
     /// <summary>The first copy's transaction: the target emptied, every row of the copy, the slot's consistent point stored.</summary>
@@ -71,48 +130,122 @@ internal sealed class ChangeApplier(SyncTable table, string slot, int commandTim
         return copied;
     }
 
-    /// <summary>One batch: deletes, upserts, the LSN; committed together or not at all. Returns when its transaction began and when its commit returned (the apply stage).</summary>
-    public async Task<(DateTimeOffset Began, DateTimeOffset Committed)> ApplyAsync(NpgsqlConnection connection, ChangeBatch batch, CancellationToken ct)
+    /// <summary>
+    /// One batch: deletes, upserts, the LSN; committed together or not at all. Returns when its transaction began and when
+    /// its commit returned (the apply stage), and the target's WAL positions read at its start (after every earlier commit).
+    /// </summary>
+    public Task<Applied> ApplyAsync(NpgsqlConnection connection, ChangeBatch batch, CancellationToken ct)
+    {
+        var upserts = batch.Upserts.ToList();
+        return upserts.Count <= OneStatementRows ? ApplyInOneAsync(connection, batch, upserts, ct) : ApplyStagedAsync(connection, batch, upserts, ct);
+    }
+
+    /// <summary>What a batch's apply answers: its transaction's begin and commit, and the WAL positions read before it wrote.</summary>
+    public readonly record struct Applied(DateTimeOffset Began, DateTimeOffset Committed, NpgsqlTypes.NpgsqlLogSequenceNumber Written, NpgsqlTypes.NpgsqlLogSequenceNumber Flushed);
+
+    /// <summary>The batch as one NpgsqlBatch: one round trip, committed by PostgreSQL at its end (an implicit transaction).</summary>
+    private async Task<Applied> ApplyInOneAsync(NpgsqlConnection connection, ChangeBatch batch, List<ChangeBatch.PendingRow> upserts, CancellationToken ct)
     {
         var began = DateTimeOffset.UtcNow;
+        await using var statements = new NpgsqlBatch(connection) { Timeout = commandTimeoutSeconds };
+        statements.BatchCommands.Add(new NpgsqlBatchCommand(WalSql));
+        var deleted = batch.DeletedKeys.ToArray();
+        if (deleted.Length > 0)
+        {
+            var delete = new NpgsqlBatchCommand(DeleteKeysSql.Replace("{table}", table.Name, StringComparison.Ordinal)
+                .Replace("{key}", _key!, StringComparison.Ordinal).Replace("{key_type}", _keyType!, StringComparison.Ordinal));
+            delete.Parameters.Add(new() { Value = deleted, NpgsqlDbType = NpgsqlTypes.NpgsqlDbType.Array | NpgsqlTypes.NpgsqlDbType.Text });
+            statements.BatchCommands.Add(delete);
+        }
+
+        NpgsqlBatchCommand? merge = null;
+        if (upserts.Count > 0)
+        {
+            merge = new NpgsqlBatchCommand(_unnestMerge!);
+            for (var column = 0; column < _columns.Length; column++)
+            {
+                var values = new string?[upserts.Count];
+                for (var row = 0; row < values.Length; row++)
+                {
+                    values[row] = upserts[row].Values[column];
+                }
+
+                merge.Parameters.Add(new() { Value = values, NpgsqlDbType = NpgsqlTypes.NpgsqlDbType.Array | NpgsqlTypes.NpgsqlDbType.Text });
+            }
+
+            merge.Parameters.Add(new() { Value = upserts.Select(r => r.Unchanged is { } u ? "{" + string.Join(',', u) + "}" : null).ToArray(), NpgsqlDbType = NpgsqlTypes.NpgsqlDbType.Array | NpgsqlTypes.NpgsqlDbType.Text });
+            statements.BatchCommands.Add(merge);
+        }
+
+        var lsn = new NpgsqlBatchCommand(WriteLsnSql);
+        AddLsnParameters(lsn.Parameters, batch.Lsn!, batch.LastCommit);
+        statements.BatchCommands.Add(lsn);
+        NpgsqlTypes.NpgsqlLogSequenceNumber written, flushed;
+        await using (var reader = await statements.ExecuteReaderAsync(ct))
+        {
+            await reader.ReadAsync(ct);
+            (written, flushed) = (reader.GetFieldValue<NpgsqlTypes.NpgsqlLogSequenceNumber>(0), reader.GetFieldValue<NpgsqlTypes.NpgsqlLogSequenceNumber>(1));
+            while (await reader.NextResultAsync(ct))
+            {
+            }
+        }
+
+        if (merge is not null && merge.RecordsAffected != upserts.Count)
+        {
+            throw UnknownValues(upserts.Count, merge.RecordsAffected);
+        }
+
+        return new Applied(began, DateTimeOffset.UtcNow, written, flushed);
+    }
+
+    /// <summary>A large batch: the deletes, a COPY into the staging table and one MERGE from it, the LSN, in one transaction.</summary>
+    private async Task<Applied> ApplyStagedAsync(NpgsqlConnection connection, ChangeBatch batch, List<ChangeBatch.PendingRow> upserts, CancellationToken ct)
+    {
+        var began = DateTimeOffset.UtcNow;
+        var (written, flushed) = await WalAsync(connection, ct);
         await using var transaction = await connection.BeginTransactionAsync(ct);
         var target = new WriteTarget(table, connection, transaction, 1, commandTimeoutSeconds);
         var merge = await MergeSql.ForAsync(target, ct);
         await merge.DeleteAsync(MergeScope.Changes([.. batch.DeletedKeys]), ct);
-        var staged = 0;
         await using (var writer = await connection.BeginTextImportAsync($"COPY {Staging} ({table.Columns}, _unchanged) FROM STDIN", ct))
         {
-            foreach (var row in batch.Upserts)
+            foreach (var row in upserts)
             {
                 await writer.WriteAsync(CopyText.Line(row.Values, row.Unchanged, withUnchanged: true));
-                staged++;
             }
         }
 
-        if (staged > 0)
+        if (upserts.Count > 0)
         {
             await using var command = new NpgsqlCommand(Fill(MergeSqlText, merge.Key), connection, transaction) { CommandTimeout = commandTimeoutSeconds };
             var merged = await command.ExecuteNonQueryAsync(ct);
-            if (merged != staged)
+            if (merged != upserts.Count)
             {
-                throw new InvalidOperationException(
-                    $"{staged - merged} of {staged} rows were updates whose TOASTed values pgoutput did not send ('u'), of keys the target does not hold: their values cannot be known.");
+                throw UnknownValues(upserts.Count, merged);
             }
         }
 
         await WriteLsnAsync(connection, transaction, batch.Lsn!, batch.LastCommit, ct);
         await transaction.CommitAsync(CancellationToken.None);
-        return (began, DateTimeOffset.UtcNow);
+        return new Applied(began, DateTimeOffset.UtcNow, written, flushed);
     }
+
+    private static InvalidOperationException UnknownValues(int staged, int merged) => new(
+        $"{staged - merged} of {staged} rows were updates whose TOASTed values pgoutput did not send ('u'), of keys the target does not hold: their values cannot be known.");
 
     private async Task WriteLsnAsync(NpgsqlConnection connection, NpgsqlTransaction transaction, string lsn, DateTimeOffset? committedAt, CancellationToken ct)
     {
         await using var command = new NpgsqlCommand(WriteLsnSql, connection, transaction);
-        command.Parameters.Add(new() { Value = table.Name });
-        command.Parameters.Add(new() { Value = slot });
-        command.Parameters.Add(new() { Value = lsn });
-        command.Parameters.Add(new() { Value = committedAt.HasValue ? committedAt.Value : DBNull.Value, NpgsqlDbType = NpgsqlTypes.NpgsqlDbType.TimestampTz });
+        AddLsnParameters(command.Parameters, lsn, committedAt);
         await command.ExecuteNonQueryAsync(ct);
+    }
+
+    private void AddLsnParameters(NpgsqlParameterCollection parameters, string lsn, DateTimeOffset? committedAt)
+    {
+        parameters.Add(new() { Value = table.Name });
+        parameters.Add(new() { Value = slot });
+        parameters.Add(new() { Value = lsn });
+        parameters.Add(new() { Value = committedAt.HasValue ? committedAt.Value : DBNull.Value, NpgsqlDbType = NpgsqlTypes.NpgsqlDbType.TimestampTz });
     }
 
     /// <summary>Identifiers only, from SyncTable and the catalog; an unchanged column keeps the target's value.</summary>

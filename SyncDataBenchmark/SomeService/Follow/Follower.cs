@@ -80,7 +80,7 @@ internal sealed class Follower(SyncTable table, string slot, int batchSize, Npgs
     {
         await using var connection = await target.OpenConnectionAsync(ct);
         var applier = new ChangeApplier(table, slot, options.DatabaseCommandTimeoutSeconds);
-        var (_, keyPosition) = await applier.ReadKeyAsync(connection, ct);
+        var (_, keyPosition) = await applier.PrepareAsync(connection, ct);
         await applier.CreateStagingAsync(connection, ct);
         var from = await applier.ReadLsnAsync(connection, ct);
         var frames = Channel.CreateBounded<ChangeFrame>(new BoundedChannelOptions(ReadAhead) { SingleReader = true, SingleWriter = true });
@@ -95,7 +95,8 @@ internal sealed class Follower(SyncTable table, string slot, int batchSize, Npgs
             }
 
             Update(s => s with { State = FollowStatus.Following, AppliedLsn = s.AppliedLsn ?? from });
-            await ApplyAsync(frames.Reader, connection, applier, keyPosition, ct);
+            await applier.CommitAsynchronouslyAsync(connection, ct);
+            await ApplyAsync(frames.Reader, connection, applier, keyPosition, new FlushGate(), ct);
         }
         catch (ChannelClosedException closed) when (closed.InnerException is { } inner)
         {
@@ -163,11 +164,17 @@ internal sealed class Follower(SyncTable table, string slot, int batchSize, Npgs
     /// is waiting or it holds <c>batchSize</c> changes: at a low rate each transaction is applied alone (least lag), under
     /// load transactions group up to the batch size (fewer target commits).
     /// </summary>
-    private async Task ApplyAsync(ChannelReader<ChangeFrame> frames, NpgsqlConnection connection, ChangeApplier applier, int keyPosition, CancellationToken ct)
+    private async Task ApplyAsync(ChannelReader<ChangeFrame> frames, NpgsqlConnection connection, ChangeApplier applier, int keyPosition, FlushGate gate, CancellationToken ct)
     {
         var batch = new ChangeBatch(keyPosition);
         while (true)
         {
+            if (gate.HasPending && !frames.TryPeek(out _) && !await FrameWithinAsync(frames, FlushWait, ct))
+            {
+                // Nothing more came: the walwriter has flushed the last commits by now; acknowledge them.
+                await ReleaseAsync(gate, connection, applier, ct);
+            }
+
             var frame = await frames.ReadAsync(ct);
             switch (frame.Op)
             {
@@ -189,36 +196,69 @@ internal sealed class Follower(SyncTable table, string slot, int batchSize, Npgs
                 continue;
             }
 
-            await CommitAsync(batch, connection, applier, ct);
+            await CommitAsync(batch, connection, applier, gate, ct);
             batch = new ChangeBatch(keyPosition);
         }
     }
 
-    private async Task CommitAsync(ChangeBatch batch, NpgsqlConnection connection, ChangeApplier applier, CancellationToken ct)
+    /// <summary>How long an idle follower waits for a frame before acknowledging what the target flushed meanwhile (the walwriter flushes every 200 ms by default).</summary>
+    private static readonly TimeSpan FlushWait = TimeSpan.FromMilliseconds(250);
+
+    private static async Task<bool> FrameWithinAsync(ChannelReader<ChangeFrame> frames, TimeSpan wait, CancellationToken ct)
+    {
+        using var timeout = CancellationTokenSource.CreateLinkedTokenSource(ct);
+        timeout.CancelAfter(wait);
+        try
+        {
+            return await frames.WaitToReadAsync(timeout.Token);
+        }
+        catch (OperationCanceledException) when (!ct.IsCancellationRequested)
+        {
+            return false;
+        }
+    }
+
+    private async Task CommitAsync(ChangeBatch batch, NpgsqlConnection connection, ChangeApplier applier, FlushGate gate, CancellationToken ct)
     {
         var applied = batch.Changes > 0 ? await ApplyBatchAsync(batch, connection, applier, ct) : null;
 
-        // A batch of heartbeats alone (or of transactions without this table's changes) writes nothing: the LSN
-        // stored stays behind, and a restart resumes from it, which the slot, confirmed further, skips past.
+        // The positions read before this batch wrote release what committed before it; then this batch waits its turn.
+        // A batch of heartbeats alone (or of transactions without this table's changes) writes nothing: the LSN stored
+        // stays behind, and a restart resumes from it, which the slot, confirmed further, skips past.
         var acknowledging = Stopwatch.GetTimestamp();
-        await AcknowledgeAsync(batch.Lsn!, ct);
+        if (applied is { } before && gate.Observe(before.Written, before.Flushed) is { } lsn)
+        {
+            await AcknowledgeAsync(lsn, ct);
+        }
+
+        gate.Committed(batch.Lsn!);
         if (applied is { } times)
         {
             Stages.Add(batch, times.Began, times.Committed, Stopwatch.GetElapsedTime(acknowledging));
         }
     }
 
-    private async Task<(DateTimeOffset Began, DateTimeOffset Committed)?> ApplyBatchAsync(ChangeBatch batch, NpgsqlConnection connection, ChangeApplier applier, CancellationToken ct)
+    /// <summary>An idle follower: the target's WAL positions now, after every commit, release what it flushed.</summary>
+    private async Task ReleaseAsync(FlushGate gate, NpgsqlConnection connection, ChangeApplier applier, CancellationToken ct)
     {
-        var times = await applier.ApplyAsync(connection, batch, ct);
-        var lag = batch.LastCommit is { } committed ? times.Committed - committed : (TimeSpan?)null;
+        var (written, flushed) = await applier.WalAsync(connection, ct);
+        if (gate.Observe(written, flushed) is { } lsn)
+        {
+            await AcknowledgeAsync(lsn, ct);
+        }
+    }
+
+    private async Task<ChangeApplier.Applied?> ApplyBatchAsync(ChangeBatch batch, NpgsqlConnection connection, ChangeApplier applier, CancellationToken ct)
+    {
+        var applied = await applier.ApplyAsync(connection, batch, ct);
+        var lag = batch.LastCommit is { } committed ? applied.Committed - committed : (TimeSpan?)null;
         metrics.Followed(table.Name, batch.Changes, NpgsqlLogSequenceNumber.Parse(batch.Lsn!), lag);
         Update(s => s with
         {
             AppliedLsn = batch.Lsn, LastSourceCommit = batch.LastCommit, ChangesApplied = s.ChangesApplied + batch.Changes,
             TransactionsApplied = s.TransactionsApplied + batch.Transactions, LagMs = lag?.TotalMilliseconds, Error = null,
         });
-        return times;
+        return applied;
     }
 
     private async Task AcknowledgeAsync(string lsn, CancellationToken ct)

@@ -17,6 +17,9 @@ public sealed class ChangeLogPollMechanism : IFollowMechanism
     /// <summary>The pause between one sync's answer and the next request: a sync every second plus its own time.</summary>
     public static readonly TimeSpan Interval = TimeSpan.FromMilliseconds(1000);
 
+    /// <summary>How long a sync refused as busy (409) is tried again before the refusal is the run's failure.</summary>
+    private static readonly TimeSpan BusyBound = TimeSpan.FromSeconds(60);
+
     private CancellationTokenSource? _stop;
     private Task? _loop;
     private volatile string? _failure;
@@ -24,6 +27,8 @@ public sealed class ChangeLogPollMechanism : IFollowMechanism
     private readonly List<RunResult> _completed = [];
 
     public string Name => "change log polled (1 s)";
+
+    public bool UsesServices => true;
 
     public bool ReadsChangeLog => true;
 
@@ -119,7 +124,18 @@ public sealed class ChangeLogPollMechanism : IFollowMechanism
     /// <summary>One sync, waited for; null when it succeeded, else why not.</summary>
     private static async Task<string?> SyncAsync(FollowContext lab, SyncTable table, string fetch, string insert, CancellationToken ct, List<RunResult>? completed = null)
     {
-        using var response = await new SomeServiceClient(lab.SomeService).TriggerAsync(fetch, insert, batchSize: lab.Batch, wait: true, ct: ct, table: table.Name);
+        // 409: a sync this mechanism cancelled when it last stopped (the run before, or the drain's pause) is still
+        // ending in SomeService; it ends within moments, so wait for it, within a bound.
+        var until = DateTime.UtcNow + BusyBound;
+        var response = await new SomeServiceClient(lab.SomeService).TriggerAsync(fetch, insert, batchSize: lab.Batch, wait: true, ct: ct, table: table.Name);
+        while (response.StatusCode == HttpStatusCode.Conflict && DateTime.UtcNow < until)
+        {
+            response.Dispose();
+            await Task.Delay(250, ct);
+            response = await new SomeServiceClient(lab.SomeService).TriggerAsync(fetch, insert, batchSize: lab.Batch, wait: true, ct: ct, table: table.Name);
+        }
+
+        using var answered = response;
         var body = await response.Content.ReadAsStringAsync(ct);
         if (response.StatusCode != HttpStatusCode.OK)
         {

@@ -6,8 +6,9 @@ using SyncDataBenchmark.Runner.Report;
 namespace SyncDataBenchmark.Runner.Follow;
 
 /// <summary>
-/// --follow: the matrix table × --write-rate × mechanism on the lab's own tables (FollowRunner, one run each), the
-/// record written after every run and at the end, results.md's "Keeping a copy fresh" table from it.
+/// --follow: the matrix table × --write-rate × mechanism on the lab's own tables, --repeat runs of each cell
+/// (FollowRunner, one run each) in an order drawn from --seed (recorded), the record written after every run and at the
+/// end, results.md's "Keeping a copy fresh" tables from it.
 /// </summary>
 public static class FollowCommand
 {
@@ -22,24 +23,31 @@ public static class FollowCommand
         try
         {
             await Lab.ScalarAsync(lab.TargetDb, FollowSql.Read("prepare-target.sql"), ct);
+            await Lab.ScalarAsync(lab.SourceDb, FollowSql.Read("prepare-source.sql"), ct);
         }
         catch (Npgsql.PostgresException ex)
         {
-            say($"--follow cannot run here: it reads the target's commit times from the WAL through pg_walinspect (PostgreSQL's contrib), which failed: {ex.MessageText}.");
+            say($"--follow cannot run here: it reads the target's commit times from the WAL through pg_walinspect and its users load samples rows by tsm_system_rows (both PostgreSQL's contrib), which failed: {ex.MessageText}.");
             return BenchCommand.SetupFailed;
         }
 
         using var someService = new HttpClient { BaseAddress = new Uri(lab.SomeServiceAddress), Timeout = TimeSpan.FromMinutes(15) };
-        var context = new FollowContext(lab.SourceDb, lab.TargetDb, someService, settings.BatchSize);
-        var runner = new FollowRunner(context, say, settings.OutageSeconds);
+        var started = lab.Services as StartedServices;
+        var context = new FollowContext(FollowContext.AsRunner(lab.SourceDb), FollowContext.AsRunner(lab.TargetDb), someService, settings.BatchSize)
+        {
+            SomeServicePid = started?.SomeService.ProcessId, SyncDataSourcePid = started?.Source?.ProcessId,
+        };
+        var runner = new FollowRunner(context, say, settings.OutageSeconds, settings.DrainChanges);
         var runs = new List<FollowRun>();
         var jsonPath = Path.Combine(settings.Out.FullName, ResultsFile.FileName);
         var complete = true;
         try
         {
-            foreach (var (table, rate, mechanism) in from t in settings.Tables from r in settings.WriteRates from m in FollowMechanisms.All select (t, r, m))
+            var order = Order(settings);
+            say($"--follow: {order.Count} runs ({settings.Repeat} of each table × rate × mechanism) in an order drawn from seed {settings.Seed}.");
+            foreach (var (table, rate, mechanism, repeat) in order)
             {
-                runs.Add(await runner.RunAsync(mechanism, table, rate, settings.FollowSeconds!.Value, ct));
+                runs.Add(await runner.RunAsync(mechanism, table, rate, settings.FollowSeconds!.Value, ct) with { Repeat = repeat });
                 await ResultsFile.WriteAsync(ResultsFile.Build(new SessionMeasurements(), lab, settings, environment, complete: false, runs), jsonPath);
             }
         }
@@ -57,5 +65,13 @@ public static class FollowCommand
         FollowTable.Append(md, report.Follow);
         say(md.ToString());
         return !complete ? BenchCommand.Interrupted : report.Passed ? BenchCommand.Passed : BenchCommand.RunsFailed;
+    }
+
+    /// <summary>Every run of the matrix, --repeat of each cell, shuffled by --seed: no mechanism always runs first, or after another.</summary>
+    public static IReadOnlyList<(SyncData.Postgres.SyncTable Table, long Rate, IFollowMechanism Mechanism, int Repeat)> Order(BenchSettings settings)
+    {
+        var runs = (from t in settings.Tables from r in settings.WriteRates from m in FollowMechanisms.All from n in Enumerable.Range(1, settings.Repeat) select (t, r, m, n)).ToArray();
+        new Random(settings.Seed).Shuffle(runs);
+        return runs;
     }
 }

@@ -35,7 +35,15 @@ public static class FollowLag
         return new Sample(lags, source.Count > 0 ? source.Values.Max() : null, lastTarget);
     }
 
-    /// <summary>The WAL's write position now, returned once it is flushed.</summary>
+    /// <summary>The target's last commit (ms since the epoch) of a row still in the table, among the commits in the WAL since <paramref name="walStart"/>; null when none.</summary>
+    public static async Task<double?> LastAppliedAsync(string sourceDb, string targetDb, SyncTable table, string walStart, CancellationToken ct)
+    {
+        var walEnd = await FlushedPositionAsync(sourceDb, ct);
+        var target = await TimesAsync(targetDb, FollowSql.Fill(FollowSql.Read("applied-times.sql"), table), walStart, walEnd, ct);
+        return target.Count > 0 ? target.Values.Max() : null;
+    }
+
+    /// <summary>The WAL's insert position now (wal-position.sql), returned once it is flushed.</summary>
     public static async Task<string> FlushedPositionAsync(string connectionString, CancellationToken ct)
     {
         var position = (string)(await FollowSql.RowAsync(connectionString, FollowSql.Read("wal-position.sql"), ct))[0]!;

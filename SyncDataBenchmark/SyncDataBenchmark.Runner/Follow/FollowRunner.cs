@@ -8,10 +8,10 @@ namespace SyncDataBenchmark.Runner.Follow;
 /// <summary>
 /// One run of the follow matrix: the target made to differ, the mechanism following (its own first copy), pgbench's
 /// load for the duration, the wait until the target equals the source by the runner's checksum (bounded by
-/// <see cref="CatchUpBound"/>), the lag sample; the mechanism stopped and its slots, publications and subscriptions
+/// <see cref="CatchUpBound"/>), the lag sample; with --drain its capacity (<see cref="DrainAsync"/>); the mechanism stopped and its slots, publications and subscriptions
 /// dropped on every path, failure and cancellation included.
 /// </summary>
-public sealed class FollowRunner(FollowContext lab, Action<string> say, double? outageSeconds = null)
+public sealed class FollowRunner(FollowContext lab, Action<string> say, double? outageSeconds = null, long? drainChanges = null)
 {
     /// <summary>How long after the load stops the target may take to equal the source before the run fails unverified.</summary>
     public static readonly TimeSpan CatchUpBound = TimeSpan.FromSeconds(120);
@@ -61,16 +61,17 @@ public sealed class FollowRunner(FollowContext lab, Action<string> say, double? 
     private async Task<FollowRun> MeasureAsync(IFollowMechanism mechanism, SyncTable table, FollowRun run, CancellationToken ct)
     {
         say($"  following; pgbench at {run.TransactionsPerSecondAsked:N1} transactions/s for {run.Seconds:0} s…");
-        var writtenBefore = await RowsWrittenAsync(table, ct);
         var walStart = await FollowLag.FlushedPositionAsync(lab.SourceDb, ct);
         await using var cost = await mechanism.OpenCostWindowAsync(lab, ct);
         var loadStart = await ClockAsync(ct);
         var load = await FollowLoad.RunAsync(lab.SourceDb, table, run.WriteRate, run.Seconds, ct);
         var loadEnd = await ClockAsync(ct);
+        var mix = await WrittenRows.SinceAsync(lab.SourceDb, table, walStart, ct);
         run = run with
         {
             PgbenchTransactions = load.Transactions, PgbenchTps = load.Tps, Writers = WriterTransactionSummary.Of(load.TransactionMs),
             ChangeLogTriggers = (bool?)(await FollowSql.RowAsync(lab.SourceDb, FollowSql.Fill(FollowSql.Read("change-log-triggers-state.sql"), table, ("name", table.Name)), ct))[0],
+            MixAsked = FollowScript.Of(table).Mix, MixAchieved = mix, SourceRowsWritten = (long)mix.Total, LoadMs = Math.Round((loadEnd - loadStart).TotalMilliseconds),
         };
         if (await CatchUpAsync(mechanism, table, ct) is { } failure)
         {
@@ -78,24 +79,55 @@ public sealed class FollowRunner(FollowContext lab, Action<string> say, double? 
         }
 
         var spent = await cost.CloseAsync();
-        var written = await RowsWrittenAsync(table, ct) - writtenBefore;
         var sample = await FollowLag.MeasureAsync(lab.SourceDb, lab.TargetDb, table, loadStart, loadEnd, walStart, ct);
         var stages = await mechanism.StagesAsync(lab, table, new DateTimeOffset(loadStart, TimeSpan.Zero), new DateTimeOffset(loadEnd, TimeSpan.Zero), ct);
         var applyingMs = sample.LastTargetCommitMs - ToEpochMs(loadStart);
-        say($"  verified; {sample.LagsMs.Count:N0} rows timed, pgbench {load.Tps:N1} tps.");
-        // After every figure of the run is read: the outage writes on.
+        say($"  verified; timed {sample.LagsMs.Count:N0} of {mix.Total:N0} changes, pgbench {load.Tps:N1} tps.");
+        // After every figure of the run is read: the drain and the outage write on.
+        var drain = drainChanges is { } changes ? await DrainAsync(mechanism, table, changes, ct) : null;
         var outageFigures = outageSeconds is { } outage ? await OutageAsync(mechanism, table, run.WriteRate, outage, ct) : null;
         return run with
         {
+            Drain = drain,
             Outage = outageFigures,
             Verified = true,
-            SourceRowsWritten = written,
             Lag = FollowLagSummary.Of(sample.LagsMs),
             Stages = stages,
-            RowsAppliedPerSecond = applyingMs > 0 ? Math.Round(written / (applyingMs.Value / 1000), 1) : null,
+            RowsAppliedPerSecond = applyingMs > 0 ? Math.Round(mix.Total / (applyingMs.Value / 1000), 1) : null,
             CatchUpMs = sample.LastTargetCommitMs - sample.LastSourceCommitMs,
             Cost = spent,
         };
+    }
+
+    /// <summary>
+    /// --drain: the mechanism stopped, a backlog of about <paramref name="changes"/> rows written by pgbench unthrottled,
+    /// the mechanism started again; the time from that restart (the cluster's clock) to the target's last commit of a
+    /// backlog row (its commit record in the WAL, as the lag), once the target equals the source; and the whole
+    /// system's CPU over it (SystemCpuWindow). Nothing else writes meanwhile: the rate is what the mechanism can apply.
+    /// </summary>
+    private async Task<FollowDrain> DrainAsync(IFollowMechanism mechanism, SyncTable table, long changes, CancellationToken ct)
+    {
+        say($"  drain: {mechanism.Name} stopped while pgbench writes a backlog of {changes:N0} changes…");
+        await mechanism.PauseAsync(lab, table, ct);
+        var before = await FollowLag.FlushedPositionAsync(lab.SourceDb, ct);
+        await FollowLoad.BacklogAsync(lab.SourceDb, table, changes, ct);
+        var walStart = await FollowLag.FlushedPositionAsync(lab.SourceDb, ct);
+        var backlog = (long)(await WrittenRows.SinceAsync(lab.SourceDb, table, before, ct)).Total;
+        var cpu = await SystemCpuWindow.OpenAsync(lab, mechanism.UsesServices, ct);
+        var restart = await ClockAsync(ct);
+        await mechanism.ResumeAsync(lab, table, ct);
+        var failure = await CatchUpAsync(mechanism, table, ct);
+        var spent = await cpu.CloseAsync(ct);
+        if (failure is not null)
+        {
+            say($"  drain failed: {failure}");
+            return new FollowDrain(backlog, null, false, failure) { Cpu = spent };
+        }
+
+        var last = await FollowLag.LastAppliedAsync(lab.SourceDb, lab.TargetDb, table, walStart, ct);
+        var drain = new FollowDrain(backlog, last is { } end ? Math.Round(end - ToEpochMs(restart), 1) : null, true, last is null ? "no backlog row's commit found in the target's WAL" : null) { Cpu = spent };
+        say($"  drained {backlog:N0} changes in {drain.Ms:N0} ms: {drain.RowsPerSecond:N0} rows/s, {drain.CpuPerChangeUs:N1} µs of CPU a change.");
+        return drain;
     }
 
     /// <summary>--outage: the mechanism paused while pgbench writes on at the same rate; the WAL its slot holds at the end; the catch-up once it applies again, verified.</summary>
@@ -141,9 +173,6 @@ public sealed class FollowRunner(FollowContext lab, Action<string> say, double? 
 
         return null;
     }
-
-    private async Task<long> RowsWrittenAsync(SyncTable table, CancellationToken ct) =>
-        Convert.ToInt64((await FollowSql.RowAsync(lab.SourceDb, FollowSql.Fill(FollowSql.Read("rows-written.sql"), table), ct))[0], CultureInfo.InvariantCulture);
 
     /// <summary>The cluster's clock, which the commit timestamps are read on.</summary>
     private async Task<DateTime> ClockAsync(CancellationToken ct) => (DateTime)(await Lab.ScalarAsync(lab.SourceDb, "select clock_timestamp()", ct))!;

@@ -16,6 +16,9 @@ public interface IFollowMechanism
     /// <summary>Reads the source's change log: only then are its triggers on during the run (FollowRunner), so the other mechanisms' writers do not pay for them.</summary>
     bool ReadsChangeLog { get; }
 
+    /// <summary>Uses SomeService and SyncDataSource (the native subscription does not): their CPU counts in the drain's.</summary>
+    bool UsesServices { get; }
+
     /// <summary>Starts following; returns once the first copy is in and changes flow.</summary>
     Task StartAsync(FollowContext lab, SyncTable table, CancellationToken ct);
 

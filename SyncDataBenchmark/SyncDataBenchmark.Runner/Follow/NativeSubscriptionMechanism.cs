@@ -14,6 +14,8 @@ public sealed class NativeSubscriptionMechanism : IFollowMechanism
 
     public string Name => "native subscription";
 
+    public bool UsesServices => false;
+
     public bool ReadsChangeLog => false;
 
     /// <summary>The subscription's slot (subscription-source-setup.sql).</summary>

@@ -18,6 +18,8 @@ public sealed class NpgsqlReplicationMechanism : IFollowMechanism
 
     public string Name => "NpgsqlReplication";
 
+    public bool UsesServices => true;
+
     public bool ReadsChangeLog => false;
 
     private static string Slot(SyncTable table) => $"{FollowMechanisms.Prefix}_{table.Name}";

@@ -143,6 +143,11 @@ public sealed class BenchOptions
         CustomParser = r => OptionParsing.Duration(r, "--outage", 1, 3600),
     };
 
+    private readonly Option<int?> _drain = Number("--drain", 10_000_000,
+        "With --follow: after each run's catch-up, the mechanism stops, pgbench writes a backlog of about this many changes as fast as it can, the mechanism starts again; " +
+        "the run records the time from the restart until the target caught up as rows/s (its capacity) and the whole system's CPU per change over it (docs/replication.md)",
+        $"{BenchSettings.DefaultDrainChanges:N0}");
+
     private readonly Option<long[]> _writeRate = new("--write-rate")
     {
         Description = $"With --follow: the source's write rates in rows per second, comma-separated, each its own run ({OptionParsing.WholeNumber(1, 1_000_000)}); pgbench's -R is the rate over " +
@@ -190,7 +195,7 @@ public sealed class BenchOptions
             "Runs every runnable fetch × insert combination of SyncDataBenchmark (and the peers: psql pipes, pgcopydb, postgres_fdw, logical replication) against the same seeded table, " +
             "verifies every run, and writes results.json, results.csv, results.md and pictures. Exits 1 if any run failed or was not verified.")
         {
-            _rows, _maxRunSeconds, _noMaxRun, _repeat, _maxRepeat, _budget, _ciWidth, _caseBudget, _warmup, _maxWarmup, _jitThreshold, _seed, _cases, _pageSize, _batchSize, _out, _connection, _sourceConnection, _sourceUrl, _someServiceUrl, _tmpfs, _noPeers, _peers, _noCharts, _follow, _outage, _writeRate, _profile, _profileCases, _link, _compression, _table, _changed, _reportFrom, _readme,
+            _rows, _maxRunSeconds, _noMaxRun, _repeat, _maxRepeat, _budget, _ciWidth, _caseBudget, _warmup, _maxWarmup, _jitThreshold, _seed, _cases, _pageSize, _batchSize, _out, _connection, _sourceConnection, _sourceUrl, _someServiceUrl, _tmpfs, _noPeers, _peers, _noCharts, _follow, _outage, _drain, _writeRate, _profile, _profileCases, _link, _compression, _table, _changed, _reportFrom, _readme,
         };
         _cases.Validators.Add(r => ValidateCases(r, "--cases"));
         _profileCases.Validators.Add(r => ValidateCases(r, "--profile-cases"));
@@ -259,6 +264,7 @@ public sealed class BenchOptions
         Changed = parse.GetValue(_changed) is { Length: > 0 } shares ? shares : null,
         FollowSeconds = parse.GetValue(_follow),
         OutageSeconds = parse.GetValue(_outage),
+        DrainChanges = parse.GetValue(_drain) ?? BenchSettings.DefaultDrainChanges,
         WriteRates = parse.GetValue(_writeRate) is { Length: > 0 } rates ? rates : BenchSettings.DefaultWriteRates,
     };
 
@@ -312,17 +318,18 @@ public sealed class BenchOptions
 
     /// <summary>
     /// --follow's rules: the options it honours (one size, the tables, the output, the lab's own cluster or --connection's,
-    /// --tmpfs, --batch-size as the follower's batch, --seed, --no-charts); every other one given is named as not applying.
+    /// --tmpfs, --batch-size as the follower's batch, --seed for the runs' order, --repeat as each cell's runs, --drain, --no-charts); every other one given is named as not applying.
     /// </summary>
     private IEnumerable<(bool Broken, string Why)> FollowRules(CommandResult r)
     {
         var follow = r.GetResult(_follow) is { Implicit: false };
-        Option[] honoured = [_follow, _outage, _writeRate, _rows, _table, _out, _connection, _tmpfs, _batchSize, _seed, _noCharts];
+        Option[] honoured = [_follow, _outage, _drain, _writeRate, _rows, _table, _out, _connection, _tmpfs, _batchSize, _seed, _repeat, _noCharts];
         var ignored = r.Children.OfType<OptionResult>().Where(o => !o.Implicit && !honoured.Contains(o.Option)).Select(o => o.Option.Name).ToList();
         return
         [
             (!follow && r.GetResult(_writeRate) is { Implicit: false }, "--write-rate is the write load of --follow: give --follow DURATION with it (e.g. --follow 60s)."),
             (!follow && r.GetResult(_outage) is { Implicit: false }, "--outage stops a --follow mechanism for a while: give --follow DURATION with it (e.g. --follow 30s --outage 30s)."),
+            (!follow && r.GetResult(_drain) is { Implicit: false }, "--drain measures a --follow mechanism's capacity: give --follow DURATION with it (e.g. --follow 20s --drain 50000)."),
             (follow && r.GetValue(_sourceConnection) is not null, FollowOnOwnTable),
             (follow && ignored.Count > 0 && r.GetValue(_sourceConnection) is null,
                 $"--follow measures its own matrix (mechanism × --write-rate × --table, on the lab's own tables at one --rows size) and cannot honour {string.Join(", ", ignored)}: "

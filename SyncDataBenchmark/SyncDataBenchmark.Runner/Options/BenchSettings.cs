@@ -107,6 +107,9 @@ public sealed record BenchSettings
     public double? FollowSeconds { get; init; }
     /// <summary>--outage: seconds each follow run's mechanism stops applying after its catch-up, the load going on; null: no outage.</summary>
     public double? OutageSeconds { get; init; }
+    /// <summary>--drain: the backlog (changes) each follow run's mechanism drains after its catch-up, its capacity measured.</summary>
+    public long DrainChanges { get; init; } = DefaultDrainChanges;
+    public const long DefaultDrainChanges = 200_000;
     /// <summary>--write-rate: the source's write rates (rows/s) of the follow matrix, in the order given.</summary>
     public IReadOnlyList<long> WriteRates { get; init; } = DefaultWriteRates;
     public static IReadOnlyList<long> DefaultWriteRates { get; } = [100, 1_000, 10_000];

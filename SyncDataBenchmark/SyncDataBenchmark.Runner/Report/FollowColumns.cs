@@ -9,12 +9,16 @@ public static class FollowColumns
         "Lag is commit-to-applied on one clock (source and target are databases of one cluster): for every row still in the source whose last version was "
         + "committed while pgbench ran, the time the target committed that row's version (its commit record in the cluster's WAL, pg_walinspect) minus the source's "
         + "commit (pg_xact_commit_timestamp, track_commit_timestamp on), joined by key. Not the target's commit timestamp: a subscription commits with the source's. It covers "
-        + "the last version of each surviving row; deletes and overwritten versions are not sampled. Percentiles are Perfolizer's sample quantiles; n is the sample.";
+        + "the last version of each surviving row; deletes and overwritten versions are not timed but counted (Timed: N of M). Percentiles are an HdrHistogram's of every timed change (records before it: Perfolizer's sample quantiles).";
 
     private const string RateLegend =
-        "Write rate is rows/s asked; pgbench's -R is that over the script's mean rows per transaction, which each table's write load declares in its header (sql/follow/<table>.pgbench.sql, '-- rows per transaction:'). pgbench tps is what pgbench itself "
-        + "reported achieving. Rows applied/s is the source table's inserted + updated + deleted rows (pg_stat_user_tables) over the time from the load's start "
-        + "until the target caught up. Catch-up is the target's last commit of a sampled row minus the source's last: the time the target needed once writes stopped.";
+        "Write rate is rows/s asked; pgbench's -R (open loop: each transaction starts on its schedule, however late the one before) is that over the script's mean rows per transaction, which each table's write load declares in its header (sql/follow/<table>.pgbench.sql, '-- rows per transaction:'). pgbench tps is what pgbench itself "
+        + "reported achieving. Written/s is the source table's inserted + updated + deleted rows (its heap records in the WAL, pg_walinspect) over the load's length: the rate achieved; the mix is "
+        + "the share of each kind the script asks for ('-- mix:') → the share written. Timed is the changes the lag sample timed of the changes written (the rest: deletes and "
+        + "overwritten versions, counted, not timed). Catch-up is the target's last commit of a sampled row minus the source's last: the time the target needed once writes stopped. "
+        + "Drain (--drain): the mechanism stopped, pgbench wrote a backlog unthrottled (its changes counted), the mechanism started again; the backlog over the time from the restart "
+        + "to the target's last commit of a backlog row (its commit record in the WAL), and the whole system's CPU per drained change over it (the services the mechanism uses and the "
+        + "cluster's processes but the runner's and pgbench's, /proc).";
 
     private const string VerifiedLegend =
         "Verified: after the load stopped the target equalled the source by the runner's count and checksum (the one every run uses) within the catch-up bound (120 s after the load stopped). After every run the runner checks that no slot, publication or subscription the mechanism made is left on either side; one left is named here and fails the session.";
@@ -24,14 +28,18 @@ public static class FollowColumns
         new("Table", r => r.Table),
         new("Mechanism", r => r.Mechanism),
         new("Write rate (rows/s)", r => Rows(r.WriteRate), RateLegend, Numeric: true),
+        new("Repeat", r => $"{r.Repeat}", Numeric: true),
         new("pgbench tps (asked)", r => r.PgbenchTps is { } tps ? $"{Number(tps, "N1")} ({Number(r.TransactionsPerSecondAsked, "N1")})" : $"n/a ({Number(r.TransactionsPerSecondAsked, "N1")})", Numeric: true),
+        new("Written/s", r => r.RowsWrittenPerSecond is { } w ? Number(w, "N0") : "n/a", Numeric: true),
+        new("Mix (asked → written)", r => r.MixAsked is { } asked && r.MixAchieved is { } written ? $"{asked.Shares()} → {written.Shares()}" : "n/a"),
         new("Lag p50", r => Ms(r.Lag?.P50Ms), LagLegend, Numeric: true),
         new("Lag p95", r => Ms(r.Lag?.P95Ms), Numeric: true),
         new("Lag p99", r => Ms(r.Lag?.P99Ms), Numeric: true),
         new("Lag max", r => Ms(r.Lag?.MaxMs), Numeric: true),
-        new("n", r => r.Lag is { } lag ? Rows(lag.Count) : "0", Numeric: true),
-        new("Rows applied/s", r => r.RowsAppliedPerSecond is { } rate ? Number(rate, "N0") : "n/a", Numeric: true),
+        new("Timed", r => r.SourceRowsWritten is { } m ? $"{Rows(r.Lag?.Count ?? 0)} of {Rows(m)}" : r.Lag is { } lag ? Rows(lag.Count) : "0", Numeric: true),
         new("Catch-up", r => Ms(r.CatchUpMs), Numeric: true),
+        new("Drain", r => r.Drain is { } d ? d.RowsPerSecond is { } rate ? $"{Number(rate, "N0")} rows/s ({Rows(d.BacklogChanges)})" : $"**no**: {d.Error}" : "n/a", Numeric: true),
+        new("CPU/change (drain)", r => r.Drain?.CpuPerChangeUs is { } us ? $"{Number(us, "N0")} µs" : r.Drain?.Cpu?.Missing ?? "n/a", Numeric: true),
         new("Verified", r => (r.Verified ? "yes" : $"**no**: {r.Error}") + (r.LeftBehind is { } left ? $"; **left behind**: {left}" : ""), VerifiedLegend),
     ];
 

@@ -2,10 +2,12 @@ using System.Text;
 
 namespace SyncDataBenchmark.Runner.Report;
 
-/// <summary>results.md's "Keeping a copy fresh" section: one row per --follow run, from the record alone; then what it cost, and any outage, each its own table.</summary>
+/// <summary>results.md's "Keeping a copy fresh" section: one row per table × rate × mechanism (medians of the repeats), then one per run, from the record alone; then what it cost, and any outage, each its own table.</summary>
 public static class FollowTable
 {
     public const string Title = "Keeping a copy fresh";
+
+    public const string RunsTitle = "Each run";
 
     public const string StagesTitle = "Where NpgsqlReplication's lag goes";
 
@@ -19,6 +21,9 @@ public static class FollowTable
         md.AppendLine().AppendLine($"## {Title}").AppendLine();
         md.AppendLine($"Each mechanism followed the source while pgbench wrote for {runs[0].Seconds:0.#} s (`--follow`); the target started emptied but for a sentinel row, "
                       + "the mechanism's own first copy brought it level before the load began.").AppendLine();
+        MarkdownTable.Append(md, FollowCellColumns.All, FollowCell.Of(runs));
+        MarkdownTable.AppendLegends(md, FollowCellColumns.All);
+        md.AppendLine().AppendLine($"### {RunsTitle}").AppendLine();
         MarkdownTable.Append(md, FollowColumns.All, runs);
         MarkdownTable.AppendLegends(md, FollowColumns.All);
         if (runs.Any(r => r.Stages is not null))

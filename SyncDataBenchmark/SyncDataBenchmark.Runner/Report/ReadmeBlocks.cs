@@ -47,7 +47,7 @@ public static partial class ReadmeBlocks
                 MarkdownTable.Append(md, SummaryColumns.Readme(tables.Parameters.Charts, folder + "/"), tables.Summary.Where(r => r.MainProfile));
                 break;
             case FollowBlock:
-                MarkdownTable.Append(md, FollowColumns.All, tables.Record.Follow ?? throw new InvalidOperationException($"{folder}/results.json holds no --follow runs."));
+                MarkdownTable.Append(md, FollowCellColumns.All, FollowCell.Of(tables.Record.Follow ?? throw new InvalidOperationException($"{folder}/results.json holds no --follow runs.")));
                 break;
             default:
                 throw new InvalidOperationException($"No block is named '{name}': {VerdictBlock}, {HeadlineBlock} and {FollowBlock} are.");

@@ -103,9 +103,7 @@ public static class BenchCommand
         var pictureProblem = await DerivedOutputs.WriteAsync(report, directory, charts && report.Follow is null, AnsiConsole.WriteLine);
         if (report.Follow is not null)
         {
-            var md = new System.Text.StringBuilder();
-            FollowTable.Append(md, report.Follow);
-            AnsiConsole.WriteLine(md.ToString());
+            ConsoleSummary.ShowFollow(AnsiConsole.Console, report, directory);
             return Passed;
         }
 

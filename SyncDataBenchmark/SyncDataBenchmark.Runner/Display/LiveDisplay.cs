@@ -12,6 +12,8 @@ public sealed class LiveDisplay(int repeat) : IBenchDisplay
     private const string ExpectedKey = "expected";
     private const string AfterKey = "after";
     private const string UnknownKey = "unknown";
+    /// <summary>Below this many columns the progress line drops the bar and the elapsed column.</summary>
+    private const int NarrowWidth = 120;
 
     public void Say(string text) => AnsiConsole.MarkupLine($"[grey]{Markup.Escape(text)}[/]");
 
@@ -20,7 +22,7 @@ public sealed class LiveDisplay(int repeat) : IBenchDisplay
     {
         var estimator = new Estimator(prior);
         // At 80 columns the bar and the elapsed column would squeeze the description into 7-character pieces.
-        var narrow = AnsiConsole.Profile.Width < ConsoleSummary.NarrowWidth;
+        var narrow = AnsiConsole.Profile.Width < NarrowWidth;
         ProgressColumn[] columns = narrow
             ? [new TaskDescriptionColumn { Alignment = Justify.Left }, new PercentageColumn(), new EstimateColumn(compact: true)]
             : [new TaskDescriptionColumn { Alignment = Justify.Left }, new ProgressBarColumn(), new PercentageColumn(), new ElapsedTimeColumn(), new EstimateColumn(compact: false)];

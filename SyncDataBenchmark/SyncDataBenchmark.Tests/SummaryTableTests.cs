@@ -76,6 +76,20 @@ public sealed class SummaryTableTests
         }
     }
 
+    /// <summary>A case stopped by its second failed run says so in Runs, not "budget: few runs" (issue 62).</summary>
+    [Fact]
+    public void A_case_stopped_by_two_failures_says_so()
+    {
+        var combination = CaseNumbers.Runnable[0];
+        var runs = new List<CombinationRun> { Run(combination, 1, 100, ok: true), Run(combination, 2, 100, ok: false), Run(combination, 3, 100, ok: false) };
+        var record = Record(runs, []) with { Parameters = Record(runs, []).Parameters with { TargetWidth = 0.10, MaxRepeat = 20 } };
+
+        var row = SummaryTable.Build(record, 1_000, NetworkLink.LoopbackName).Single(r => r.Case == combination.Key);
+
+        Assert.Equal("failures", row.Stopped);
+        Assert.Equal("1 (stopped: 2 failed)", SummaryColumns.Runs.Cell(row));
+    }
+
     /// <summary>
     /// In a 120-column terminal every closing table of every committed record fits, each row on one line: the widest
     /// layout that fits is chosen (issue 62: every summary row wrapped over 4–5 lines), and a --follow record ends

@@ -56,6 +56,12 @@ public sealed class BenchLab : IAsyncDisposable
     /// <summary>The lab of <paramref name="link"/>: its databases, the first size seeded, the services up under the first profile.</summary>
     public static async Task<BenchLab> StartAsync(BenchSettings settings, NetworkLink link, Action<string> say, CancellationToken ct)
     {
+        if (settings.SourceConnection is { } user)
+        {
+            // The user's database reached and the table holding rows before any cluster or service starts.
+            await OwnTableSource.CheckAsync(OwnTableSource.ReadOnly(user), settings.OwnTable!, ct);
+        }
+
         // What a killed earlier run (or test run) left behind would compete for the same two cores.
         LabSweeper.Sweep();
         var databases = link.Shaped ? await TwoHosts.StartAsync(link.Name, link.RateBitsPerSecond!.Value, settings.Tmpfs, say, ct)
@@ -139,7 +145,8 @@ public sealed class BenchLab : IAsyncDisposable
         var table = OwnTable = await OwnTableSource.DescribeAsync(SourceDb, name, say, ct);
         await OwnTableSource.CreateTargetAsync(TargetDb, table, say, ct);
         _tables = [table];
-        (SeedReused, SeedMs, _say) = (true, null, say);
+        // Nothing seeded and nothing reused: the user's table is read as it is.
+        (SeedReused, SeedMs, _say) = (false, null, say);
         var (tuples, bytes) = await OwnTableSource.SizeAsync(SourceDb, table, ct);
         OwnTableBytes = bytes;
         say($"Reading your table's count and checksum (the catalog estimates {Math.Max(tuples, 0):N0} rows, {bytes / 1e6:N0} MB)…");

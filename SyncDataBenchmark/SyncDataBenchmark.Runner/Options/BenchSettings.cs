@@ -69,6 +69,8 @@ public sealed record BenchSettings
     public string? SourceConnection { get; init; }
     /// <summary>The user's table as --table named it (schema.name, SQL's spelling); null without --source-connection.</summary>
     public string? OwnTable { get; init; }
+    /// <summary>--source-connection: what the runner leaves out on the user's table and why (cases, merges, peers), one line each, for the record.</summary>
+    public IReadOnlyList<string> OwnTableLeftOut { get; init; } = [];
     /// <summary>Whether --rows was given, which a user's table (moved whole) does not take: said at the start.</summary>
     public bool RowsGiven { get; init; }
     public Uri? SourceUrl { get; init; }

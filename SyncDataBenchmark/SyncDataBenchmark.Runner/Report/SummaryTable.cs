@@ -129,7 +129,7 @@ public static class SummaryTable
         }).Select(r => r with { Stopped = StoppedOf(r, parameters) }).ToList();
     }
 
-    /// <summary>Why a row has its n, judged as AdaptiveStop judged it: its width reached, --max-repeat, or its budget spent (few runs).</summary>
+    /// <summary>Why a row has its n, judged as AdaptiveStop judged it: its failures, its width reached, --max-repeat, or its budget spent (few runs).</summary>
     private static string? StoppedOf(SummaryRow row, BenchParameters parameters)
     {
         if (parameters is not { TargetWidth: { } target, MaxRepeat: { } max } || row.Succeeded == 0)
@@ -138,6 +138,7 @@ public static class SummaryTable
         }
 
         var width = row.RatioInterval?.Width ?? (RunStatistics.MedianInterval(row.Durations) is { } i && row.MedianMs is > 0 and var m ? (i.Upper - i.Lower) / m : null);
-        return width <= target ? "width" : row.TimedRuns >= max ? "max" : "budget";
+        // Two failed runs stop a case before any of the others can: "budget" would be a wrong reason (issue 62).
+        return row.Failures >= AdaptiveStop.MaxFailures ? "failures" : width <= target ? "width" : row.TimedRuns >= max ? "max" : "budget";
     }
 }

@@ -25,6 +25,9 @@ public sealed class BenchLab : IAsyncDisposable
 
     private Action<string> _say = _ => { };
 
+    /// <summary>The largest size and whether a seed too big for the disk is refused; null once checked (SizeCheck).</summary>
+    private (long Largest, bool Enforce)? _sizeCheck;
+
     private BenchLab(LabDatabases databases, NetworkLink link, IReadOnlyList<SyncTable> tables) => (Databases, Link, _tables) = (databases, link, tables);
 
     public LabDatabases Databases { get; }
@@ -74,7 +77,7 @@ public sealed class BenchLab : IAsyncDisposable
             databases = databases with { SourceDb = source, SourceServiceDb = source };
         }
 
-        var lab = new BenchLab(databases, link, settings.Tables) { _ownTableName = settings.OwnTable };
+        var lab = new BenchLab(databases, link, settings.Tables) { _ownTableName = settings.OwnTable, _sizeCheck = (settings.Sizes.Max(), settings.SizeCheck) };
         try
         {
             await lab.PrepareDataAsync(settings.Sizes[0], say, ct);
@@ -103,6 +106,13 @@ public sealed class BenchLab : IAsyncDisposable
         PostgresVersion = (string)(await Lab.ScalarAsync(SourceDb, "show server_version", ct))!;
         (SeedReused, SeedMs, _rows, _say) = (true, null, rows, say);
         await DescribeNamedTablesAsync(ct);
+        if (_sizeCheck is var (largest, enforce))
+        {
+            // Once, for the largest size, before the first seed.
+            _sizeCheck = null;
+            await SizeCheck.CheckAsync(SourceDb, _tables, largest, [.. Databases.Owned.OfType<LocalPostgres>().Select(p => p.Directory)], enforce, say, ct);
+        }
+
         foreach (var table in _tables)
         {
             await SeedAsync(table, rows, say, ct);

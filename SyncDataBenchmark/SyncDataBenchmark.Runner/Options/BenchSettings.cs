@@ -80,6 +80,8 @@ public sealed record BenchSettings
     /// <summary>The peers --peers selected, by key; null: all of them (when <see cref="Peers"/>).</summary>
     public IReadOnlyList<string>? PeerKeys { get; init; }
     public bool Charts { get; init; } = true;
+    /// <summary>Whether a seed whose estimated size exceeds the local cluster's free disk is refused (SizeCheck); --no-size-check turns it off.</summary>
+    public bool SizeCheck { get; init; } = true;
     /// <summary>The content codings every selected case runs under (--compression); each is its own row. Peers are not multiplied.</summary>
     public IReadOnlyList<string> Compressions { get; init; } = DefaultCompressions;
     public static IReadOnlyList<string> DefaultCompressions { get; } = [SyncData.Shared.BodyCompression.None];

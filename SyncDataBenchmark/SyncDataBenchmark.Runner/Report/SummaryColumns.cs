@@ -36,7 +36,7 @@ public static class SummaryColumns
     private const string RunsLegend =
         "Runs is the successful timed runs (n) and why the case stopped there: \"width\" its ratio's interval narrowed to the target width "
         + "(--ci-width), \"budget: few runs\" its --case-budget seconds ran out first (the interval is wider than the target: read it), "
-        + "\"max\" --max-repeat, \"stopped: N failed\" its " + "second failed run (AdaptiveStop.MaxFailures). Not told apart from lists the combinations a Mann-Whitney test with a " + RunStatistics.TieThreshold
+        + "\"max\" --max-repeat. Not told apart from lists the combinations a Mann-Whitney test with a " + RunStatistics.TieThreshold
         + " threshold (Perfolizer's SimpleEquivalenceTest, as BenchmarkDotNet) cannot tell from this one: ties. JIT-unsettled counts timed runs in which "
         + "SomeService compiled longer than the record's JIT threshold.";
 
@@ -107,10 +107,10 @@ public static class SummaryColumns
         _ => "target statements",
     }, RankLegend + "\n" + PeersLegend);
 
-    /// <summary>Time scope where no peer ran: no legend on peers that did not run, and why the ratio column is empty (issue 62).</summary>
+    /// <summary>Time scope on a user's own table, where no peer runs: no legend on peers that did not run, and why the ratio column is empty (issue 62).</summary>
     public static ReportColumn<SummaryRow> TimeScopeWithoutPeers { get; } = TimeScope with
     {
-        Legend = RankLegend + "\nNo peer ran (`--no-peers`, or a table of your own, on which the peers are not run: docs/own-table.md), so there is no psql pipe "
+        Legend = RankLegend + "\nNo peer runs on a table of your own (docs/own-table.md), so there is no psql pipe "
                  + "to take a ratio to: Ratio to psql binary is " + None + " in every row.",
     };
 
@@ -130,7 +130,7 @@ public static class SummaryColumns
     [
         TestCase(charts), Rank, new("FetchApproach", r => r.Fetch), new("InsertApproach", r => r.Insert), Median, RatioToPsqlBinary, Runs, .. Dimensions(parameters),
         .. Service("SomeService", r => r.SomeService), .. Service("SyncDataSource", r => r.SyncDataSource),
-        Best(parameters.Repeat), StdDev, Failures, Verified, RatioToFastest, parameters.Peers ? TimeScope : TimeScopeWithoutPeers, Unsettled, Ties,
+        Best(parameters.Repeat), StdDev, Failures, Verified, RatioToFastest, parameters.OwnTable is null ? TimeScope : TimeScopeWithoutPeers, Unsettled, Ties,
     ];
 
     /// <summary>

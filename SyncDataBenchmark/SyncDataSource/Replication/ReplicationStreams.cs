@@ -42,6 +42,12 @@ public sealed class ReplicationStreams(NpgsqlDataSource source, IConfiguration c
             return TypedResults.Problem($"slot must be a PostgreSQL slot name (a-z, 0-9, _), from an LSN (X/X); got slot '{slot}', from '{from}'.", statusCode: 400);
         }
 
+        // Refused before the 200, naming the setting: the follower then reports failed rather than retrying.
+        if (await ReplicationSql.WhyNotDecodableAsync(source, ct) is { } why)
+        {
+            return TypedResults.Problem(why, statusCode: StatusCodes.Status409Conflict, title: "The source's server cannot decode logically");
+        }
+
         using var session = await TakeOverAsync(slot, ct);
         var frames = new FrameWriter(http.Response);
         try

@@ -42,12 +42,6 @@ public sealed class ReplicationStreams(NpgsqlDataSource source, IConfiguration c
             return TypedResults.Problem($"slot must be a PostgreSQL slot name (a-z, 0-9, _), from an LSN (X/X); got slot '{slot}', from '{from}'.", statusCode: 400);
         }
 
-        // Refused before the 200, naming the setting: the follower then reports failed rather than retrying.
-        if (await ReplicationSql.WhyNotDecodableAsync(source, ct) is { } why)
-        {
-            return TypedResults.Problem(why, statusCode: StatusCodes.Status409Conflict, title: "The source's server cannot decode logically");
-        }
-
         using var session = await TakeOverAsync(slot, ct);
         var frames = new FrameWriter(http.Response);
         try
@@ -156,6 +150,14 @@ public sealed class ReplicationStreams(NpgsqlDataSource source, IConfiguration c
 
     private async Task StreamAsync(SyncTable table, ReplicationSession session, NpgsqlLogSequenceNumber? from, FrameWriter frames, CancellationToken ct)
     {
+        // A server that cannot decode fails the stream naming the setting (a Failed frame: the follower reports failed);
+        // the slot's own error, SQLSTATE 55000, counts as transient and had the follower retry for ever. A database that
+        // cannot be reached for the check is a broken stream as before (retried).
+        if (await ReplicationSql.WhyNotDecodableAsync(source, ct) is { } why)
+        {
+            throw new InvalidOperationException(why);
+        }
+
         await using var replication = new LogicalReplicationConnection(ConnectionString);
         await replication.Open(ct);
         PgOutputReplicationSlot slot;

@@ -4,8 +4,10 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 
-# Missing tools are reported by the runner itself (--no-peers / --no-charts skip those parts).
-scripts/ensure-deps.sh || echo "Continuing without them: the runner reports what cannot work." >&2
+# Only what these options need (scripts/bench-deps.sh: --help nothing, a copy run PostgreSQL, pgcopydb for the peers,
+# matplotlib for the pictures). Missing tools are reported by the runner itself (--no-peers / --no-charts skip those parts).
+mapfile -t deps < <(scripts/bench-deps.sh "$@")
+(( ${#deps[@]} == 0 )) || scripts/ensure-deps.sh "${deps[@]}" || echo "Continuing without them: the runner reports what cannot work." >&2
 
 source scripts/lab-build.sh
 # Every option is declared once, in the runner, so even --help waits for this build: say so, and for how long.

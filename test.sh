@@ -19,15 +19,19 @@ while (( $# )); do
   esac
   shift
 done
+# Each tier's package groups (scripts/ensure-deps.sh): Fast none; Lab the clusters, the peers, the pictures and
+# Prometheus; Engine every group (Podman, the network tools, the dashboard's browser). No --tier: every group.
+deps=()
 if [[ -n ${tiers:-} ]]; then
   filter=
   for tier in ${tiers//,/ }; do
     case ${tier,,} in
-      fast) name=Fast ;; lab) name=Lab ;; engine) name=Engine ;;
+      fast) name=Fast ;; lab) name=Lab; deps+=(postgres peers charts prometheus) ;; engine) name=Engine; deps+=(postgres peers charts network prometheus engine browser) ;;
       *) echo "--tier: '$tier' is not a tier; tiers: fast, lab, engine" >&2; exit 1 ;;
     esac
     filter+="${filter:+|}Tier=$name"
   done
+  (( ${#deps[@]} )) || deps=(none)
   [[ " ${args[*]} " != *" --filter "* ]] || { echo "--tier and --filter cannot be combined: give one" >&2; exit 1; }
   args+=(--filter "$filter")
 fi
@@ -35,7 +39,10 @@ set -- "${args[@]}"
 # Progress from the first second: each step says what it does, and a heartbeat covers the quiet stretches (the
 # build, a lab's PostgreSQL and services starting) with the time so far and the tests finished.
 echo "[0s] Checking Debian packages…"
-scripts/ensure-deps.sh
+if [[ ${deps[*]-} != none ]]; then
+  mapfile -t deps < <(printf '%s\n' "${deps[@]}" | awk 'NF && !seen[$0]++')
+  scripts/ensure-deps.sh "${deps[@]}"
+fi
 scripts/sweep-lab-leftovers.sh
 log=$(mktemp)
 heartbeat=

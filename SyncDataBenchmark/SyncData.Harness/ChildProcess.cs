@@ -22,6 +22,7 @@ public sealed class ChildProcess : IAsyncDisposable
     private readonly StringBuilder _stderr = new();
     private readonly Stopwatch _clock = new();
     private TimeSpan? _elapsed;
+    private bool _disposed;
 
     private ChildProcess(Process process, ChildProcessOptions options)
     {
@@ -76,6 +77,12 @@ public sealed class ChildProcess : IAsyncDisposable
     public static ChildProcess Start(string program, IEnumerable<string> arguments, ChildProcessOptions? options = null)
     {
         options ??= new ChildProcessOptions();
+        // Through setsid a missing program would be setsid's exit 1: say it as Process.Start would.
+        if (!Found(program, options.WorkingDirectory))
+        {
+            throw new Win32Exception(2, $"An error occurred trying to start process '{program}': No such file or directory");
+        }
+
         var start = StartInfo(program, arguments, options);
         var process = new Process { StartInfo = start };
         var child = new ChildProcess(process, options);
@@ -97,10 +104,18 @@ public sealed class ChildProcess : IAsyncDisposable
         return child;
     }
 
+    /// <summary>Whether <paramref name="program"/> names an existing file, or one on PATH.</summary>
+    private static bool Found(string program, string? workingDirectory) =>
+        program.Contains('/', StringComparison.Ordinal) ? File.Exists(program) || (workingDirectory is not null && File.Exists(Path.Combine(workingDirectory, program)))
+        : (System.Environment.GetEnvironmentVariable("PATH") ?? "").Split(':', StringSplitOptions.RemoveEmptyEntries).Any(dir => File.Exists(Path.Combine(dir, program)));
+
     /// <summary>The program (in <see cref="ChildProcessOptions.Namespace"/>, as <see cref="ChildProcessOptions.AsUser"/>, if given), its arguments, directory and environment.</summary>
     private static ProcessStartInfo StartInfo(string program, IEnumerable<string> arguments, ChildProcessOptions options)
     {
-        var prefix = new List<string>();
+        // A session of its own (setsid, which execs: the pid is kept): a terminal's Ctrl-C reaches only the program the
+        // user started, which stops its children in order (a follower before its service, a service before its cluster),
+        // rather than every child dying at once under it.
+        var prefix = new List<string> { "setsid" };
         if (options.Namespace is { } ns)
         {
             prefix.AddRange(["ip", "netns", "exec", ns]);
@@ -111,7 +126,7 @@ public sealed class ChildProcess : IAsyncDisposable
             prefix.AddRange(["runuser", "-u", user, "--"]);
         }
 
-        var start = new ProcessStartInfo(prefix.Count == 0 ? program : prefix[0])
+        var start = new ProcessStartInfo(prefix[0])
         {
             RedirectStandardOutput = true,
             RedirectStandardError = true,
@@ -122,7 +137,7 @@ public sealed class ChildProcess : IAsyncDisposable
             start.WorkingDirectory = directory;
         }
 
-        foreach (var a in prefix.Skip(1).Concat(prefix.Count == 0 ? [] : [program]))
+        foreach (var a in prefix.Skip(1).Append(program))
         {
             start.ArgumentList.Add(a);
         }
@@ -191,6 +206,13 @@ public sealed class ChildProcess : IAsyncDisposable
     /// <summary>Sends a signal (TERM, QUIT, STOP, CONT, …) to this process alone, as `kill` would; returns kill's exit code.</summary>
     public Task<int> SignalAsync(string signal) => SignalAsync(Id, signal);
 
+    /// <summary>
+    /// Sends a signal to this process's whole process group, as a terminal's Ctrl-C (INT) reaches the foreground job:
+    /// the child leads its own (setsid), so the group is it and whatever it started without a session of its own.
+    /// </summary>
+    public async Task<int> SignalGroupAsync(string signal) =>
+        (await RunAsync("kill", [$"-{signal}", "--", $"-{Id.ToString(CultureInfo.InvariantCulture)}"])).ExitCode;
+
     /// <summary>Sends a signal to any process by id through `kill`; returns kill's exit code (non-zero: no such process, or not ours).</summary>
     public static async Task<int> SignalAsync(int pid, string signal) =>
         (await RunAsync("kill", KillArguments(pid, signal))).ExitCode;
@@ -239,8 +261,15 @@ public sealed class ChildProcess : IAsyncDisposable
         _options.OnLine?.Invoke(line);
     }
 
+    /// <summary>Once: a service stopped for a restart that a Ctrl-C cut short is disposed again with the lab.</summary>
     public async ValueTask DisposeAsync()
     {
+        if (_disposed)
+        {
+            return;
+        }
+
+        _disposed = true;
         await KillAsync();
         _process.Dispose();
     }

@@ -21,6 +21,21 @@ public static class BenchCommand
             return settings.Readme is { } page && reported == Passed ? await RenderPageAsync(page) : reported;
         }
 
+        try
+        {
+            return await MeasureWholeAsync(settings, ct);
+        }
+        catch (OperationCanceledException) when (ct.IsCancellationRequested)
+        {
+            // Before the first run (the cluster starting, the seed, the services): nothing measured, everything started stopped.
+            Error("Interrupted before any run: nothing was measured, so no record was written; the seed under way was rolled back and the lab stopped.");
+            return Interrupted;
+        }
+    }
+
+    /// <summary>The lab set up, the plan (or --follow's matrix) carried out, the outputs written.</summary>
+    private static async Task<int> MeasureWholeAsync(BenchSettings settings, CancellationToken ct)
+    {
         var startedAt = DateTimeOffset.UtcNow;
         var wall = Stopwatch.StartNew();
         var display = Displays.ForConsole(settings.Repeat);
@@ -98,9 +113,7 @@ public static class BenchCommand
         var pictureProblem = await DerivedOutputs.WriteAsync(report, directory, charts && report.Follow is null, AnsiConsole.WriteLine);
         if (report.Follow is not null)
         {
-            var md = new System.Text.StringBuilder();
-            FollowTable.Append(md, report.Follow);
-            AnsiConsole.WriteLine(md.ToString());
+            ConsoleSummary.ShowFollow(AnsiConsole.Console, report, directory);
             return Passed;
         }
 

@@ -12,5 +12,6 @@ if (BenchOptions.Errors(parsed) is { Count: > 0 } errors)
     return BenchCommand.RunsFailed;
 }
 
+CtrlC.Honour();
 // Ctrl+C cancels the action; give it time to write partial results and stop the services and the cluster.
 return await parsed.InvokeAsync(new System.CommandLine.InvocationConfiguration { ProcessTerminationTimeout = TimeSpan.FromSeconds(30) });

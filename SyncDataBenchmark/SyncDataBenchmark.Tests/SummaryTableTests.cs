@@ -76,6 +76,52 @@ public sealed class SummaryTableTests
         }
     }
 
+    /// <summary>A case stopped by its second failed run says so in Runs, not "budget: few runs" (issue 62).</summary>
+    [Fact]
+    public void A_case_stopped_by_two_failures_says_so()
+    {
+        var combination = CaseNumbers.Runnable[0];
+        var runs = new List<CombinationRun> { Run(combination, 1, 100, ok: true), Run(combination, 2, 100, ok: false), Run(combination, 3, 100, ok: false) };
+        var record = Record(runs, []) with { Parameters = Record(runs, []).Parameters with { TargetWidth = 0.10, MaxRepeat = 20 } };
+
+        var row = SummaryTable.Build(record, 1_000, NetworkLink.LoopbackName).Single(r => r.Case == combination.Key);
+
+        Assert.Equal("failures", row.Stopped);
+        Assert.Equal("1 (stopped: 2 failed)", SummaryColumns.Runs.Cell(row));
+    }
+
+    /// <summary>
+    /// In a 120-column terminal every closing table of every committed record fits, each row on one line: the widest
+    /// layout that fits is chosen (issue 62: every summary row wrapped over 4–5 lines), and a --follow record ends
+    /// with its table and the line saying where the results are.
+    /// </summary>
+    [Theory]
+    [MemberData(nameof(RecordFolders))]
+    public async Task The_console_tables_fit_120_columns_each_row_on_one_line(string folder)
+    {
+        var report = await ResultsFile.ReadAsync(Path.Combine(Artifacts, folder, ResultsFile.FileName));
+        var console = new StringWriter();
+        var ansi = AnsiConsole.Create(new AnsiConsoleSettings { Out = new AnsiConsoleOutput(console), Ansi = AnsiSupport.No, ColorSystem = ColorSystemSupport.NoColors });
+        ansi.Profile.Width = 120;
+        var tables = ReportTables.Of(report);
+        (string Key, string Cell)[] rows;
+        if (report.Follow is { } follow)
+        {
+            ConsoleSummary.ShowFollow(ansi, report, "out");
+            rows = [.. follow.Select(r => ($"{r.Mechanism} ", FollowColumns.All.Single(c => c.Header == "Catch-up").Cell(r)))];
+        }
+        else
+        {
+            ConsoleSummary.Show(ansi, tables, "out", null);
+            rows = [.. tables.Summary.Select(r => (r.ProfiledLabel + " ", SummaryColumns.Median.Cell(r)))];
+        }
+
+        var lines = console.ToString().Split('\n');
+        Assert.All(lines, line => Assert.True(line.TrimEnd().Length <= 120, $"{line.TrimEnd().Length} columns: {line}"));
+        Assert.All(rows, row => Assert.Contains(lines, line => line.Contains(row.Key, StringComparison.Ordinal) && line.Contains(row.Cell, StringComparison.Ordinal)));
+        Assert.Contains("out", lines.Last(l => l.Trim().Length > 0), StringComparison.Ordinal);
+    }
+
     /// <summary>A dimension declared once (RunDimension) is a column of every table and of results.csv, and names its rows and pictures.</summary>
     [Fact]
     public void Each_run_dimension_is_a_column_everywhere_and_names_its_rows()

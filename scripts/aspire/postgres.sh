@@ -28,7 +28,9 @@ if [[ ! -e $data/seeded ]]; then
   touch "$data/seeded"
 fi
 
-"${as_pg[@]}" "$bin/postgres" -D "$cluster" -p "$port" -k "$socket" -c listen_addresses=127.0.0.1 &
+# wal_level=logical: POST /follow/{table} (NpgsqlReplication) needs logical decoding; the default, replica, failed it
+# (issue 62). Given at every start, so a DATA_DIR seeded before this line has it too.
+"${as_pg[@]}" "$bin/postgres" -D "$cluster" -p "$port" -k "$socket" -c listen_addresses=127.0.0.1 -c wal_level=logical &
 server=$!
 trap 'pg_ctl -m fast -w stop >/dev/null; wait "$server"; exit 0' TERM INT
 wait "$server"

@@ -23,9 +23,9 @@ public sealed class Followers(IServiceProvider services, NpgsqlDataSource target
         var route = "/" + SyncRoutes.Follow + "/{table}";
         app.MapPost(route, (string table, string? slot, int? batch, Followers followers) => followers.Start(table, slot, batch));
         app.MapGet(route, (string table, Followers followers) =>
-            followers._followers.TryGetValue(table, out var follower) ? Results.Json(follower.Status, SyncJsonContext.Default.FollowStatus) : Results.NotFound());
+            followers._followers.TryGetValue(table, out var follower) ? Results.Json(follower.Status, SyncJsonContext.Default.FollowStatus) : NotFollowed(table));
         app.MapGet(route + "/" + SyncRoutes.Stages, (string table, Followers followers) =>
-            followers._followers.TryGetValue(table, out var follower) ? Results.Json(follower.Stages.Snapshot(), SyncJsonContext.Default.FollowStages) : Results.NotFound());
+            followers._followers.TryGetValue(table, out var follower) ? Results.Json(follower.Stages.Snapshot(), SyncJsonContext.Default.FollowStages) : NotFollowed(table));
         app.MapDelete(route, (string table, bool? drop, Followers followers, CancellationToken ct) => followers.StopAsync(table, drop ?? false, ct));
         return app;
     }
@@ -33,9 +33,27 @@ public sealed class Followers(IServiceProvider services, NpgsqlDataSource target
     private IResult Start(string tableName, string? slot, int? batch)
     {
         slot ??= ReplicationRoutes.DefaultSlot(tableName);
-        if (SyncTable.Find(tableName) is not { } table || !ReplicationRoutes.IsSlotName(slot) || batch is < 1 or > 1_000_000)
+        // Each wrong parameter named with its value and what it takes (issue 62: one catch-all for all three).
+        var wrong = new List<string>();
+        var table = SyncTable.Find(tableName);
+        if (table is null)
         {
-            return Results.Problem($"table must be one of {string.Join(", ", SyncTable.All.Select(t => t.Name))}, slot a slot name (a-z, 0-9, _), batch 1–1,000,000.", statusCode: 400);
+            wrong.Add(NotATable(tableName));
+        }
+
+        if (!ReplicationRoutes.IsSlotName(slot))
+        {
+            wrong.Add($"slot: '{slot}' is not a slot name (a-z, 0-9, _, at most 63 characters).");
+        }
+
+        if (batch is < 1 or > 1_000_000)
+        {
+            wrong.Add($"batch: {batch} is outside 1–1,000,000.");
+        }
+
+        if (table is null || wrong.Count > 0)
+        {
+            return Results.Problem(string.Join(" ", wrong), statusCode: 400);
         }
 
         var follower = new Follower(table, slot, batch ?? options.Value.DefaultBatchSize, target, services.GetRequiredService<SourceClient>(), options.Value, metrics,
@@ -49,6 +67,12 @@ public sealed class Followers(IServiceProvider services, NpgsqlDataSource target
         return Results.Json(follower.Status, SyncJsonContext.Default.FollowStatus, statusCode: 202);
     }
 
+    /// <summary>404 naming the table: not one this service follows, or not a table at all.</summary>
+    private static IResult NotFollowed(string table) => Results.Problem(
+        SyncTable.Find(table) is null ? NotATable(table) : $"{table} is not followed here (POST /{SyncRoutes.Follow}/{table} starts it).", statusCode: 404);
+
+    private static string NotATable(string table) => $"table: '{table}' is not a table to follow; one of {string.Join(", ", SyncTable.All.Select(t => t.Name))}.";
+
     private bool ReplaceStopped(string table, Follower follower) =>
         _followers.TryGetValue(table, out var earlier) && !earlier.IsRunning && _followers.TryUpdate(table, follower, earlier);
 
@@ -56,7 +80,7 @@ public sealed class Followers(IServiceProvider services, NpgsqlDataSource target
     {
         if (!_followers.TryRemove(table, out var follower))
         {
-            return Results.NotFound();
+            return NotFollowed(table);
         }
 
         var status = await follower.StopAsync();

@@ -16,8 +16,9 @@ public static class SyncApi
         app.MapGet("/" + SyncRoutes.Sync, Trigger);
         var runs = app.MapGroup("/" + SyncRoutes.Runs);
         runs.MapGet("/", List);
-        runs.MapGet("/{id:guid}", Find);
-        runs.MapDelete("/{id:guid}", Cancel);
+        // {id} unconstrained: an id that is not a GUID gets a 400 saying so, not a bare 404 (issue 62).
+        runs.MapGet("/{id}", Find);
+        runs.MapDelete("/{id}", Cancel);
         return app;
     }
 
@@ -150,20 +151,34 @@ public static class SyncApi
         return errors.Count > 0 ? TypedResults.ValidationProblem(errors) : TypedResults.Ok(await store.ListAsync(count, ct));
     }
 
-    private static async Task<Results<Ok<RunResult>, NotFound>> Find(Guid id, RunStore store, CancellationToken ct) =>
-        await store.FindAsync(id, ct) is { } run ? TypedResults.Ok(run) : TypedResults.NotFound();
+    private static async Task<Results<Ok<RunResult>, ProblemHttpResult>> Find(string id, RunStore store, CancellationToken ct) =>
+        RunId(id) is not { } guid ? NotARunId(id)
+        : await store.FindAsync(guid, ct) is { } run ? TypedResults.Ok(run) : NoSuchRun(guid);
 
-    private static async Task<Results<Accepted, NotFound, ProblemHttpResult>> Cancel(Guid id, SyncRunner runner, RunStore store, CancellationToken ct)
+    private static async Task<Results<Accepted, ProblemHttpResult>> Cancel(string id, SyncRunner runner, RunStore store, CancellationToken ct)
     {
-        if (runner.TryCancel(id))
+        if (RunId(id) is not { } guid)
         {
-            return TypedResults.Accepted("/" + SyncRoutes.Run(id));
+            return NotARunId(id);
         }
 
-        return await store.FindAsync(id, ct) is { } run
-            ? TypedResults.Problem($"Run {id} is not in progress (status {run.Status}).", statusCode: StatusCodes.Status409Conflict)
-            : TypedResults.NotFound();
+        if (runner.TryCancel(guid))
+        {
+            return TypedResults.Accepted("/" + SyncRoutes.Run(guid));
+        }
+
+        return await store.FindAsync(guid, ct) is { } run
+            ? TypedResults.Problem($"Run {guid} is not in progress (status {run.Status}).", statusCode: StatusCodes.Status409Conflict)
+            : NoSuchRun(guid);
     }
+
+    private static Guid? RunId(string id) => Guid.TryParse(id, out var guid) ? guid : null;
+
+    private static ProblemHttpResult NotARunId(string id) =>
+        TypedResults.Problem($"id: {Quote(id)} is not a run id (a GUID, as GET /{SyncRoutes.Sync} answered and GET /{SyncRoutes.Runs} lists).", statusCode: StatusCodes.Status400BadRequest);
+
+    private static ProblemHttpResult NoSuchRun(Guid id) =>
+        TypedResults.Problem($"No run {id} is stored here; GET /{SyncRoutes.Runs} lists the runs.", statusCode: StatusCodes.Status404NotFound);
 
     private static int ParseNumber(string? value, string name, int defaultValue, int max, Dictionary<string, string[]> errors) =>
         value is null || !QueryParameter.TryParseWholeNumber(value, name, 1, max, errors, out var number, $" (default {defaultValue})")

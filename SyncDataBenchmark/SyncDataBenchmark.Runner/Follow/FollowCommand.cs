@@ -1,5 +1,4 @@
 using System.Diagnostics;
-using System.Text;
 using SyncData.Harness;
 using SyncDataBenchmark.Runner.Report;
 
@@ -61,9 +60,7 @@ public static class FollowCommand
         var report = ResultsFile.Build(new SessionMeasurements(), lab, settings, finished, complete, runs);
         await ResultsFile.WriteAsync(report, jsonPath);
         await DerivedOutputs.WriteAsync(report, settings.Out.FullName, charts: false, say);
-        var md = new StringBuilder();
-        FollowTable.Append(md, report.Follow);
-        say(md.ToString());
+        ConsoleSummary.ShowFollow(Spectre.Console.AnsiConsole.Console, report, settings.Out.FullName);
         return !complete ? BenchCommand.Interrupted : report.Passed ? BenchCommand.Passed : BenchCommand.RunsFailed;
     }
 

@@ -25,6 +25,9 @@ public sealed class BenchLab : IAsyncDisposable
 
     private Action<string> _say = _ => { };
 
+    /// <summary>The largest size and whether a seed too big for the disk is refused; null once checked (SizeCheck).</summary>
+    private (long Largest, bool Enforce)? _sizeCheck;
+
     private BenchLab(LabDatabases databases, NetworkLink link, IReadOnlyList<SyncTable> tables) => (Databases, Link, _tables) = (databases, link, tables);
 
     public LabDatabases Databases { get; }
@@ -56,6 +59,12 @@ public sealed class BenchLab : IAsyncDisposable
     /// <summary>The lab of <paramref name="link"/>: its databases, the first size seeded, the services up under the first profile.</summary>
     public static async Task<BenchLab> StartAsync(BenchSettings settings, NetworkLink link, Action<string> say, CancellationToken ct)
     {
+        if (settings.SourceConnection is { } user)
+        {
+            // The user's database reached and the table holding rows before any cluster or service starts.
+            await OwnTableSource.CheckAsync(OwnTableSource.ReadOnly(user), settings.OwnTable!, ct);
+        }
+
         // What a killed earlier run (or test run) left behind would compete for the same two cores.
         LabSweeper.Sweep();
         var databases = link.Shaped ? await TwoHosts.StartAsync(link.Name, link.RateBitsPerSecond!.Value, settings.Tmpfs, say, ct)
@@ -68,7 +77,7 @@ public sealed class BenchLab : IAsyncDisposable
             databases = databases with { SourceDb = source, SourceServiceDb = source };
         }
 
-        var lab = new BenchLab(databases, link, settings.Tables) { _ownTableName = settings.OwnTable };
+        var lab = new BenchLab(databases, link, settings.Tables) { _ownTableName = settings.OwnTable, _sizeCheck = (settings.Sizes.Max(), settings.SizeCheck) };
         try
         {
             await lab.PrepareDataAsync(settings.Sizes[0], say, ct);
@@ -97,6 +106,13 @@ public sealed class BenchLab : IAsyncDisposable
         PostgresVersion = (string)(await Lab.ScalarAsync(SourceDb, "show server_version", ct))!;
         (SeedReused, SeedMs, _rows, _say) = (true, null, rows, say);
         await DescribeNamedTablesAsync(ct);
+        if (_sizeCheck is var (largest, enforce))
+        {
+            // Once, for the largest size, before the first seed.
+            _sizeCheck = null;
+            await SizeCheck.CheckAsync(SourceDb, _tables, largest, [.. Databases.Owned.OfType<LocalPostgres>().Select(p => p.Directory)], enforce, say, ct);
+        }
+
         foreach (var table in _tables)
         {
             await SeedAsync(table, rows, say, ct);
@@ -139,7 +155,8 @@ public sealed class BenchLab : IAsyncDisposable
         var table = OwnTable = await OwnTableSource.DescribeAsync(SourceDb, name, say, ct);
         await OwnTableSource.CreateTargetAsync(TargetDb, table, say, ct);
         _tables = [table];
-        (SeedReused, SeedMs, _say) = (true, null, say);
+        // Nothing seeded and nothing reused: the user's table is read as it is.
+        (SeedReused, SeedMs, _say) = (false, null, say);
         var (tuples, bytes) = await OwnTableSource.SizeAsync(SourceDb, table, ct);
         OwnTableBytes = bytes;
         say($"Reading your table's count and checksum (the catalog estimates {Math.Max(tuples, 0):N0} rows, {bytes / 1e6:N0} MB)…");

@@ -126,6 +126,8 @@ public sealed class BenchOptions
     private readonly Option<bool> _tmpfs = Flag("--tmpfs", "Put the local cluster on /dev/shm with fsync, synchronous_commit and full_page_writes off (recorded in the results).");
     private readonly Option<bool> _noPeers = Flag("--no-peers", "Skip the peers (psql pipes, pgcopydb, postgres_fdw, logical replication, the tuned psql pipe).");
     private readonly Option<bool> _noCharts = Flag("--no-charts", "Skip the pictures (no matplotlib needed).");
+    private readonly Option<bool> _noSizeCheck = Flag("--no-size-check",
+        "Seed even when the size estimated from a sample (both databases' copies and the WAL) exceeds the free disk of the local cluster; without it such a run is refused with the figures.");
 
     private readonly Option<double?> _follow = new("--follow")
     {
@@ -195,7 +197,7 @@ public sealed class BenchOptions
             "Runs every runnable fetch × insert combination of SyncDataBenchmark (and the peers: psql pipes, pgcopydb, postgres_fdw, logical replication) against the same seeded table, " +
             "verifies every run, and writes results.json, results.csv, results.md and pictures. Exits 1 if any run failed or was not verified.")
         {
-            _rows, _maxRunSeconds, _noMaxRun, _repeat, _maxRepeat, _budget, _ciWidth, _caseBudget, _warmup, _maxWarmup, _jitThreshold, _seed, _cases, _pageSize, _batchSize, _out, _connection, _sourceConnection, _sourceUrl, _someServiceUrl, _tmpfs, _noPeers, _peers, _noCharts, _follow, _outage, _drain, _writeRate, _profile, _profileCases, _link, _compression, _table, _changed, _reportFrom, _readme,
+            _rows, _maxRunSeconds, _noMaxRun, _repeat, _maxRepeat, _budget, _ciWidth, _caseBudget, _warmup, _maxWarmup, _jitThreshold, _seed, _cases, _pageSize, _batchSize, _out, _connection, _sourceConnection, _sourceUrl, _someServiceUrl, _tmpfs, _noPeers, _peers, _noCharts, _noSizeCheck, _follow, _outage, _drain, _writeRate, _profile, _profileCases, _link, _compression, _table, _changed, _reportFrom, _readme,
         };
         _cases.Validators.Add(r => ValidateCases(r, "--cases"));
         _profileCases.Validators.Add(r => ValidateCases(r, "--profile-cases"));
@@ -251,6 +253,7 @@ public sealed class BenchOptions
         Peers = !parse.GetValue(_noPeers),
         PeerKeys = parse.GetValue(_peers) is { Length: > 0 } peers ? OptionParsing.List(peers).Select(k => PeerDefinition.Find(k)!.Key).ToList() : null,
         Charts = !parse.GetValue(_noCharts),
+        SizeCheck = !parse.GetValue(_noSizeCheck),
         Profiles = Profiles(parse).Select(n => RuntimeProfiles.Find(n)!).ToList(),
         Links = OrDefault(OptionParsing.List(parse.GetValue(_link) ?? []).Select(n => NetworkLink.Find(n)!).ToList(), BenchSettings.DefaultLinks),
         ProfileCases = parse.GetValue(_profileCases) is { Length: > 0 } given ? CaseSelection.Parse(given, out _) : CaseSelection.DefaultProfileCases,
@@ -323,7 +326,7 @@ public sealed class BenchOptions
     private IEnumerable<(bool Broken, string Why)> FollowRules(CommandResult r)
     {
         var follow = r.GetResult(_follow) is { Implicit: false };
-        Option[] honoured = [_follow, _outage, _drain, _writeRate, _rows, _table, _out, _connection, _tmpfs, _batchSize, _seed, _repeat, _noCharts];
+        Option[] honoured = [_follow, _outage, _drain, _writeRate, _rows, _table, _out, _connection, _tmpfs, _batchSize, _seed, _repeat, _noCharts, _noSizeCheck];
         var ignored = r.Children.OfType<OptionResult>().Where(o => !o.Implicit && !honoured.Contains(o.Option)).Select(o => o.Option.Name).ToList();
         return
         [

@@ -77,6 +77,8 @@ public sealed record BenchSettings
     public string? SourceConnection { get; init; }
     /// <summary>The user's table as --table named it (schema.name, SQL's spelling); null without --source-connection.</summary>
     public string? OwnTable { get; init; }
+    /// <summary>--source-connection: what the runner leaves out on the user's table and why (cases, merges, peers), one line each, for the record.</summary>
+    public IReadOnlyList<string> OwnTableLeftOut { get; init; } = [];
     /// <summary>Whether --rows was given, which a user's table (moved whole) does not take: said at the start.</summary>
     public bool RowsGiven { get; init; }
     public Uri? SourceUrl { get; init; }
@@ -86,6 +88,8 @@ public sealed record BenchSettings
     /// <summary>The peers --peers selected, by key; null: all of them (when <see cref="Peers"/>).</summary>
     public IReadOnlyList<string>? PeerKeys { get; init; }
     public bool Charts { get; init; } = true;
+    /// <summary>Whether a seed whose estimated size exceeds the local cluster's free disk is refused (SizeCheck); --no-size-check turns it off.</summary>
+    public bool SizeCheck { get; init; } = true;
     /// <summary>The content codings every selected case runs under (--compression); each is its own row. Peers are not multiplied.</summary>
     public IReadOnlyList<string> Compressions { get; init; } = DefaultCompressions;
     public static IReadOnlyList<string> DefaultCompressions { get; } = [SyncData.Shared.BodyCompression.None];

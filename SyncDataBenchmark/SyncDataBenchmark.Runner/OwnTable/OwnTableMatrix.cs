@@ -27,22 +27,29 @@ public static class OwnTableMatrix
             say($"--rows does not apply to your own table: the lab moves it whole, as it is ({rows:N0} rows).");
         }
 
+        // Every line on what is left out goes to the record too (results.json's parameters.ownTable.leftOut, results.md).
+        var leftOut = new List<string>();
+        var tell = (string line) =>
+        {
+            leftOut.Add(line);
+            say(line);
+        };
         var selected = CaseNumbers.Runnable.Where(c => settings.Cases.Matches(c.Fetch, c.Insert))
             .Select(c => (Case: c, Why: BenchPlan.WhyNot(table, c)))
             .ToList();
-        BenchPlan.SayNotCarried(table, selected.Select(s => s.Case), "your table", say);
+        BenchPlan.SayNotCarried(table, selected.Select(s => s.Case), "your table", tell);
 
         // A merge carries the table (SomeService runs it when triggered), but the runner runs merges only with --changed,
         // which prepares a populated target from the change log that a user's database does not get.
         var merges = selected.Where(s => s.Why is null && s.Case.Merges).Select(s => s.Case).ToList();
         if (merges.Count > 0)
         {
-            say($"Not run on your table by the runner: {string.Join(", ", merges.Select(c => $"{c.Fetch} × {c.Insert}"))}: it merges into a populated target, " +
+            tell($"Not run on your table by the runner: {string.Join(", ", merges.Select(c => $"{c.Fetch} × {c.Insert}"))}: it merges into a populated target, " +
                 "which the runner prepares only under --changed (the change log, not installed on your database); SomeService carries it when triggered (docs/own-table.md).");
         }
 
         var carried = selected.Where(s => s.Why is null && !s.Case.Merges).Select(s => s.Case).ToList();
-        say("Not run on your table: the peers (psql pipes, pgcopydb, postgres_fdw, logical replication): their scripts name the lab's tables, and logical replication " +
+        tell("Not run on your table: the peers (psql pipes, pgcopydb, postgres_fdw, logical replication): their scripts name the lab's tables, and logical replication " +
             "and postgres_fdw's merge would install a publication, a slot or a trigger on your database.");
         if (carried.Count == 0)
         {
@@ -53,7 +60,7 @@ public static class OwnTableMatrix
         var profiled = carried.Where(c => settings.ProfileCases.Matches(c.Fetch, c.Insert)).ToList();
         var narrowed = settings with
         {
-            Tables = [table], Sizes = [rows], Cases = cases, Peers = false,
+            Tables = [table], Sizes = [rows], Cases = cases, Peers = false, OwnTableLeftOut = leftOut,
             ProfileCases = profiled.Count > 0 ? CaseSelection.Parse(profiled.Select(c => $"{c.Fetch}:{c.Insert}"), out _) : cases,
             Profiles = profiled.Count > 0 ? settings.Profiles : [settings.MainProfile],
         };

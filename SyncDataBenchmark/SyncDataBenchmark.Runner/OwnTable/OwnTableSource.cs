@@ -14,6 +14,7 @@ namespace SyncDataBenchmark.Runner;
 public static class OwnTableSource
 {
     private static readonly string RelationSizeSql = EmbeddedText.Read(typeof(OwnTableSource).Assembly, "OwnTable/relation-size.sql");
+    private static readonly string TableCheckSql = EmbeddedText.Read(typeof(OwnTableSource).Assembly, "OwnTable/table-check.sql");
 
     /// <summary>
     /// <paramref name="connection"/> with every transaction read only (default_transaction_read_only), for the runner's
@@ -24,6 +25,45 @@ public static class OwnTableSource
         var builder = new NpgsqlConnectionStringBuilder(connection);
         builder.Options = $"{builder.Options} -c default_transaction_read_only=on".Trim();
         return builder.ConnectionString;
+    }
+
+    /// <summary>
+    /// Before anything starts: the user's database reached, the table found and holding a row; else why not, naming
+    /// --source-connection without its password (a wrong password was reported only after a cluster had started, an
+    /// empty table only after every case had failed on it: issue 62).
+    /// </summary>
+    public static async Task CheckAsync(string sourceDb, string name, CancellationToken ct)
+    {
+        var source = Describe(sourceDb);
+        await using var connection = new NpgsqlConnection(sourceDb);
+        try
+        {
+            await connection.OpenAsync(ct);
+        }
+        catch (Exception ex) when (ex is NpgsqlException or TimeoutException)
+        {
+            throw new InvalidOperationException($"--source-connection ({source}): cannot connect: {ex.Message}", ex);
+        }
+
+        await using var find = new NpgsqlCommand(TableCheckSql, connection);
+        find.Parameters.Add(new NpgsqlParameter { Value = name });
+        if (await find.ExecuteScalarAsync(ct) is not string table)
+        {
+            throw new InvalidOperationException($"--table {name}: no such table in {source}, or not visible to that user.");
+        }
+
+        await using var any = new NpgsqlCommand($"select exists (select from {table})", connection);
+        if (await any.ExecuteScalarAsync(ct) is not true)
+        {
+            throw new InvalidOperationException($"Your table {name} ({source}) is empty: no run could prove it copied anything, so nothing was started.");
+        }
+    }
+
+    /// <summary>Where the user's table is, as the record and the messages name it: server, database and user, never the password.</summary>
+    public static string Describe(string connection)
+    {
+        var c = new NpgsqlConnectionStringBuilder(connection);
+        return $"server {c.Host}:{c.Port}, database {c.Database}, user {c.Username}";
     }
 
     /// <summary>The table <paramref name="name"/> names, from its catalog; says what its copy leaves out.</summary>

@@ -63,6 +63,10 @@ public sealed record BenchParameters
     /// <summary>The tables every case and peer moved (--table), in order; null in records from before --table (users).</summary>
     public IReadOnlyList<string>? Tables { get; init; }
 
+    /// <summary>--source-connection: the user's table, where it is and what was left out on it; null (absent) on the lab's own tables.</summary>
+    [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
+    public OwnTableReport? OwnTable { get; init; }
+
     /// <summary>--changed: the shares changed before each run ("0.1%", "1%"), in order; null (absent) for runs into an emptied target.</summary>
     [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
     public IReadOnlyList<string>? Changed { get; init; }

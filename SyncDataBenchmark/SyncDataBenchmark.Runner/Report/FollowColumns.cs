@@ -43,6 +43,9 @@ public static class FollowColumns
         new("Verified", r => (r.Verified ? "yes" : $"**no**: {r.Error}") + (r.LeftBehind is { } left ? $"; **left behind**: {left}" : ""), VerifiedLegend),
     ];
 
+    /// <summary>The console's columns where <see cref="All"/> does not fit: the run, the median and tail lag, the catch-up, the verdict.</summary>
+    public static IReadOnlyList<ReportColumn<FollowRun>> Narrow { get; } = [.. All.Where(c => c.Header is "Table" or "Mechanism" or "Write rate (rows/s)" or "Lag p50" or "Lag p99" or "Catch-up" or "Verified")];
+
     private const string StagesLegend =
         "Where NpgsqlReplication's lag goes, per source transaction committed while pgbench ran and applied by its follower (n), as p50 / p95 / p99: "
         + "decode, the source's commit (pgoutput's commit timestamp) to SyncDataSource receiving the Commit message (the walsender's decoding and sending, Npgsql's parsing); "

@@ -26,6 +26,15 @@ public static class MarkdownParameters
                 : $"- Rows: {Rows(p.Rows)}; {n} timed run(s) per case after {p.Warmups} untimed warm-up round(s), interleaved round-robin");
         }
 
+        if (p.OwnTable is { } own)
+        {
+            md.AppendLine($"- Source: your table {own.Table} ({own.Source}), only read (`--source-connection`), moved whole; the target is the lab's own database, not seeded");
+            foreach (var line in own.LeftOut)
+            {
+                md.AppendLine($"- {line}");
+            }
+        }
+
         md.AppendLine($"- Page size: {Setting(p.PageSize, report.Runs.Select(r => r.Result?.PageSize))}; batch size: {Setting(p.BatchSize, report.Runs.Select(r => r.Result?.BatchSize))}");
         AppendMachine(md, report);
         var main = p.Profiles.First(x => x.Main);

@@ -83,6 +83,7 @@ public static class SummaryColumns
         "max" => $"{r.Succeeded} (max)",
         "apart" => $"{r.Succeeded} (apart)",
         SummaryTable.Once => $"{r.Succeeded} (once: not compared)",
+        "failures" => $"{r.Succeeded} (stopped: {r.Failures} failed)",
         _ => Count(r.Succeeded),
     }, RunsLegend);
 
@@ -114,6 +115,13 @@ public static class SummaryColumns
         _ => "target statements",
     }, RankLegend + "\n" + PeersLegend);
 
+    /// <summary>Time scope on a user's own table, where no peer runs: no legend on peers that did not run, and why the ratio column is empty (issue 62).</summary>
+    public static ReportColumn<SummaryRow> TimeScopeWithoutPeers { get; } = TimeScope with
+    {
+        Legend = RankLegend + "\nNo peer runs on a table of your own (docs/own-table.md), so there is no psql pipe "
+                 + "to take a ratio to: Ratio to psql binary is " + None + " in every row.",
+    };
+
     /// <summary>Memory Allocated, Physical Memory (peak), GC Collections, GC Pause of one service; against the baseline row in the profile table.</summary>
     public static IReadOnlyList<ReportColumn<SummaryRow>> Service(string name, Func<SummaryRow, ServiceMedians?> of) =>
     [
@@ -130,7 +138,7 @@ public static class SummaryColumns
     [
         TestCase(charts), Rank, new("FetchApproach", r => r.Fetch), new("InsertApproach", r => r.Insert), Median, RatioToPsqlBinary, Runs, .. Dimensions(parameters),
         .. Service("SomeService", r => r.SomeService), .. Service("SyncDataSource", r => r.SyncDataSource),
-        Best(parameters.Repeat), StdDev, Failures, Verified, RatioToFastest, TimeScope, Unsettled, Ties,
+        Best(parameters.Repeat), StdDev, Failures, Verified, RatioToFastest, parameters.OwnTable is null ? TimeScope : TimeScopeWithoutPeers, Unsettled, Ties,
     ];
 
     /// <summary>

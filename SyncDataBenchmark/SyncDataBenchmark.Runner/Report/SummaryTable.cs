@@ -133,8 +133,8 @@ public static class SummaryTable
     }
 
     /// <summary>
-    /// Why a row has its n, judged as AdaptiveStop judged it: its width reached, --max-repeat, told apart from every
-    /// other case (no close call), or its budget spent (few runs).
+    /// Why a row has its n, judged as AdaptiveStop judged it: its failures, its width reached, --max-repeat, told apart
+    /// from every other case (no close call), or its budget spent (few runs).
     /// </summary>
     private static string? StoppedOf(SummaryRow row, BenchParameters parameters)
     {
@@ -144,7 +144,8 @@ public static class SummaryTable
         }
 
         var width = row.RatioInterval?.Width ?? (RunStatistics.MedianInterval(row.Durations) is { } i && row.MedianMs is > 0 and var m ? (i.Upper - i.Lower) / m : null);
-        return width <= target ? "width" : row.TimedRuns >= max ? "max"
+        // Two failed runs stop a case before any of the others can: "budget" would be a wrong reason (issue 62).
+        return row.Failures >= AdaptiveStop.MaxFailures ? "failures" : width <= target ? "width" : row.TimedRuns >= max ? "max"
             : row is { Kind: SummaryRow.Kinds.Combination, TiedWith.Count: 0 } && row.Succeeded >= RunStatistics.MinTestRuns && parameters.Repeat < max ? "apart" : "budget";
     }
 

@@ -13,6 +13,14 @@ internal static class ReplicationSql
     private static readonly string Copy = SendableDbContext.Embedded("replication-copy.sql");
     private static readonly string Heartbeat = SendableDbContext.Embedded("replication-heartbeat.sql");
     private static readonly string ImportSnapshot = SendableDbContext.Embedded("import-snapshot.sql");
+    private static readonly string Precondition = SendableDbContext.Embedded("replication-precondition.sql");
+
+    /// <summary>Why the source's server cannot decode logically (its wal_level, named); null when it can.</summary>
+    public static async Task<string?> WhyNotDecodableAsync(NpgsqlDataSource source, CancellationToken ct)
+    {
+        await using var command = source.CreateCommand(Precondition);
+        return await command.ExecuteScalarAsync(ct) as string;
+    }
 
     /// <summary>The publication anew, for <paramref name="table"/> only (one publication per slot, named as it).</summary>
     public static async Task RecreatePublicationAsync(NpgsqlDataSource source, string slot, SyncTable table, CancellationToken ct)

@@ -150,6 +150,14 @@ public sealed class ReplicationStreams(NpgsqlDataSource source, IConfiguration c
 
     private async Task StreamAsync(SyncTable table, ReplicationSession session, NpgsqlLogSequenceNumber? from, FrameWriter frames, CancellationToken ct)
     {
+        // A server that cannot decode fails the stream naming the setting (a Failed frame: the follower reports failed);
+        // the slot's own error, SQLSTATE 55000, counts as transient and had the follower retry for ever. A database that
+        // cannot be reached for the check is a broken stream as before (retried).
+        if (await ReplicationSql.WhyNotDecodableAsync(source, ct) is { } why)
+        {
+            throw new InvalidOperationException(why);
+        }
+
         await using var replication = new LogicalReplicationConnection(ConnectionString);
         await replication.Open(ct);
         PgOutputReplicationSlot slot;

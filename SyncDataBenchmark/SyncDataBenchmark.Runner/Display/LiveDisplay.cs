@@ -8,13 +8,16 @@ namespace SyncDataBenchmark.Runner;
 /// <summary>Spectre.Console progress: the current case and run, its own elapsed time, overall elapsed, and the time spent and left of the budget.</summary>
 public sealed class LiveDisplay(int repeat) : IBenchDisplay
 {
+    /// <summary>Below this many columns the progress line drops the bar and the elapsed column.</summary>
+    private const int NarrowWidth = 120;
+
     public void Say(string text) => AnsiConsole.MarkupLine($"[grey]{Markup.Escape(text)}[/]");
 
     public async Task RunAsync(IReadOnlyList<PlanItem> jobs, Func<PlanItem, CancellationToken, Task<ItemOutcome>> execute, CancellationToken ct,
         Func<IReadOnlyList<PlanItem>, string>? status = null)
     {
         // At 80 columns the bar and the elapsed column would squeeze the description into 7-character pieces.
-        var narrow = AnsiConsole.Profile.Width < ConsoleSummary.NarrowWidth;
+        var narrow = AnsiConsole.Profile.Width < NarrowWidth;
         var line = new StatusColumn(compact: narrow);
         ProgressColumn[] columns = narrow
             ? [new TaskDescriptionColumn { Alignment = Justify.Left }, new PercentageColumn(), line]

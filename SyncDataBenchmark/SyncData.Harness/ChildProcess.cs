@@ -137,17 +137,19 @@ public sealed class ChildProcess : IAsyncDisposable
             start.WorkingDirectory = directory;
         }
 
-        foreach (var a in prefix.Skip(1).Append(program))
+        foreach (var a in prefix.Skip(1).Append(program).Concat(arguments))
         {
             start.ArgumentList.Add(a);
         }
 
-        foreach (var a in arguments)
-        {
-            start.ArgumentList.Add(a);
-        }
+        SetEnvironment(start, options.Environment);
+        return start;
+    }
 
-        foreach (var (key, value) in options.Environment ?? new Dictionary<string, string?>())
+    /// <summary>Each variable set, or removed where its value is null.</summary>
+    private static void SetEnvironment(ProcessStartInfo start, IReadOnlyDictionary<string, string?>? environment)
+    {
+        foreach (var (key, value) in environment ?? new Dictionary<string, string?>())
         {
             if (value is null)
             {
@@ -158,8 +160,6 @@ public sealed class ChildProcess : IAsyncDisposable
                 start.Environment[key] = value;
             }
         }
-
-        return start;
     }
 
     /// <summary>

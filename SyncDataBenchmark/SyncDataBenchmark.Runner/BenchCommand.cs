@@ -42,10 +42,7 @@ public static class BenchCommand
         // --follow has no rounds to order or repeat.
         if (settings.FollowSeconds is null)
         {
-            display.Say($"Seed {settings.Seed} (--seed {settings.Seed} repeats this order); budget {Estimator.Format(TimeSpan.FromSeconds(settings.BudgetSeconds))} (--budget), from now; "
-                    + (settings.MaxRepeat == settings.Repeat ? $"each case: {settings.Repeat} timed run(s)" : $"each case: at least {settings.Repeat} timed runs, more while it is a close call, until its ratio's interval is within "
-                    + $"{settings.TargetWidth:P0} or {settings.CaseBudgetSeconds:0} s of runs are spent (at most {settings.MaxRepeat})")
-                    + (settings.Repeat < RunStatistics.MinTestRuns ? $"; fewer than {RunStatistics.MinTestRuns} a side: {RunStatistics.TooFewRuns}." : "."));
+            SayOrderAndBudget(settings, display);
         }
 
         Directory.CreateDirectory(settings.Out.FullName);
@@ -61,36 +58,19 @@ public static class BenchCommand
             return SetupFailed;
         }
 
-        BenchLab lab;
-        try
+        if (await StartLabAsync(settings, display, ct) is not { } lab)
         {
-            lab = await Heartbeat.RunAsync("setting up the lab (cluster, seed, services)", () => BenchLab.StartAsync(settings, settings.Links[0], display.Say, ct), display.Say);
-        }
-        catch (Exception ex) when (ex is not OperationCanceledException)
-        {
-            Error($"Could not set up the lab: {ex.Message}");
             return SetupFailed;
         }
 
         await using (lab)
         {
-            if (lab.OwnTable is null && lab.Tables.Any(t => t.Description is not null))
+            if (ForTables(settings, lab, display) is not { } narrowed)
             {
-                settings = CatalogViews.Described(settings, lab.Tables, display.Say);
+                return SetupFailed;
             }
 
-            if (lab.OwnTable is { } own)
-            {
-                try
-                {
-                    settings = OwnTableMatrix.Narrow(settings, own, lab.SourceChecksum.Rows, lab.OwnTableBytes, display.Say);
-                }
-                catch (InvalidOperationException ex)
-                {
-                    Error(ex.Message);
-                    return SetupFailed;
-                }
-            }
+            settings = narrowed;
 
             var environment = await EnvironmentProbe.ReadAsync(lab.PostgresVersion, tools, startedAt);
             if (settings.FollowSeconds is not null)
@@ -102,6 +82,49 @@ public static class BenchCommand
             var pictureProblem = await DerivedOutputs.WriteAsync(report, settings.Out.FullName, settings.Charts, display.Say);
             ConsoleSummary.Show(report, settings.Out.FullName, pictureProblem);
             return !complete ? Interrupted : report.Passed && pictureProblem is null ? Passed : RunsFailed;
+        }
+    }
+
+    /// <summary>The cluster(s), the seed and the services; null (the reason printed) when they could not be set up.</summary>
+    private static async Task<BenchLab?> StartLabAsync(BenchSettings settings, IBenchDisplay display, CancellationToken ct)
+    {
+        try
+        {
+            return await Heartbeat.RunAsync("setting up the lab (cluster, seed, services)", () => BenchLab.StartAsync(settings, settings.Links[0], display.Say, ct), display.Say);
+        }
+        catch (Exception ex) when (ex is not OperationCanceledException)
+        {
+            Error($"Could not set up the lab: {ex.Message}");
+            return null;
+        }
+    }
+
+    /// <summary>The seed that repeats the order, the budget, and how many timed runs each case gets.</summary>
+    private static void SayOrderAndBudget(BenchSettings settings, IBenchDisplay display) =>
+        display.Say($"Seed {settings.Seed} (--seed {settings.Seed} repeats this order); budget {Estimator.Format(TimeSpan.FromSeconds(settings.BudgetSeconds))} (--budget), from now; "
+                + (settings.MaxRepeat == settings.Repeat ? $"each case: {settings.Repeat} timed run(s)" : $"each case: at least {settings.Repeat} timed runs, more while it is a close call, until its ratio's interval is within "
+                + $"{settings.TargetWidth:P0} or {settings.CaseBudgetSeconds:0} s of runs are spent (at most {settings.MaxRepeat})")
+                + (settings.Repeat < RunStatistics.MinTestRuns ? $"; fewer than {RunStatistics.MinTestRuns} a side: {RunStatistics.TooFewRuns}." : "."));
+
+    /// <summary>
+    /// The matrix narrowed to what carries the lab's tables: the described ones' views, or the user's table; null (the
+    /// reason printed) when nothing can carry the user's table.
+    /// </summary>
+    private static BenchSettings? ForTables(BenchSettings settings, BenchLab lab, IBenchDisplay display)
+    {
+        if (lab.OwnTable is not { } own)
+        {
+            return lab.Tables.Any(t => t.Description is not null) ? CatalogViews.Described(settings, lab.Tables, display.Say) : settings;
+        }
+
+        try
+        {
+            return OwnTableMatrix.Narrow(settings, own, lab.SourceChecksum.Rows, lab.OwnTableBytes, display.Say);
+        }
+        catch (InvalidOperationException ex)
+        {
+            Error(ex.Message);
+            return null;
         }
     }
 

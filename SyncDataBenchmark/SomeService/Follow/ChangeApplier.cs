@@ -158,22 +158,9 @@ internal sealed class ChangeApplier(SyncTable table, string slot, int commandTim
             statements.BatchCommands.Add(delete);
         }
 
-        NpgsqlBatchCommand? merge = null;
-        if (upserts.Count > 0)
+        var merge = upserts.Count > 0 ? UnnestMerge(upserts) : null;
+        if (merge is not null)
         {
-            merge = new NpgsqlBatchCommand(_unnestMerge!);
-            for (var column = 0; column < _columns.Length; column++)
-            {
-                var values = new string?[upserts.Count];
-                for (var row = 0; row < values.Length; row++)
-                {
-                    values[row] = upserts[row].Values[column];
-                }
-
-                merge.Parameters.Add(new() { Value = values, NpgsqlDbType = NpgsqlTypes.NpgsqlDbType.Array | NpgsqlTypes.NpgsqlDbType.Text });
-            }
-
-            merge.Parameters.Add(new() { Value = upserts.Select(r => r.Unchanged is { } u ? "{" + string.Join(',', u) + "}" : null).ToArray(), NpgsqlDbType = NpgsqlTypes.NpgsqlDbType.Array | NpgsqlTypes.NpgsqlDbType.Text });
             statements.BatchCommands.Add(merge);
         }
 
@@ -196,6 +183,25 @@ internal sealed class ChangeApplier(SyncTable table, string slot, int commandTim
         }
 
         return new Applied(began, DateTimeOffset.UtcNow, written, flushed);
+    }
+
+    /// <summary>The upserts as one MERGE from unnest: a text array per column, and each row's unchanged TOAST columns.</summary>
+    private NpgsqlBatchCommand UnnestMerge(List<ChangeBatch.PendingRow> upserts)
+    {
+        var merge = new NpgsqlBatchCommand(_unnestMerge!);
+        for (var column = 0; column < _columns.Length; column++)
+        {
+            var values = new string?[upserts.Count];
+            for (var row = 0; row < values.Length; row++)
+            {
+                values[row] = upserts[row].Values[column];
+            }
+
+            merge.Parameters.Add(new() { Value = values, NpgsqlDbType = NpgsqlTypes.NpgsqlDbType.Array | NpgsqlTypes.NpgsqlDbType.Text });
+        }
+
+        merge.Parameters.Add(new() { Value = upserts.Select(r => r.Unchanged is { } u ? "{" + string.Join(',', u) + "}" : null).ToArray(), NpgsqlDbType = NpgsqlTypes.NpgsqlDbType.Array | NpgsqlTypes.NpgsqlDbType.Text });
+        return merge;
     }
 
     /// <summary>A large batch: the deletes, a COPY into the staging table and one MERGE from it, the LSN, in one transaction.</summary>

@@ -13,20 +13,8 @@ public static class FollowCommand
 {
     public static async Task<int> RunAsync(BenchSettings settings, BenchLab lab, Action<string> say, BenchEnvironment environment, Stopwatch wall, CancellationToken ct)
     {
-        if (await Lab.ScalarAsync(lab.SourceDb, FollowSql.Read("commit-timestamps-check.sql"), ct) is string reason)
+        if (!await PrepareAsync(lab, say, ct))
         {
-            say($"--follow cannot run here: {reason}.");
-            return BenchCommand.SetupFailed;
-        }
-
-        try
-        {
-            await Lab.ScalarAsync(lab.TargetDb, FollowSql.Read("prepare-target.sql"), ct);
-            await Lab.ScalarAsync(lab.SourceDb, FollowSql.Read("prepare-source.sql"), ct);
-        }
-        catch (Npgsql.PostgresException ex)
-        {
-            say($"--follow cannot run here: it reads the target's commit times from the WAL through pg_walinspect and its users load samples rows by tsm_system_rows (both PostgreSQL's contrib), which failed: {ex.MessageText}.");
             return BenchCommand.SetupFailed;
         }
 
@@ -62,6 +50,28 @@ public static class FollowCommand
         await DerivedOutputs.WriteAsync(report, settings.Out.FullName, charts: false, say);
         ConsoleSummary.ShowFollow(Spectre.Console.AnsiConsole.Console, report, settings.Out.FullName);
         return !complete ? BenchCommand.Interrupted : report.Passed ? BenchCommand.Passed : BenchCommand.RunsFailed;
+    }
+
+    /// <summary>Whether the clusters can carry --follow (commit timestamps, pg_walinspect, tsm_system_rows), made ready; false, the reason said, when not.</summary>
+    private static async Task<bool> PrepareAsync(BenchLab lab, Action<string> say, CancellationToken ct)
+    {
+        if (await Lab.ScalarAsync(lab.SourceDb, FollowSql.Read("commit-timestamps-check.sql"), ct) is string reason)
+        {
+            say($"--follow cannot run here: {reason}.");
+            return false;
+        }
+
+        try
+        {
+            await Lab.ScalarAsync(lab.TargetDb, FollowSql.Read("prepare-target.sql"), ct);
+            await Lab.ScalarAsync(lab.SourceDb, FollowSql.Read("prepare-source.sql"), ct);
+            return true;
+        }
+        catch (Npgsql.PostgresException ex)
+        {
+            say($"--follow cannot run here: it reads the target's commit times from the WAL through pg_walinspect and its users load samples rows by tsm_system_rows (both PostgreSQL's contrib), which failed: {ex.MessageText}.");
+            return false;
+        }
     }
 
     /// <summary>Every run of the matrix, --repeat of each cell, shuffled by --seed: no mechanism always runs first, or after another.</summary>

@@ -26,7 +26,7 @@ public sealed class ChangedBenchCommandTests
         var output = Directory.CreateTempSubdirectory("syncdata-changed-bench-test-");
         try
         {
-            var (exitCode, console) = await BenchCommandTests.RunAsync(["--changed", "1%", "--rows", Rows.ToString(CultureInfo.InvariantCulture), "--repeat", "1", "--max-repeat", "1", "--max-warmup", "1",
+            var (exitCode, console) = await BenchCommandTests.RunAsync(["--changed", "1%", "--rows", Rows.ToString(CultureInfo.InvariantCulture), "--repeat", "1", "--max-repeat", "1", "--max-warmup", "1", "--jit-threshold-ms", "100000",
                 "--profile", "default", "--cases", string.Join(',', Cases.Patterns), "--out", output.FullName]);
             Assert.True(exitCode == 0, $"exit code {exitCode}:\n{console}");
 

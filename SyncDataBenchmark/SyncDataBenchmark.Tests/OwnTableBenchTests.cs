@@ -81,7 +81,10 @@ public sealed class OwnTableBenchTests
         // The case keys carry the table, as for orders: "NpgsqlCopy:NpgsqlCopyRaw[\"Team Sales\".\"Order Lines\"]".
         Assert.Equal(new[] { "NpgsqlCopyRaw", "NpgsqlCopyRawTuned" }.Select(i => $"NpgsqlCopy:{i}[{Table}]").Order(StringComparer.Ordinal),
             runs.Select(r => r.GetProperty("case").GetString()!).Distinct().Order(StringComparer.Ordinal));
-        Assert.Equal(4, runs.Count);
+        // --repeat 1: one timed run a case that counts, beside its warm-up; a timed run flagged as still compiling is
+        // left out and replaced (how many depends on the machine), so only the counted runs have a fixed number.
+        Assert.All(runs.GroupBy(r => r.GetProperty("case").GetString()), runsOfCase => Assert.Single(runsOfCase, r =>
+            !r.GetProperty("warmup").GetBoolean() && !(r.TryGetProperty("unsettled", out var u) && u.ValueKind == JsonValueKind.True)));
         Assert.All(runs, run =>
         {
             Assert.Equal(Table, run.GetProperty("table").GetString());

@@ -21,19 +21,6 @@ public sealed class ArrowStreamEndpoint : IFetchEndpoint<ArrowStreamFetch>
             DescribedTableEndpoints.ServeAsync(table, http, tables, ct, t => DescribedAsync(arrow, t, http, dataSource, snapshots, ct));
 
     /// <summary>A described table in its derived schema; 422 naming the column when its type is one the generator does not map.</summary>
-    private static async Task DescribedAsync(DescribedArrowClasses arrow, SyncData.Postgres.SyncTable table, HttpContext http, NpgsqlDataSource dataSource, RunSnapshots snapshots, CancellationToken ct)
-    {
-        ArrowSourceRows rows;
-        try
-        {
-            rows = arrow.Of(table);
-        }
-        catch (InvalidOperationException ex)
-        {
-            await FetchApi.Unsendable(ex.Message).ExecuteAsync(http);
-            return;
-        }
-
-        await ArrowRowsStream.WriteAsync(rows, table.Name, http, dataSource, snapshots, ct);
-    }
+    private static Task DescribedAsync(DescribedArrowClasses arrow, SyncData.Postgres.SyncTable table, HttpContext http, NpgsqlDataSource dataSource, RunSnapshots snapshots, CancellationToken ct) =>
+        DescribedTableEndpoints.WithGeneratedAsync(() => arrow.Of(table), http, rows => ArrowRowsStream.WriteAsync(rows, table.Name, http, dataSource, snapshots, ct));
 }

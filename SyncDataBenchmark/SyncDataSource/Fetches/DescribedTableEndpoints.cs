@@ -25,12 +25,16 @@ public static class DescribedTableEndpoints
         WithRowsAsync(classes, table, http, async rows => await (await page(rows)).ExecuteAsync(http));
 
     /// <summary><paramref name="serve"/> with the table's generated rows; 422 naming the column when its type is one the generator does not map.</summary>
-    internal static async Task WithRowsAsync(DescribedRowClasses classes, SyncData.Postgres.SyncTable table, HttpContext http, Func<IDescribedSourceRows, Task> serve)
+    internal static Task WithRowsAsync(DescribedRowClasses classes, SyncData.Postgres.SyncTable table, HttpContext http, Func<IDescribedSourceRows, Task> serve) =>
+        WithGeneratedAsync(() => classes.Of(table), http, serve);
+
+    /// <summary><paramref name="serve"/> with what <paramref name="generate"/> builds for the table; 422 naming the column when the generator refuses its type.</summary>
+    internal static async Task WithGeneratedAsync<TGenerated>(Func<TGenerated> generate, HttpContext http, Func<TGenerated, Task> serve)
     {
-        IDescribedSourceRows rows;
+        TGenerated generated;
         try
         {
-            rows = classes.Of(table);
+            generated = generate();
         }
         catch (InvalidOperationException ex)
         {
@@ -38,7 +42,7 @@ public static class DescribedTableEndpoints
             return;
         }
 
-        await serve(rows);
+        await serve(generated);
     }
 
     /// <summary>404 naming why when the catalog describes no such table; otherwise <paramref name="serve"/> with it.</summary>

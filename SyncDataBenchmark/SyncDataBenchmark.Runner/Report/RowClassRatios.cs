@@ -34,7 +34,7 @@ public static class RowClassRatios
                       "ArrowStream in a schema it derives, GrpcStream in messages of a .proto it generates), and both sides verify " +
                       "it by a checksum over every column's binary form, outside the timed part). " +
                       $"Each ratio is median over median, with its 95% interval as the headline's (none with fewer than {RunStatistics.MinIntervalRuns} runs a side); " +
-                      $"the goal is {ReportFormat.Times(RowClassRatio.Goal)}.");
+                      $"the goal is {ReportFormat.Times(RowClassRatio.Goal)}, in time and in each service's allocation (medians' ratio, not tested).");
         md.AppendLine();
         MarkdownTable.Append(md,
         [
@@ -46,6 +46,7 @@ public static class RowClassRatios
             new("Generated / written", r => ReportFormat.Times(r.Ratio) + (r.Interval is { } i ? $" [{ReportFormat.Times(i.Lower)}–{ReportFormat.Times(i.Upper)}]" : ""), Numeric: true),
             new($"Against {ReportFormat.Times(RowClassRatio.Goal)}", r => r.Verdict),
             new($"Test (Mann-Whitney, {RunStatistics.TieThreshold}, α = {RunStatistics.Alpha})", r => r.TestVerdict),
+            new("Allocated, generated / written (SomeService; SyncDataSource)", r => $"{Times(r.SomeServiceAllocated)}; {Times(r.SyncDataSourceAllocated)}", Numeric: true),
         ], ratios);
     }
 
@@ -60,5 +61,11 @@ public static class RowClassRatios
     private static RowClassRatio Compare(SummaryRow view, SummaryRow written, long rows) =>
         new(written.ProfiledLabel, TableOf(written), rows,
             written.MedianMs!.Value, written.Succeeded, view.MedianMs!.Value, view.Succeeded, RunStatistics.Ratio(view.Durations, written.Durations),
-            RunStatistics.Compare(view.Durations, written.Durations));
+            RunStatistics.Compare(view.Durations, written.Durations),
+            AllocatedRatio(view.SomeService, written.SomeService), AllocatedRatio(view.SyncDataSource, written.SyncDataSource));
+
+    private static double? AllocatedRatio(ServiceMedians? generated, ServiceMedians? written) =>
+        generated?.ShownAllocatedBytes is { } g && written?.ShownAllocatedBytes is { } w && w > 0 ? (double)g / w : null;
+
+    private static string Times(double? ratio) => ratio is { } r ? ReportFormat.Times(r) : ReportFormat.None;
 }

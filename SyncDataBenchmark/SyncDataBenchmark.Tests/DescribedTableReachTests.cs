@@ -37,12 +37,12 @@ public sealed class DescribedTableReachTests
         string[] expected =
         [
             "EFBulk|EFCore.BulkExtensions|GeneratedRows, StoreTypeNamed, EFTracked",
-            "EFBulkMerge|EFCore.BulkExtensions|GeneratedRows, Inserts, StoreTypeNamed, EFTracked, OneColumnKeyed",
-            "EFMerge|EF Core|GeneratedRows, Inserts, EFTracked, OneColumnKeyed",
+            "EFBulkMerge|EFCore.BulkExtensions|GeneratedRows, Inserts, StoreTypeNamed, EFTracked",
+            "EFMerge|EF Core|GeneratedRows, Inserts, EFTracked",
             "EFTypical|EF Core|GeneratedRows, Inserts, EFTracked",
             "Linq2DB|linq2db|GeneratedRows, Inserts",
             "Linq2DBCopy|linq2db|GeneratedRows, StoreTypeNamed",
-            "Linq2DBMerge|linq2db|GeneratedRows, Inserts, OneColumnKeyed",
+            "Linq2DBMerge|linq2db|GeneratedRows, Inserts",
             "Linq2DBTempMerge|linq2db|GeneratedRows, Inserts, StoreTypeNamed",
             "NpgsqlCopy|Npgsql's binary importer|GeneratedRows",
             "NpgsqlCopyMerge|Npgsql's binary importer|GeneratedRows",
@@ -63,7 +63,6 @@ public sealed class DescribedTableReachTests
         Assert.Equal(["EFBulkMerge", "EFMerge", "EFTypical", "Linq2DB", "Linq2DBMerge", "Linq2DBTempMerge"], Declaring(ApproachTraits.Inserts));
         Assert.Equal(["EFBulk", "EFBulkMerge", "Linq2DBCopy", "Linq2DBTempMerge"], Declaring(ApproachTraits.StoreTypeNamed));
         Assert.Equal(["EFBulk", "EFBulkMerge", "EFMerge", "EFTypical"], Declaring(ApproachTraits.EFTracked));
-        Assert.Equal(["EFBulkMerge", "EFMerge", "Linq2DBMerge"], Declaring(ApproachTraits.OneColumnKeyed));
     }
 
     private static IEnumerable<string> Declaring(ApproachTraits trait) =>
@@ -79,7 +78,7 @@ public sealed class DescribedTableReachTests
         foreach (var catalog in new[] { ApproachRegistry.Catalog, ApproachMetadata.Catalog })
         {
             var declared = catalog.All.Where(a => a.Kind == ApproachKind.Fetch && a.Traits != ApproachTraits.None).OrderBy(a => a.Name, StringComparer.Ordinal).Select(a => $"{a.Name}|{a.Traits}");
-            Assert.Equal(["ArrowStream|GeneratedRows", "EFKeysetPaging|GeneratedRows, OneColumnKeyed", "EFOffsetPaging|GeneratedRows, Keyed", "EFStream|GeneratedRows", "GrpcStream|GeneratedRows"], declared);
+            Assert.Equal(["ArrowStream|GeneratedRows", "EFKeysetPaging|GeneratedRows, Keyed", "EFOffsetPaging|GeneratedRows, Keyed", "EFStream|GeneratedRows", "GrpcStream|GeneratedRows"], declared);
         }
     }
 
@@ -203,15 +202,21 @@ public sealed class DescribedTableReachTests
         Assert.Equal(refused, reason?.Contains("the enum's SQL-quoted name", StringComparison.Ordinal) == true);
     }
 
+    /// <summary>The merges and keyset paging key on the whole primary key, whatever its columns' number and types.</summary>
     [Theory]
-    [InlineData("EFMerge", "int8", null)]
-    [InlineData("EFMerge", "uuid", null)]
-    [InlineData("EFMerge", "int4", "EFMerge (EF Core) finds rows by a one-column key of bigint or uuid, and \"Team Sales\".\"Order Lines\"'s primary key is (\"region\")")]
-    [InlineData("Linq2DBMerge", "int8", null)]
-    [InlineData("Linq2DBMerge", "uuid", null)]
-    [InlineData("Linq2DBMerge", "int4", "Linq2DBMerge (linq2db) finds rows by a one-column key of bigint or uuid, and \"Team Sales\".\"Order Lines\"'s primary key is (\"region\")")]
-    public void The_merges_by_key_take_a_one_column_key_of_bigint_or_uuid(string insert, string keyType, string? why) =>
-        Assert.Equal(why, WhyNot("NpgsqlCopy", insert, Keyed with { Columns = [Typed("region", keyType, "b", "")] }));
+    [InlineData("NpgsqlCopy", "EFMerge")]
+    [InlineData("NpgsqlCopy", "EFBulkMerge")]
+    [InlineData("NpgsqlCopy", "Linq2DBMerge")]
+    [InlineData("EFKeysetPaging", "NpgsqlCopy")]
+    public void The_approaches_that_find_rows_by_key_take_a_key_of_any_columns_and_types(string fetch, string insert)
+    {
+        foreach (var key in new[] { "int4", "int8", "uuid", "text", "date" })
+        {
+            var columns = new[] { Typed("region", "int2", "b", ""), Typed("line", key, "b", "") };
+            Assert.Null(WhyNot(fetch, insert, Keyed with { PrimaryKey = ["region", "line"], Columns = [.. columns] }));
+            Assert.Null(WhyNot(fetch, insert, Keyed with { PrimaryKey = ["line"], Columns = [.. columns] }));
+        }
+    }
 
     [Fact]
     public void A_typed_merge_needs_a_primary_key_as_every_merge_does() =>
@@ -222,7 +227,6 @@ public sealed class DescribedTableReachTests
         new(name, baseName, "-", true, null, "", null, new ColumnBaseType(baseName, kind, -1, element, "pg_catalog", baseName, [], baseName));
 
     [Theory]
-    [InlineData("EFKeysetPaging", "NpgsqlCopy", "EFKeysetPaging asks for the rows after a one-column key of bigint or uuid, and \"Team Sales\".\"Order Lines\"'s primary key is (\"region\")")]
     [InlineData("GrpcStream", "NpgsqlCopyRaw", "NpgsqlCopyRaw writes PostgreSQL's COPY bytes, which GrpcStream does not hand over")]
     [InlineData("EFStream", "NpgsqlCopyRaw", "NpgsqlCopyRaw writes PostgreSQL's COPY bytes, which EFStream does not hand over")]
     [InlineData("ArrowStream", "NpgsqlCopyRaw", "NpgsqlCopyRaw writes PostgreSQL's COPY bytes, which ArrowStream does not hand over for a described table")]
@@ -231,26 +235,11 @@ public sealed class DescribedTableReachTests
     public void Each_approach_that_cannot_carry_it_says_why(string fetch, string insert, string why) =>
         Assert.StartsWith(why, WhyNot(fetch, insert, Keyed));
 
-    [Fact]
-    public void Offset_paging_is_refused_a_table_without_a_primary_key() =>
-        Assert.Equal("EFOffsetPaging cuts its pages in primary-key order, and \"Team Sales\".\"Order Lines\" has no primary key", WhyNot("EFOffsetPaging", "NpgsqlCopy", Keyless));
-
     [Theory]
-    [InlineData("int8", null)]
-    [InlineData("uuid", null)]
-    [InlineData("int4", "EFKeysetPaging asks for the rows after a one-column key of bigint or uuid")]
-    public void Keyset_paging_takes_a_one_column_key_of_bigint_or_uuid(string keyType, string? why)
-    {
-        var reason = WhyNot("EFKeysetPaging", "NpgsqlCopy", Keyed with { Columns = [Typed("region", keyType, "b", "")] });
-        if (why is null)
-        {
-            Assert.Null(reason);
-        }
-        else
-        {
-            Assert.StartsWith(why, reason);
-        }
-    }
+    [InlineData("EFOffsetPaging")]
+    [InlineData("EFKeysetPaging")]
+    public void The_paging_fetches_are_refused_a_table_without_a_primary_key(string fetch) =>
+        Assert.Equal($"{fetch} cuts its pages in primary-key order, and \"Team Sales\".\"Order Lines\" has no primary key", WhyNot(fetch, "NpgsqlCopy", Keyless));
 
     [Fact]
     public void A_merge_into_a_table_without_a_primary_key_is_refused_for_that() =>

@@ -46,8 +46,8 @@ public static class DescribedTableReach
 
     /// <summary>
     /// A fetch that builds typed rows carries a described table when it declares <see cref="ApproachTraits.GeneratedRows"/>
-    /// (both services generate its classes from their catalogs) and the table has the key it pages by (<see cref="ApproachTraits.Keyed"/>,
-    /// <see cref="ApproachTraits.OneColumnKeyed"/>), into a typed writer that carries it too: the same columns of mapped
+    /// (both services generate its classes from their catalogs) and the table has the key it pages by (<see cref="ApproachTraits.Keyed"/>),
+    /// into a typed writer that carries it too: the same columns of mapped
     /// types, and what the writer's library needs.
     /// </summary>
     private static string? WhyNoTypedFetch(ApproachInfo fetch, ApproachInfo insert, TableDescription table)
@@ -65,12 +65,6 @@ public static class DescribedTableReach
         if (fetch.Traits.HasFlag(ApproachTraits.Keyed) && table.PrimaryKey.Count == 0)
         {
             return $"{fetch.Name} cuts its pages in primary-key order, and {table.QualifiedName} has no primary key";
-        }
-
-        if (fetch.Traits.HasFlag(ApproachTraits.OneColumnKeyed) && OneColumnKey(table) is null)
-        {
-            return $"{fetch.Name} asks for the rows after a one-column key of bigint or uuid, and {table.QualifiedName}'s primary key is " +
-                   $"({string.Join(", ", table.PrimaryKey.Select(TableDescription.Quote))})";
         }
 
         return insert.CopyBytes
@@ -118,22 +112,12 @@ public static class DescribedTableReach
             return $"{insert.Name} ({insert.Library}) adds entities EF Core tracks by key, and {table.QualifiedName} has no primary key (a keyless entity type cannot be inserted)";
         }
 
-        if (insert.Traits.HasFlag(ApproachTraits.OneColumnKeyed) && OneColumnKey(table) is null)
-        {
-            return $"{insert.Name} ({insert.Library}) finds rows by a one-column key of bigint or uuid, and {table.QualifiedName}'s primary key is " +
-                   $"({string.Join(", ", table.PrimaryKey.Select(TableDescription.Quote))})";
-        }
-
         var always = table.CopyColumns.FirstOrDefault(c => c.Identity == "a");
         return always is not null && insert.Traits.HasFlag(ApproachTraits.Inserts)
             ? $"{insert.Name} ({insert.Library}) INSERTs, and {table.QualifiedName}'s column {TableDescription.Quote(always.Name)} is GENERATED ALWAYS AS IDENTITY, " +
               "which an INSERT may set only with OVERRIDING SYSTEM VALUE, which the library does not send"
             : null;
     }
-
-    /// <summary>The table's primary key when it is one column of bigint or uuid (what <see cref="ApproachTraits.OneColumnKeyed"/> writers take); else null.</summary>
-    public static TableColumn? OneColumnKey(TableDescription table) =>
-        table.PrimaryKey is [var key] && table.Columns.FirstOrDefault(c => c.Name == key) is { Base.Name: "int8" or "uuid" } column ? column : null;
 
     /// <summary>
     /// A merge (staging table, MERGE by primary key, deletes) needs the key; a GENERATED ALWAYS identity column outside it

@@ -12,8 +12,8 @@ namespace SomeService.Tables.Generated;
 
 /// <summary>
 /// The base of a row table generated from a described table's catalog (<see cref="RowClassSource"/>): the generated
-/// subclass writes the COPY decoder, <see cref="RowTable{TRow}.Write"/> and the EF context per column, and the key as
-/// text for a one-column key of bigint or uuid (Linq2DBMerge's deletes), and ArrowStream's rows column by column; this
+/// subclass writes the COPY decoder, <see cref="RowTable{TRow}.Write"/> and the EF context per column, the key as
+/// EFKeysetPaging's "after" carries it (<see cref="GeneratedKey"/>), and ArrowStream's rows column by column; this
 /// holds the table, the data source its enums are mapped on, EFStream's JSON of the class, ArrowStream's schema
 /// (<see cref="DescribedArrow"/>) and the refusals of an Arrow or gRPC value the class cannot hold. The generated
 /// subclass adds GrpcStream's rows when protoc compiled the table's messages; ArrowStream's COPY encoding is written per
@@ -29,7 +29,7 @@ public abstract class GeneratedRowTable<TRow>(SyncTable table, NpgsqlDataSource 
     /// <summary>EFStream's rows, as the source's generated classes write them (<see cref="GeneratedRowJson"/>).</summary>
     public override JsonTypeInfo<TRow> Json { get; } = GeneratedRowJson.Of<TRow>();
 
-    public override string KeyOf(TRow row) => throw NotGenerated("its key as text, but for a one-column key of bigint or uuid (Linq2DBMerge's deletes)");
+    public override string KeyOf(TRow row) => throw NotGenerated("a key to page after: the table has no primary key");
 
     /// <summary>GrpcStream's rows, generated with the table's messages when protoc was there to compile its .proto.</summary>
     public override IGrpcStreamRows<TRow> GrpcStream => throw NotGenerated($"its gRPC messages: protoc, which generates them from the table's .proto, is not at {SyncData.Grpc.Described.Protoc.Path}");

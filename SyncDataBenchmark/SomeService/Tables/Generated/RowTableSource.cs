@@ -64,15 +64,15 @@ internal static class RowTableSource
     }
 
     /// <summary>
-    /// The key as text, as Linq2DBMerge keeps the keys it received for its deletes (cast back to the key's type in SQL):
-    /// for a one-column key of bigint or uuid (DescribedTableReach refuses it any other); else the base's refusal stands.
+    /// The key as EFKeysetPaging's "after" carries it: every key column's value, in key order (<see cref="GeneratedKey"/>);
+    /// a table without a key has none (the base's refusal stands; DescribedTableReach refuses the paging first).
     /// </summary>
     private static void AppendKeyOf(StringBuilder source, TableDescription table, string entity, List<GeneratedColumn> columns)
     {
-        if (DescribedTableReach.OneColumnKey(table) is { } column && columns.First(c => c.Column.Name == column.Name) is var key)
+        if (table.PrimaryKey.Count > 0)
         {
-            var format = key.Clr.Kind == ColumnValueKind.Int64 ? "System.Globalization.CultureInfo.InvariantCulture" : "";
-            source.AppendLine($"    public override string KeyOf({entity} row) => row.{key.Property}.ToString({format});");
+            var values = table.PrimaryKey.Select(k => $"row.{columns.First(c => c.Column.Name == k).Property}");
+            source.AppendLine($"    public override string KeyOf({entity} row) => SyncData.Model.Generated.GeneratedKey.Text({string.Join(", ", values)});");
         }
     }
 

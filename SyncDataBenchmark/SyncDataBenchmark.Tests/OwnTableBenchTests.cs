@@ -98,7 +98,7 @@ public sealed class OwnTableBenchTests
     }
 
     /// <summary>The database as pg_dump writes it (schema, rows, grants), and what pg_dump does not show.</summary>
-    private static async Task<string> StateAsync(LocalPostgres postgres, string owner)
+    internal static async Task<string> StateAsync(LocalPostgres postgres, string owner)
     {
         var dump = await ChildProcess.RunAsync("pg_dump", ["--host=127.0.0.1", $"--port={postgres.Port}", "--username=postgres", "--no-password",
                 // A fixed \restrict key: pg_dump otherwise writes a random one into every dump.

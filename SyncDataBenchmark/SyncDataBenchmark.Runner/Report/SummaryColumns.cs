@@ -115,7 +115,7 @@ public static class SummaryColumns
         _ => "target statements",
     }, RankLegend + "\n" + PeersLegend);
 
-    /// <summary>Time scope on a user's own table, where no peer runs: no legend on peers that did not run, and why the ratio column is empty (issue 62).</summary>
+    /// <summary>Time scope on a user's own table when no peer ran there (records before the read-only peers ran on it): no legend on peers that did not run, and why the ratio column is empty (issue 62).</summary>
     public static ReportColumn<SummaryRow> TimeScopeWithoutPeers { get; } = TimeScope with
     {
         Legend = RankLegend + "\nNo peer runs on a table of your own (docs/own-table.md), so there is no psql pipe "
@@ -138,7 +138,7 @@ public static class SummaryColumns
     [
         TestCase(charts), Rank, new("FetchApproach", r => r.Fetch), new("InsertApproach", r => r.Insert), Median, RatioToPsqlBinary, Runs, .. Dimensions(parameters),
         .. Service("SomeService", r => r.SomeService), .. Service("SyncDataSource", r => r.SyncDataSource),
-        Best(parameters.Repeat), StdDev, Failures, Verified, RatioToFastest, parameters.OwnTable is null ? TimeScope : TimeScopeWithoutPeers, Unsettled, Ties,
+        Best(parameters.Repeat), StdDev, Failures, Verified, RatioToFastest, parameters is { OwnTable: not null, Peers: false } ? TimeScopeWithoutPeers : TimeScope, Unsettled, Ties,
     ];
 
     /// <summary>

@@ -30,7 +30,7 @@ internal sealed class EFCompositeKey<TRow>(IReadOnlyList<IProperty> key) : EFMer
         }
 
         var row = Expression.Parameter(typeof(TRow), "r");
-        var matches = keys.Select(k => key.Select((p, i) => Expression.Equal(Property(row, p), Captured(k.Values[i], p.ClrType))).Aggregate(Expression.AndAlso)).ToList();
+        var matches = keys.Select(k => (Expression)key.Select((p, i) => Expression.Equal(Property(row, p), Captured(k.Values[i], p.ClrType))).Aggregate(Expression.AndAlso)).ToList();
         return rows.Where(Expression.Lambda<Func<TRow, bool>>(Balanced(matches, 0, matches.Count), row));
     }
 

@@ -17,7 +17,8 @@ internal sealed class ReceivedKeys<TRow>
 
     public ReceivedKeys(DbContext db, IReadOnlyList<string> keyColumns)
     {
-        var properties = db.Model.FindEntityType(typeof(TRow))?.GetProperties().ToDictionary(p => p.GetColumnName(), StringComparer.Ordinal) ?? [];
+        var properties = db.Model.FindEntityType(typeof(TRow))?.GetProperties().ToDictionary(p => p.GetColumnName(), StringComparer.Ordinal)
+            ?? new Dictionary<string, IProperty>(StringComparer.Ordinal);
         _key = [.. keyColumns.Select(c => properties.TryGetValue(c, out var p) ? p
             : throw new InvalidOperationException($"{typeof(TRow).Name} maps no property to the key column {c}."))];
         _getters = [.. _key.Select(p => p.GetGetter())];

@@ -31,6 +31,10 @@ public static class ColumnClrTypes
         // As a string, as the orders' attributes are: the document's text (json keeps it, jsonb normalises it; the checksum compares jsonb as jsonb).
         ["json"] = new(ColumnValueKind.Json, "string", "Json", -1, false),
         ["jsonb"] = new(ColumnValueKind.Jsonb, "string", "Jsonb", -1, false),
+        // Not TimeSpan, EF Core's default, which holds no months (1 mon is no fixed number of days): NodaTime's Period,
+        // which holds months, days and the time apart, as PostgreSQL does, through Npgsql's NodaTime plugins (both the
+        // ADO data source's and EF Core's); Npgsql and linq2db write it through the same data source.
+        ["interval"] = new(ColumnValueKind.Interval, "NodaTime.Period", "Interval", 16, false),
     };
 
     private static readonly ColumnClrType TextArray = new(ColumnValueKind.TextArray, "string?[]", "Array | Text", -1, false);
@@ -68,10 +72,9 @@ public static class ColumnClrTypes
 
     private static string Unmapped(ColumnBaseType type) => type switch
     {
-        { Name: "interval" } => "TimeSpan, EF Core's type for interval, cannot hold months (1 mon is not a fixed number of days), so the generator maps no interval",
         { Kind: "r" or "m" } => "a range is NpgsqlRange<T> in EF Core, which the generator does not map",
         { Element.Length: > 0 } => "the generator maps text[] alone among arrays",
-        { Kind: "e" or "b", Name.Length: > 0 } => "the generator does not map this type (it maps bool, int2/4/8, float4/8, numeric, text, varchar, char(n), uuid, timestamp, timestamptz, date, time, bytea, json, jsonb, text[], enums and domains over them)",
+        { Kind: "e" or "b", Name.Length: > 0 } => "the generator does not map this type (it maps bool, int2/4/8, float4/8, numeric, text, varchar, char(n), uuid, timestamp, timestamptz, date, time, interval, bytea, json, jsonb, text[], enums and domains over them)",
         _ => "the generator maps no user-defined type but an enum or a domain over a type it maps",
     };
 }

@@ -21,4 +21,5 @@ public enum ColumnValueKind
     Jsonb,
     TextArray,
     Enum,
+    Interval,
 }

@@ -67,6 +67,12 @@ public static class DescribedTableReach
             return $"{fetch.Name} cuts its pages in primary-key order, and {table.QualifiedName} has no primary key";
         }
 
+        if (table.CopyColumns.FirstOrDefault(c => ColumnClrTypes.Of(c, out _)?.Kind == ColumnValueKind.Interval) is { } interval)
+        {
+            return $"{fetch.Name} sends rows in a wire format generated per type (JSON, Arrow's schema, the table's .proto), which carries no interval yet, " +
+                   $"and {table.QualifiedName}'s column {TableDescription.Quote(interval.Name)} is {interval.Type} (NpgsqlCopy carries it into the typed writers)";
+        }
+
         return insert.CopyBytes
             ? $"{insert.Name} writes PostgreSQL's COPY bytes, which {fetch.Name} does not hand over" +
               (fetch.CopyBytes ? " for a described table (its COPY encoding is written per table, for the lab's own)" : "")

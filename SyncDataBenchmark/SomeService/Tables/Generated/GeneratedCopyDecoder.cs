@@ -37,6 +37,21 @@ public abstract class GeneratedCopyDecoder<TRow>(string table, string[] columns,
     protected string?[] TextArray(ReadOnlySpan<byte> bytes, string column) =>
         PostgresFields.TextArray(bytes, out var shape) ?? throw Refused(column, shape, "string?[] holds one dimension from 1");
 
+    /// <summary>
+    /// PostgreSQL's interval (microseconds, days, months, each kept apart: a month is no fixed number of days, nor a day
+    /// of hours) as NodaTime's Period, built as Npgsql's NodaTime plugin reads one, so its writer gives back the same
+    /// three. Period normalizes its time in nanoseconds as a long: a time part beyond about ±292 years is refused.
+    /// </summary>
+    protected NodaTime.Period Interval(ReadOnlySpan<byte> bytes, string column)
+    {
+        var micros = System.Buffers.Binary.BinaryPrimitives.ReadInt64BigEndian(bytes);
+        var days = System.Buffers.Binary.BinaryPrimitives.ReadInt32BigEndian(bytes[8..]);
+        var months = System.Buffers.Binary.BinaryPrimitives.ReadInt32BigEndian(bytes[12..]);
+        return micros is > long.MaxValue / 1000 or < long.MinValue / 1000
+            ? throw Refused(column, $"{months} months {days} days {micros} microseconds", "NodaTime's Period holds its time part in nanoseconds as a long, about ±292 years")
+            : new NodaTime.PeriodBuilder { Years = months / 12, Months = months % 12, Days = days, Nanoseconds = micros * 1000 }.Build().Normalize();
+    }
+
     /// <summary>An enum's label as the generated CLR enum's value (a label added to the type after the class was generated is refused).</summary>
     protected TEnum Label<TEnum>(ReadOnlySpan<byte> bytes, string column, Dictionary<string, TEnum> labels)
         where TEnum : struct, Enum

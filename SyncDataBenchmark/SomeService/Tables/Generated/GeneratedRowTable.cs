@@ -27,7 +27,10 @@ public abstract class GeneratedRowTable<TRow>(SyncTable table, NpgsqlDataSource 
     public override NpgsqlDataSource? DataSource => dataSource;
 
     /// <summary>EFStream's rows, as the source's generated classes write them (<see cref="GeneratedRowJson"/>).</summary>
-    public override JsonTypeInfo<TRow> Json { get; } = GeneratedRowJson.Of<TRow>();
+    public override JsonTypeInfo<TRow> Json => _json.Value;
+
+    // Made when an EF fetch first reads: a class with a property JSON is not generated for (interval's Period) is not read so.
+    private readonly Lazy<JsonTypeInfo<TRow>> _json = new(GeneratedRowJson.Of<TRow>);
 
     public override string KeyOf(TRow row) => throw NotGenerated("a key to page after: the table has no primary key");
 
@@ -42,6 +45,10 @@ public abstract class GeneratedRowTable<TRow>(SyncTable table, NpgsqlDataSource 
 
     private NotSupportedException NotGenerated(string what) =>
         new($"{table.Name} is a described table: its row class is generated for every fetch but without {what}.");
+
+    /// <summary>A value of a kind <paramref name="fetch"/>'s wire format does not carry for a described table (DescribedTableReach refuses the fetch first).</summary>
+    protected static T NotCarried<T>(string column, string fetch) =>
+        throw new NotSupportedException($"{fetch} carries no {typeof(T).Name} of a described table (column {column}).");
 
     /// <summary>The row's key columns, "name = value, …", for a refusal; "" for a table without a key.</summary>
     protected virtual string KeyText(TRow row) => "";

@@ -160,6 +160,7 @@ internal static class RowTableSource
             ColumnValueKind.Bytea => $"{p}.ToByteArray()",
             ColumnValueKind.TextArray => $"GrpcTextArray({p}, {p}NullAt)",
             ColumnValueKind.Enum => $"LabelOf({p}, {name}, {DecoderName}.{column.EnumName}Labels, GrpcBatch, i, row)",
+            ColumnValueKind.Interval => $"NotCarried<NodaTime.Period>({name}, \"GrpcStream\")",
             _ => throw new InvalidOperationException($"No gRPC reading for {column.Clr.Kind}."),
         };
     }
@@ -215,6 +216,7 @@ internal static class RowTableSource
             ColumnValueKind.Bytea => $"{c}.GetBytes(i).ToArray()",
             ColumnValueKind.TextArray => $"ArrowTextArray({c}, i)",
             ColumnValueKind.Enum => $"LabelOf({c}.GetString(i)!, {name}, {DecoderName}.{column.EnumName}Labels, ArrowBatch, i, row)",
+            ColumnValueKind.Interval => $"NotCarried<NodaTime.Period>({name}, \"ArrowStream\")",
             _ => throw new InvalidOperationException($"No Arrow reading for {column.Clr.Kind}."),
         };
     }
@@ -272,6 +274,7 @@ internal static class RowTableSource
             ColumnValueKind.Bytea => "bytes.ToArray()",
             ColumnValueKind.TextArray => $"TextArray(bytes, {name})",
             ColumnValueKind.Enum => $"Label(bytes, {name}, {column.EnumName}Labels)",
+            ColumnValueKind.Interval => $"Interval(bytes, {name})",
             _ => throw new InvalidOperationException($"No decoding for {column.Clr.Kind}."),
         };
     }

@@ -123,6 +123,12 @@ public sealed class DescribedTableReachTests
     [InlineData("jsonb", "b", "", "string")]
     [InlineData("_text", "b", "text", "string?[]")]
     [InlineData("interval", "b", "", "NodaTime.Period")]
+    [InlineData("xml", "b", "", "string")]
+    [InlineData("citext", "b", "", "string")]
+    [InlineData("macaddr", "b", "", "System.Net.NetworkInformation.PhysicalAddress")]
+    [InlineData("macaddr8", "b", "", "System.Net.NetworkInformation.PhysicalAddress")]
+    [InlineData("point", "b", "", "NpgsqlTypes.NpgsqlPoint")]
+    [InlineData("circle", "b", "", "NpgsqlTypes.NpgsqlCircle")]
     [InlineData("", "e", "", "")]
     public void Each_mapped_type_has_the_clr_type_efs_npgsql_provider_maps_it_to(string name, string kind, string element, string clr)
     {

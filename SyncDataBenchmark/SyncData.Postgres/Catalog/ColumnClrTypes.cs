@@ -35,7 +35,21 @@ public static class ColumnClrTypes
         // which holds months, days and the time apart, as PostgreSQL does, through Npgsql's NodaTime plugins (both the
         // ADO data source's and EF Core's); Npgsql and linq2db write it through the same data source.
         ["interval"] = new(ColumnValueKind.Interval, "NodaTime.Period", "Interval", 16, false),
+        // Text on the wire (text's binary form), strings in EF Core's Npgsql provider; citext is an extension's type, found by name.
+        ["xml"] = new(ColumnValueKind.Text, "string", "Xml", -1, false),
+        ["citext"] = new(ColumnValueKind.Text, "string", "Citext", -1, false),
+        // The types EF Core's Npgsql provider maps them to.
+        ["macaddr"] = new(ColumnValueKind.MacAddr, "System.Net.NetworkInformation.PhysicalAddress", "MacAddr", 6, false),
+        ["macaddr8"] = new(ColumnValueKind.MacAddr, "System.Net.NetworkInformation.PhysicalAddress", "MacAddr8", 8, false),
+        ["point"] = new(ColumnValueKind.Point, "NpgsqlTypes.NpgsqlPoint", "Point", 16, true),
+        ["circle"] = new(ColumnValueKind.Circle, "NpgsqlTypes.NpgsqlCircle", "Circle", 24, true),
     };
+
+    /// <summary>
+    /// Kinds only NpgsqlCopy's COPY decoder reads into the generated class so far: the typed fetches' wire formats (the
+    /// EF fetches' JSON, ArrowStream's schema, GrpcStream's .proto) are generated per kind and have none for them.
+    /// </summary>
+    public static bool OnlyFromCopy(ColumnValueKind kind) => kind is ColumnValueKind.Interval or ColumnValueKind.MacAddr or ColumnValueKind.Point or ColumnValueKind.Circle;
 
     private static readonly ColumnClrType TextArray = new(ColumnValueKind.TextArray, "string?[]", "Array | Text", -1, false);
     private static readonly ColumnClrType Enum = new(ColumnValueKind.Enum, "", "", -1, true);
@@ -74,7 +88,7 @@ public static class ColumnClrTypes
     {
         { Kind: "r" or "m" } => "a range is NpgsqlRange<T> in EF Core, which the generator does not map",
         { Element.Length: > 0 } => "the generator maps text[] alone among arrays",
-        { Kind: "e" or "b", Name.Length: > 0 } => "the generator does not map this type (it maps bool, int2/4/8, float4/8, numeric, text, varchar, char(n), uuid, timestamp, timestamptz, date, time, interval, bytea, json, jsonb, text[], enums and domains over them)",
+        { Kind: "e" or "b", Name.Length: > 0 } => "the generator does not map this type (it maps bool, int2/4/8, float4/8, numeric, text, varchar, char(n), xml, citext, uuid, timestamp, timestamptz, date, time, interval, bytea, json, jsonb, macaddr, macaddr8, point, circle, text[], enums and domains over them)",
         _ => "the generator maps no user-defined type but an enum or a domain over a type it maps",
     };
 }

@@ -22,4 +22,7 @@ public enum ColumnValueKind
     TextArray,
     Enum,
     Interval,
+    MacAddr,
+    Point,
+    Circle,
 }

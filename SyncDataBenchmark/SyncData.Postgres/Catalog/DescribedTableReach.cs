@@ -67,10 +67,10 @@ public static class DescribedTableReach
             return $"{fetch.Name} cuts its pages in primary-key order, and {table.QualifiedName} has no primary key";
         }
 
-        if (table.CopyColumns.FirstOrDefault(c => ColumnClrTypes.Of(c, out _)?.Kind == ColumnValueKind.Interval) is { } interval)
+        if (table.CopyColumns.FirstOrDefault(c => ColumnClrTypes.Of(c, out _) is { } clr && ColumnClrTypes.OnlyFromCopy(clr.Kind)) is { } unsent)
         {
-            return $"{fetch.Name} sends rows in a wire format generated per type (JSON, Arrow's schema, the table's .proto), which carries no interval yet, " +
-                   $"and {table.QualifiedName}'s column {TableDescription.Quote(interval.Name)} is {interval.Type} (NpgsqlCopy carries it into the typed writers)";
+            return $"{fetch.Name} sends rows in a wire format generated per type (JSON, Arrow's schema, the table's .proto), which carries no {unsent.Base!.Name} yet, " +
+                   $"and {table.QualifiedName}'s column {TableDescription.Quote(unsent.Name)} is {unsent.Type} (NpgsqlCopy carries it into the typed writers)";
         }
 
         return insert.CopyBytes

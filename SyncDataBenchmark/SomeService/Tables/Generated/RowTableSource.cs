@@ -160,7 +160,7 @@ internal static class RowTableSource
             ColumnValueKind.Bytea => $"{p}.ToByteArray()",
             ColumnValueKind.TextArray => $"GrpcTextArray({p}, {p}NullAt)",
             ColumnValueKind.Enum => $"LabelOf({p}, {name}, {DecoderName}.{column.EnumName}Labels, GrpcBatch, i, row)",
-            ColumnValueKind.Interval => $"NotCarried<NodaTime.Period>({name}, \"GrpcStream\")",
+            _ when ColumnClrTypes.OnlyFromCopy(column.Clr.Kind) => $"NotCarried<{column.Clr.ClrType}>({name}, \"GrpcStream\")",
             _ => throw new InvalidOperationException($"No gRPC reading for {column.Clr.Kind}."),
         };
     }
@@ -216,7 +216,7 @@ internal static class RowTableSource
             ColumnValueKind.Bytea => $"{c}.GetBytes(i).ToArray()",
             ColumnValueKind.TextArray => $"ArrowTextArray({c}, i)",
             ColumnValueKind.Enum => $"LabelOf({c}.GetString(i)!, {name}, {DecoderName}.{column.EnumName}Labels, ArrowBatch, i, row)",
-            ColumnValueKind.Interval => $"NotCarried<NodaTime.Period>({name}, \"ArrowStream\")",
+            _ when ColumnClrTypes.OnlyFromCopy(column.Clr.Kind) => $"NotCarried<{column.Clr.ClrType}>({name}, \"ArrowStream\")",
             _ => throw new InvalidOperationException($"No Arrow reading for {column.Clr.Kind}."),
         };
     }
@@ -275,6 +275,9 @@ internal static class RowTableSource
             ColumnValueKind.TextArray => $"TextArray(bytes, {name})",
             ColumnValueKind.Enum => $"Label(bytes, {name}, {column.EnumName}Labels)",
             ColumnValueKind.Interval => $"Interval(bytes, {name})",
+            ColumnValueKind.MacAddr => "new System.Net.NetworkInformation.PhysicalAddress(bytes.ToArray())",
+            ColumnValueKind.Point => "new NpgsqlTypes.NpgsqlPoint(BinaryPrimitives.ReadDoubleBigEndian(bytes), BinaryPrimitives.ReadDoubleBigEndian(bytes[8..]))",
+            ColumnValueKind.Circle => "new NpgsqlTypes.NpgsqlCircle(BinaryPrimitives.ReadDoubleBigEndian(bytes), BinaryPrimitives.ReadDoubleBigEndian(bytes[8..]), BinaryPrimitives.ReadDoubleBigEndian(bytes[16..]))",
             _ => throw new InvalidOperationException($"No decoding for {column.Clr.Kind}."),
         };
     }

@@ -252,7 +252,6 @@ public sealed class DescribedTableReachTests
     [Theory]
     [InlineData("GrpcStream", "NpgsqlCopyRaw", "NpgsqlCopyRaw writes PostgreSQL's COPY bytes, which GrpcStream does not hand over")]
     [InlineData("EFStream", "NpgsqlCopyRaw", "NpgsqlCopyRaw writes PostgreSQL's COPY bytes, which EFStream does not hand over")]
-    [InlineData("ArrowStream", "NpgsqlCopyRaw", "NpgsqlCopyRaw writes PostgreSQL's COPY bytes, which ArrowStream does not hand over for a described table")]
     [InlineData("NpgsqlCopyChanges", "NpgsqlCopyRawMerge", "NpgsqlCopyChanges reads the change log")]
     [InlineData("NpgsqlCopyChanges", "EFBulk", "NpgsqlCopyChanges reads the change log")]
     public void Each_approach_that_cannot_carry_it_says_why(string fetch, string insert, string why) =>

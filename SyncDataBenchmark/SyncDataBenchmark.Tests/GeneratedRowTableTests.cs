@@ -82,6 +82,14 @@ public sealed class GeneratedRowTableTests(InProcessLab lab) : IAsyncLifetime
         data.Add("ArrowStream", "NpgsqlCopy", Texts);
         data.Add("GrpcStream", "EFBulk", Texts);
 
+        // ArrowStream's batches as binary COPY for the raw writers, encoded by the description (DescribedArrowCopyColumns):
+        // every kind of value of the every-type table, numeric and jsonb of orders, an enum of a quoted name, xml and citext.
+        data.Add("ArrowStream", "NpgsqlCopyRaw", Typed);
+        data.Add("ArrowStream", "NpgsqlCopyRawTuned", Typed);
+        data.Add("ArrowStream", "NpgsqlCopyRaw", "public.orders");
+        data.Add("ArrowStream", "NpgsqlCopyRaw", QuotedEnum);
+        data.Add("ArrowStream", "NpgsqlCopyRaw", Texts);
+
         data.Add("EFStream", "EFTypical", QuotedEnum);
         foreach (var insert in new[] { "NpgsqlCopy", "EFTypical", "EFBulk", "Linq2DB", "Linq2DBCopy" })
         {

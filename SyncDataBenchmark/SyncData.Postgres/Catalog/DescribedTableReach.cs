@@ -73,10 +73,14 @@ public static class DescribedTableReach
                    $"and {table.QualifiedName}'s column {TableDescription.Quote(unsent.Name)} is {unsent.Type} (NpgsqlCopy carries it into the typed writers)";
         }
 
-        return insert.CopyBytes
-            ? $"{insert.Name} writes PostgreSQL's COPY bytes, which {fetch.Name} does not hand over" +
-              (fetch.CopyBytes ? " for a described table (its COPY encoding is written per table, for the lab's own)" : "")
-            : WhyNoTypedWriter(insert, table);
+        // ArrowStream hands COPY bytes for a described table too: its batches encoded by the description (SomeService's DescribedArrowCopyColumns).
+        if (insert.CopyBytes)
+        {
+            return !fetch.CopyBytes ? $"{insert.Name} writes PostgreSQL's COPY bytes, which {fetch.Name} does not hand over"
+                : insert.Merges ? WhyNoMerge(insert, table) : null;
+        }
+
+        return WhyNoTypedWriter(insert, table);
     }
 
     /// <summary>

@@ -15,9 +15,9 @@ namespace SomeService.Tables.Generated;
 /// subclass writes the COPY decoder, <see cref="RowTable{TRow}.Write"/> and the EF context per column, the key as
 /// EFKeysetPaging's "after" carries it (<see cref="GeneratedKey"/>), and ArrowStream's rows column by column; this
 /// holds the table, the data source its enums are mapped on, EFStream's JSON of the class, ArrowStream's schema
-/// (<see cref="DescribedArrow"/>) and the refusals of an Arrow or gRPC value the class cannot hold. The generated
-/// subclass adds GrpcStream's rows when protoc compiled the table's messages; ArrowStream's COPY encoding is written per
-/// table, so it is refused here (DescribedTableReach names it first).
+/// (<see cref="DescribedArrow"/>), its batches' COPY encoding for the raw writers (<see cref="DescribedArrowCopyColumns"/>),
+/// and the refusals of an Arrow or gRPC value the class cannot hold. The generated subclass adds GrpcStream's rows when
+/// protoc compiled the table's messages.
 /// </summary>
 public abstract class GeneratedRowTable<TRow>(SyncTable table, NpgsqlDataSource dataSource) : RowTable<TRow>
     where TRow : class
@@ -41,7 +41,10 @@ public abstract class GeneratedRowTable<TRow>(SyncTable table, NpgsqlDataSource 
 
     public override string? ArrowMismatch(Schema received) => ArrowFormat.Mismatch(_arrowSchema.Value, received);
 
-    public override ArrowCopyColumns ArrowCopy => throw NotGenerated("ArrowStream's binary COPY encoding for the raw writers");
+    /// <summary>ArrowStream's batches as binary COPY for the raw writers, derived from the description (<see cref="DescribedArrowCopyColumns"/>).</summary>
+    public override ArrowCopyColumns ArrowCopy => _arrowCopy.Value;
+
+    private readonly Lazy<ArrowCopyColumns> _arrowCopy = new(() => new DescribedArrowCopyColumns(table.Description!));
 
     private NotSupportedException NotGenerated(string what) =>
         new($"{table.Name} is a described table: its row class is generated for every fetch but without {what}.");

@@ -77,10 +77,25 @@ public static class DescribedTableReach
         if (insert.CopyBytes)
         {
             return !fetch.CopyBytes ? $"{insert.Name} writes PostgreSQL's COPY bytes, which {fetch.Name} does not hand over"
-                : insert.Merges ? WhyNoMerge(insert, table) : null;
+                : WhyNoWireType(fetch, table) ?? (insert.Merges ? WhyNoMerge(insert, table) : null);
         }
 
         return WhyNoTypedWriter(insert, table);
+    }
+
+    /// <summary>A typed fetch into a COPY-bytes writer: its wire format is derived from the generated class's types, so every COPY column must be of one the generator maps.</summary>
+    private static string? WhyNoWireType(ApproachInfo fetch, TableDescription table)
+    {
+        foreach (var column in table.CopyColumns)
+        {
+            if (ColumnClrTypes.Of(column, out var why) is null)
+            {
+                return $"{fetch.Name} derives its wire format from the class generated from the table's catalog, and {table.QualifiedName}'s column " +
+                       $"{TableDescription.Quote(column.Name)} is {column.Type}: {why}";
+            }
+        }
+
+        return null;
     }
 
     /// <summary>

@@ -25,4 +25,6 @@ public enum ColumnValueKind
     MacAddr,
     Point,
     Circle,
+    Inet,
+    Cidr,
 }

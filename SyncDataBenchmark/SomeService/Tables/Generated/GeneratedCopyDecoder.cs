@@ -52,6 +52,12 @@ public abstract class GeneratedCopyDecoder<TRow>(string table, string[] columns,
             : new NodaTime.PeriodBuilder { Years = months / 12, Months = months % 12, Days = days, Nanoseconds = micros * 1000 }.Build().Normalize();
     }
 
+    /// <summary>inet_send's layout: family, bits of the netmask, is-cidr, address length, the address; as NpgsqlInet, the netmask kept.</summary>
+    protected static NpgsqlTypes.NpgsqlInet Inet(ReadOnlySpan<byte> bytes) => new(new System.Net.IPAddress(bytes[4..(4 + bytes[3])]), bytes[1]);
+
+    /// <summary>cidr_send's layout (inet's): as .NET's IPNetwork, its prefix the netmask's bits (cidr has no bits set past them).</summary>
+    protected static System.Net.IPNetwork Cidr(ReadOnlySpan<byte> bytes) => new(new System.Net.IPAddress(bytes[4..(4 + bytes[3])]), bytes[1]);
+
     /// <summary>An enum's label as the generated CLR enum's value (a label added to the type after the class was generated is refused).</summary>
     protected TEnum Label<TEnum>(ReadOnlySpan<byte> bytes, string column, Dictionary<string, TEnum> labels)
         where TEnum : struct, Enum

@@ -277,6 +277,8 @@ internal static class RowTableSource
             ColumnValueKind.Interval => $"Interval(bytes, {name})",
             ColumnValueKind.MacAddr => "new System.Net.NetworkInformation.PhysicalAddress(bytes.ToArray())",
             ColumnValueKind.Point => "new NpgsqlTypes.NpgsqlPoint(BinaryPrimitives.ReadDoubleBigEndian(bytes), BinaryPrimitives.ReadDoubleBigEndian(bytes[8..]))",
+            ColumnValueKind.Inet => "Inet(bytes)",
+            ColumnValueKind.Cidr => "Cidr(bytes)",
             ColumnValueKind.Circle => "new NpgsqlTypes.NpgsqlCircle(BinaryPrimitives.ReadDoubleBigEndian(bytes), BinaryPrimitives.ReadDoubleBigEndian(bytes[8..]), BinaryPrimitives.ReadDoubleBigEndian(bytes[16..]))",
             _ => throw new InvalidOperationException($"No decoding for {column.Clr.Kind}."),
         };

@@ -127,7 +127,6 @@ public sealed class DescribedTableReachTests
     [InlineData("_text", "b", "text", "string?[]")]
     [InlineData("interval", "b", "", "NodaTime.Period")]
     [InlineData("xml", "b", "", "string")]
-    [InlineData("citext", "b", "", "string")]
     [InlineData("macaddr", "b", "", "System.Net.NetworkInformation.PhysicalAddress")]
     [InlineData("macaddr8", "b", "", "System.Net.NetworkInformation.PhysicalAddress")]
     [InlineData("point", "b", "", "NpgsqlTypes.NpgsqlPoint")]

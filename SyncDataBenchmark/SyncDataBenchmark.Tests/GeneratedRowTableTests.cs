@@ -40,8 +40,6 @@ public sealed class GeneratedRowTableTests(InProcessLab lab) : IAsyncLifetime
         await Lab.ScalarAsync(_target, (await DescribeAsync(_source, Typed)).Description!.CreateSql);
         await Lab.ScalarAsync(_target, (await DescribeAsync(_source, QuotedEnum)).Description!.CreateSql);
         await Lab.ScalarAsync(_target, (await DescribeAsync(_source, Spans)).Description!.CreateSql);
-        // The description creates the table and its enums and domains, not an extension's types: the target has citext too.
-        await Lab.ScalarAsync(_target, "create extension if not exists citext");
         await Lab.ScalarAsync(_target, (await DescribeAsync(_source, Texts)).Description!.CreateSql);
         await Lab.ScalarAsync(_target, (await DescribeAsync(_source, OddTypes)).Description!.CreateSql);
     }
@@ -71,19 +69,24 @@ public sealed class GeneratedRowTableTests(InProcessLab lab) : IAsyncLifetime
         foreach (var insert in new[] { "NpgsqlCopy", "NpgsqlCopyTuned", "EFTypical", "EFBulk", "Linq2DB", "Linq2DBCopy" })
         {
             data.Add("NpgsqlCopy", insert, Spans);
-            // xml and citext as strings; macaddr, macaddr8, point, circle as EF Core's Npgsql provider maps them.
+            // xml as a string; macaddr, macaddr8, point, circle as EF Core's Npgsql provider maps them.
             data.Add("NpgsqlCopy", insert, Texts);
+        }
+
+        // linq2db is refused them (it hands Npgsql a PhysicalAddress as a string): the Npgsql and EF Core writers.
+        foreach (var insert in new[] { "NpgsqlCopy", "NpgsqlCopyTuned", "EFTypical", "EFBulk" })
+        {
             data.Add("NpgsqlCopy", insert, OddTypes);
         }
 
-        // xml and citext are text on every wire: the typed fetches carry them too.
+        // xml is text on every wire: the typed fetches carry it too.
         data.Add("EFStream", "EFTypical", Texts);
         data.Add("EFKeysetPaging", "Linq2DB", Texts);
         data.Add("ArrowStream", "NpgsqlCopy", Texts);
         data.Add("GrpcStream", "EFBulk", Texts);
 
         // ArrowStream's batches as binary COPY for the raw writers, encoded by the description (DescribedArrowCopyColumns):
-        // every kind of value of the every-type table, numeric and jsonb of orders, an enum of a quoted name, xml and citext.
+        // every kind of value of the every-type table, numeric and jsonb of orders, an enum of a quoted name, xml.
         data.Add("ArrowStream", "NpgsqlCopyRaw", Typed);
         data.Add("ArrowStream", "NpgsqlCopyRawTuned", Typed);
         data.Add("ArrowStream", "NpgsqlCopyRaw", "public.orders");
@@ -170,6 +173,7 @@ public sealed class GeneratedRowTableTests(InProcessLab lab) : IAsyncLifetime
     [InlineData("EFOffsetPaging", "EFTypical", Typed, "at", "timestamp", "0001-01-01 00:00:00", "row (Region = 2, order = 2, Line No = 4): at = 0001-01-01 00:00:00 cannot be read into a .NET DateTime")]
     [InlineData("EFKeysetPaging", "NpgsqlCopy", "public.orders", "delivery_date", "date", "0001-01-01", "row 150: delivery_date = 0001-01-01 cannot be read into a .NET DateOnly")]
     [InlineData("NpgsqlCopy", "EFTypical", Spans, "span", "interval", "3000000 hours", "(id = 3): span = 0 months 0 days 10800000000000000 microseconds cannot be carried")]
+    [InlineData("NpgsqlCopy", "Linq2DBCopy", Spans, "span", "interval", "1 day -1 hour", "(id = 3): span = 0 months 1 days -3600000000 microseconds cannot be carried")]
     public async Task A_value_the_generated_class_cannot_hold_fails_naming_row_column_and_value_and_leaves_the_target_as_it_was(
         string fetch, string insert, string name, string column, string type, string value, string named)
     {
@@ -209,7 +213,6 @@ public sealed class GeneratedRowTableTests(InProcessLab lab) : IAsyncLifetime
     [InlineData("NpgsqlCopyMerge", "public.orders")]
     [InlineData("EFMerge", "public.users")]
     [InlineData("EFMerge", "public.orders")]
-    [InlineData("EFMerge", Typed)]
     [InlineData("EFBulkMerge", "public.users")]
     [InlineData("EFBulkMerge", "public.orders")]
     [InlineData("EFBulkMerge", Typed)]
@@ -227,8 +230,6 @@ public sealed class GeneratedRowTableTests(InProcessLab lab) : IAsyncLifetime
     [InlineData("NpgsqlCopyMerge", OddTypes)]
     [InlineData("EFMerge", OddTypes)]
     [InlineData("EFBulkMerge", OddTypes)]
-    [InlineData("Linq2DBTempMerge", OddTypes)]
-    [InlineData("Linq2DBMerge", OddTypes)]
     public async Task A_merge_writer_makes_a_differing_target_equal_to_the_source_through_the_generated_class(string insert, string name)
     {
         await using var pair = Pair();
@@ -242,10 +243,29 @@ public sealed class GeneratedRowTableTests(InProcessLab lab) : IAsyncLifetime
         Assert.Equal(source, await Lab.ReadChecksumAsync(_target, table));
     }
 
+    /// <summary>
+    /// EFMerge on the every-type table: EF Core's change tracker compares decimals by value, so the drift's numeric
+    /// 1.50 → 1.5 (equal by "=", not by the checksum) is not written, and the runner's verification names the mismatch.
+    /// </summary>
+    [Fact]
+    public async Task EFMerge_leaves_a_change_of_numeric_scale_alone_and_the_run_fails_verification()
+    {
+        await using var pair = Pair();
+        Assert.True((await RunAsync(pair, "NpgsqlCopyRaw", Typed)).Verified);
+        await Lab.ScalarAsync(_target, await Fixture(Drift[Typed]));
+        var table = await DescribeAsync(_source, Typed);
+        var before = await Lab.ReadChecksumAsync(_target, table);
+        var run = await RunAsync(pair, "EFMerge", Typed);
+        Assert.True(run.Status == RunStatus.Failed, run.Error);
+        Assert.Contains("Verification failed, rolled back", run.Error, StringComparison.Ordinal);
+        Assert.Equal(before, await Lab.ReadChecksumAsync(_target, table));
+    }
+
     [Theory]
     [InlineData("Linq2DBTempMerge", QuotedEnum, "Linq2DBTempMerge (linq2db) hands Npgsql's binary importer EF Core's store type")]
     [InlineData("EFBulk", QuotedEnum, "EFBulk (EFCore.BulkExtensions) hands Npgsql's binary importer EF Core's store type of \"Team Sales\".\"Quoted Enum\"'s column \"mode\", the enum's SQL-quoted name")]
     [InlineData("Linq2DBCopy", QuotedEnum, "Linq2DBCopy (linq2db) hands Npgsql's binary importer EF Core's store type")]
+    [InlineData("Linq2DB", OddTypes, "Linq2DB (linq2db) hands Npgsql a macaddr's PhysicalAddress as a string")]
     public async Task A_writer_the_generator_does_not_serve_is_refused_naming_why(string insert, string name, string why)
     {
         await using var pair = Pair();

@@ -35,9 +35,8 @@ public static class ColumnClrTypes
         // which holds months, days and the time apart, as PostgreSQL does, through Npgsql's NodaTime plugins (both the
         // ADO data source's and EF Core's); Npgsql and linq2db write it through the same data source.
         ["interval"] = new(ColumnValueKind.Interval, "NodaTime.Period", "Interval", 16, false),
-        // Text on the wire (text's binary form), strings in EF Core's Npgsql provider; citext is an extension's type, found by name.
+        // Text on the wire (text's binary form), a string in EF Core's Npgsql provider.
         ["xml"] = new(ColumnValueKind.Text, "string", "Xml", -1, false),
-        ["citext"] = new(ColumnValueKind.Text, "string", "Citext", -1, false),
         // The types EF Core's Npgsql provider maps them to.
         ["macaddr"] = new(ColumnValueKind.MacAddr, "System.Net.NetworkInformation.PhysicalAddress", "MacAddr", 6, false),
         ["macaddr8"] = new(ColumnValueKind.MacAddr, "System.Net.NetworkInformation.PhysicalAddress", "MacAddr8", 8, false),
@@ -92,7 +91,7 @@ public static class ColumnClrTypes
     {
         { Kind: "r" or "m" } => "a range is NpgsqlRange<T> in EF Core, which the generator does not map",
         { Element.Length: > 0 } => "the generator maps text[] alone among arrays",
-        { Kind: "e" or "b", Name.Length: > 0 } => "the generator does not map this type (it maps bool, int2/4/8, float4/8, numeric, text, varchar, char(n), xml, citext, uuid, timestamp, timestamptz, date, time, interval, bytea, json, jsonb, inet, cidr, macaddr, macaddr8, point, circle, text[], enums and domains over them)",
+        { Kind: "e" or "b", Name.Length: > 0 } => "the generator does not map this type (it maps bool, int2/4/8, float4/8, numeric, text, varchar, char(n), xml, uuid, timestamp, timestamptz, date, time, interval, bytea, json, jsonb, inet, cidr, macaddr, macaddr8, point, circle, text[], enums and domains over them)",
         _ => "the generator maps no user-defined type but an enum or a domain over a type it maps",
     };
 }

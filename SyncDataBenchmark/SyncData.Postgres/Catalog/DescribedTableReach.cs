@@ -137,6 +137,15 @@ public static class DescribedTableReach
             return $"{insert.Name} ({insert.Library}) adds entities EF Core tracks by key, and {table.QualifiedName} has no primary key (a keyless entity type cannot be inserted)";
         }
 
+        // Seen with macaddr: linq2db hands Npgsql the PhysicalAddress as a string, which Npgsql refuses for NpgsqlDbType.MacAddr.
+        var odd = table.CopyColumns.FirstOrDefault(c => ColumnClrTypes.Of(c, out _)?.Kind is ColumnValueKind.MacAddr or ColumnValueKind.Point
+            or ColumnValueKind.Circle or ColumnValueKind.Inet or ColumnValueKind.Cidr);
+        if (odd is not null && insert.Library == "linq2db")
+        {
+            return $"{insert.Name} (linq2db) hands Npgsql a macaddr's PhysicalAddress as a string, which Npgsql refuses for that type (point, circle, inet and cidr " +
+                   $"are not tried through linq2db yet), and {table.QualifiedName}'s column {TableDescription.Quote(odd.Name)} is {odd.Type}";
+        }
+
         var always = table.CopyColumns.FirstOrDefault(c => c.Identity == "a");
         return always is not null && insert.Traits.HasFlag(ApproachTraits.Inserts)
             ? $"{insert.Name} ({insert.Library}) INSERTs, and {table.QualifiedName}'s column {TableDescription.Quote(always.Name)} is GENERATED ALWAYS AS IDENTITY, " +

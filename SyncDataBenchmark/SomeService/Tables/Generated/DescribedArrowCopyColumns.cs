@@ -11,7 +11,7 @@ namespace SomeService.Tables.Generated;
 /// field as its column's kind (<see cref="ColumnClrTypes"/>, the kind <see cref="SyncData.Arrow.DescribedArrow"/> chose
 /// its Arrow type by) becomes the bytes that type's receive function reads: smallint, real, double and time big-endian,
 /// numeric's text as numeric_send's digits (exact, NaN and ±Infinity included), jsonb's text behind its version byte;
-/// json, an enum's label, char(n), xml and citext as their text; the rest as <see cref="ArrowCopyColumns"/> writes them.
+/// json, an enum's label, char(n) and xml as their text; the rest as <see cref="ArrowCopyColumns"/> writes them.
 /// </summary>
 internal sealed class DescribedArrowCopyColumns(TableDescription table) : ArrowCopyColumns
 {

@@ -32,8 +32,8 @@ public sealed record ApproachInfo(ApproachKind Kind, string Name, bool CopyBytes
         if (declared.Kind == ApproachKind.Fetch)
         {
             // A fetch carries a described table or not, and says which key it needs; what a library needs of the table is a writer's to say.
-            return (declared.Traits & ~(ApproachTraits.GeneratedRows | ApproachTraits.Keyed | ApproachTraits.OneColumnKeyed)) != 0
-                ? throw new InvalidOperationException($"{type.Name} declares a fetch with a writer's trait ({declared.Traits}): a fetch declares GeneratedRows, Keyed and OneColumnKeyed, or nothing.")
+            return (declared.Traits & ~(ApproachTraits.GeneratedRows | ApproachTraits.Keyed)) != 0
+                ? throw new InvalidOperationException($"{type.Name} declares a fetch with a writer's trait ({declared.Traits}): a fetch declares GeneratedRows and Keyed, or nothing.")
                 : new(declared.Kind, declared.Name, declared.CopyBytes, declared.Pages, declared.Batches,
                     declared.Route ?? SourceRoutes.Of(declared.Name), declared.Changes, Follows: declared.Follows, Traits: declared.Traits);
         }

@@ -24,13 +24,6 @@ public enum ApproachTraits
     /// <summary>Its library takes entities EF Core tracks by key (EFCore.BulkExtensions reads the key from the model too): the table needs a primary key.</summary>
     EFTracked = 8,
 
-    /// <summary>
-    /// It finds rows by a one-column key of bigint or uuid: the types EFMergeKeys knows, and the keys Linq2DBMerge
-    /// sends back as text for its deletes (the generated row table gives them: RowTableSource); a fetch, the key
-    /// EFKeysetPaging asks for the rows after.
-    /// </summary>
-    OneColumnKeyed = 16,
-
-    /// <summary>A fetch that orders the table by its primary key (the paging fetches cut their pages in key order): the table needs one.</summary>
+    /// <summary>A fetch that orders the table by its primary key (the paging fetches cut their pages in key order, keyset paging asks for the rows after a whole key): the table needs one.</summary>
     Keyed = 32,
 }

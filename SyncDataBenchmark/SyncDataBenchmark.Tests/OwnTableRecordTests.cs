@@ -71,13 +71,26 @@ public sealed class OwnTableRecordTests
             Assert.Contains(leftOut, l => l.StartsWith("Not run on your table: NpgsqlCopy (Npgsql's binary importer)", StringComparison.Ordinal) && l.Contains("NpgsqlCopy × NpgsqlCopy", StringComparison.Ordinal));
             Assert.Contains(leftOut, l => l.StartsWith("Not run on your table by the runner: NpgsqlCopy × NpgsqlCopyRawMerge", StringComparison.Ordinal));
             Assert.Contains(leftOut, l => l.StartsWith("Not run on your table: the peers", StringComparison.Ordinal));
+            // The CLR type each column got in the generated class (every typed writer's), or why none.
+            var columns = own.GetProperty("columns").EnumerateArray().ToDictionary(c => c.GetProperty("name").GetString()!, c => c);
+            Assert.Equal("NodaTime.Period", columns["span"].GetProperty("clrType").GetString());
+            Assert.Equal("NpgsqlTypes.NpgsqlInet", columns["addr"].GetProperty("clrType").GetString());
+            Assert.Equal("an enum generated from its labels", columns["mood"].GetProperty("clrType").GetString());
+            Assert.StartsWith("a range is NpgsqlRange<T>", columns["window"].GetProperty("notMapped").GetString(), StringComparison.Ordinal);
+            Assert.Equal("a generated column: the target computes it", columns["total_with_tax"].GetProperty("notMapped").GetString());
 
             var markdown = await File.ReadAllTextAsync(Path.Combine(output.FullName, "results.md"));
             Assert.Contains($"- Source: your table {Table} (server 127.0.0.1:{postgres.Port}, database {Database}, user postgres), only read", markdown, StringComparison.Ordinal);
             Assert.All(leftOut, l => Assert.Contains($"- {l}", markdown, StringComparison.Ordinal));
             Assert.DoesNotContain("seed reused", markdown, StringComparison.Ordinal);
-            Assert.DoesNotContain("Peers run in the same session", markdown, StringComparison.Ordinal);
-            Assert.Contains("so there is no psql pipe to take a ratio to", markdown, StringComparison.Ordinal);
+            // The peers ran on the table, so results.md says how they are timed.
+            Assert.Contains("Peers run in the same session", markdown, StringComparison.Ordinal);
+            Assert.Contains("empties your table's copy in the target (untimed)", markdown, StringComparison.Ordinal);
+            // The floor: the peers that only read ran on the table, each verified, so the cases have a ratio to the pipe.
+            var peers = record.RootElement.GetProperty("peers").EnumerateArray().Where(p => !p.GetProperty("warmup").GetBoolean()).ToList();
+            Assert.Equal(["pgcopydb", "psql-binary", "psql-text"], peers.Select(p => p.GetProperty("peer").GetString()).Distinct().Order(StringComparer.Ordinal));
+            Assert.All(peers, p => Assert.True(p.GetProperty("verified").GetBoolean(), p.ToString()));
+            Assert.DoesNotContain("so there is no psql pipe to take a ratio to", markdown, StringComparison.Ordinal);
         }
         finally
         {

@@ -16,7 +16,7 @@ namespace SomeService.Insert;
 /// is handed over: the library would leave the key column out of its INSERT (<see cref="RefuseDefaultKeys"/>).
 /// </summary>
 [Approach(ApproachKind.Insert, "EFBulkMerge", Batches = true, Library = "EFCore.BulkExtensions",
-    Traits = ApproachTraits.GeneratedRows | ApproachTraits.Inserts | ApproachTraits.StoreTypeNamed | ApproachTraits.EFTracked | ApproachTraits.OneColumnKeyed)]
+    Traits = ApproachTraits.GeneratedRows | ApproachTraits.Inserts | ApproachTraits.StoreTypeNamed | ApproachTraits.EFTracked)]
 public sealed class EFBulkMergeWriter : IMergeWriter
 {
     public async Task<long?> MergeAsync<TRow>(IAsyncEnumerable<TRow> rows, MergeScope scope, RowTable<TRow> table, WriteTarget target, CancellationToken ct)
@@ -35,20 +35,22 @@ public sealed class EFBulkMergeWriter : IMergeWriter
     }
 
     /// <summary>
-    /// Refuses a row whose key equals its CLR default. EFCore.BulkExtensions (8.0.0, PostgreSqlQueryBuilder.MergeTable)
-    /// takes a first row keyed "0", Guid.Empty or "" as "the database generates the keys" and leaves the key column out
-    /// of its INSERT … SELECT from the staging table, for every row of the call: with no default on the column that is
-    /// "null value in column id", with one the rows would get new keys. No BulkConfig option is meant to turn that off. Any such
-    /// row is refused, not only a chunk's first, so the outcome does not depend on batch size or row order.
+    /// Refuses a row whose one-column key reads as its CLR default. EFCore.BulkExtensions (8.0.0,
+    /// PostgreSqlQueryBuilder.MergeTable) takes a first row whose key's text is "0", Guid.Empty's or "" (TableInfo.TextValueFirstPK,
+    /// set for a one-column key only: a composite key is always listed) as "the database generates the keys" and leaves
+    /// the key column out of its INSERT … SELECT from the staging table, for every row of the call: with no default on the
+    /// column that is "null value in column id", with one the rows would get new keys. No BulkConfig option is meant to
+    /// turn that off. Any such row is refused, not only a chunk's first, so the outcome does not depend on batch size or row order.
     /// </summary>
     private static void RefuseDefaultKeys<TRow, TKey>(TRow[] chunk, EFMergeKey<TRow, TKey> key, string table)
         where TRow : class
-        where TKey : notnull, IParsable<TKey>
+        where TKey : notnull
     {
         foreach (var row in chunk)
         {
             var value = key.Of(row);
-            if (EqualityComparer<TKey>.Default.Equals(value, default))
+            var only = key.OnlyValue(value);
+            if (only is Guid id ? id == Guid.Empty : only is not null && Convert.ToString(only, System.Globalization.CultureInfo.InvariantCulture) is "0" or "")
             {
                 throw new InvalidOperationException(
                     $"row {value}: {table}.{key.Column} = {value} cannot be written by EFCore.BulkExtensions' BulkInsertOrUpdate (EFBulkMerge): " +
@@ -63,7 +65,7 @@ public sealed class EFBulkMergeWriter : IMergeWriter
         where TRow : class
     {
         public async Task<long?> RunAsync<TKey>(EFMergeKey<TRow, TKey> key)
-            where TKey : notnull, IParsable<TKey>
+            where TKey : notnull
         {
             var sent = Scope.IsWholeTable ? new HashSet<TKey>() : null;
             long merged = 0;

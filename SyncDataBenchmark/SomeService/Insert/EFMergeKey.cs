@@ -1,29 +1,33 @@
-using System.Globalization;
 using Microsoft.EntityFrameworkCore;
-using Microsoft.EntityFrameworkCore.Metadata;
 
 namespace SomeService.Insert;
 
 /// <summary>
-/// A table's primary key as the EF merges use it, typed (<typeparamref name="TKey"/>: Guid for users, long for orders),
-/// read from the EF model rather than written per table: a row's key, the keys a change fetch reports deleted (as the
-/// source prints them), and the queries by key EF translates to <c>= ANY(@keys)</c>.
+/// A table's primary key as the EF merges use it, read from the EF model rather than written per table: a row's key
+/// (<typeparamref name="TKey"/>), the rows holding some keys, and the keys a merge deletes. One column of the lab's key
+/// types is <see cref="EFColumnKey{TRow, TKey}"/> (EF translates its lookups to <c>= ANY(@keys)</c>); any other key,
+/// composite or not, is <see cref="EFCompositeKey{TRow}"/>, matched on every column.
 /// </summary>
-internal sealed class EFMergeKey<TRow, TKey>(IProperty key)
+internal abstract class EFMergeKey<TRow, TKey>
     where TRow : class
-    where TKey : notnull, IParsable<TKey>
+    where TKey : notnull
 {
-    private readonly IClrPropertyGetter _getter = key.GetGetter();
+    public abstract TKey Of(TRow row);
 
-    public TKey Of(TRow row) => (TKey)_getter.GetClrValue(row)!;
+    /// <summary>The key's columns as the model maps them, for a refusal: "id", "(region, order)".</summary>
+    public abstract string Column { get; }
 
-    /// <summary>The key's column as the model maps it.</summary>
-    public string Column => key.GetColumnName();
-
-    public static List<TKey> Parse(IEnumerable<string> keys) => [.. keys.Select(k => TKey.Parse(k, CultureInfo.InvariantCulture))];
+    /// <summary>A one-column key's value, else null (EFCore.BulkExtensions decides by it whether the keys are the database's to generate).</summary>
+    public abstract object? OnlyValue(TKey key);
 
     /// <summary>The rows of <paramref name="rows"/> whose key is one of <paramref name="keys"/>.</summary>
-    public IQueryable<TRow> Having(IQueryable<TRow> rows, List<TKey> keys) => rows.Where(r => keys.Contains(EF.Property<TKey>(r, key.Name)));
+    public abstract IQueryable<TRow> Having(IQueryable<TRow> rows, List<TKey> keys);
+
+    /// <summary>Every key the target holds.</summary>
+    protected abstract Task<List<TKey>> ReadAllAsync(DbContext db, CancellationToken ct);
+
+    /// <summary>The keys a change fetch reports deleted, as the source prints them.</summary>
+    protected abstract List<TKey> Parse(IReadOnlyList<string> keys);
 
     /// <summary>
     /// The keys a merge deletes: those a change fetch reported, or with a full fetch every target key the source did not
@@ -31,6 +35,6 @@ internal sealed class EFMergeKey<TRow, TKey>(IProperty key)
     /// </summary>
     public async Task<List<TKey>> GoneAsync(DbContext db, MergeScope scope, HashSet<TKey>? sent, CancellationToken ct) =>
         scope.IsWholeTable
-            ? [.. (await db.Set<TRow>().Select(r => EF.Property<TKey>(r, key.Name)).ToListAsync(ct)).Where(k => !sent!.Contains(k))]
+            ? [.. (await ReadAllAsync(db, ct)).Where(k => !sent!.Contains(k))]
             : Parse(scope.DeletedKeys!);
 }

@@ -13,7 +13,7 @@ namespace SomeService.Insert;
 /// transaction.
 /// </summary>
 [Approach(ApproachKind.Insert, "EFMerge", Batches = true, Library = "EF Core",
-    Traits = ApproachTraits.GeneratedRows | ApproachTraits.Inserts | ApproachTraits.EFTracked | ApproachTraits.OneColumnKeyed)]
+    Traits = ApproachTraits.GeneratedRows | ApproachTraits.Inserts | ApproachTraits.EFTracked)]
 public sealed class EFMergeWriter : IMergeWriter
 {
     public async Task<long?> MergeAsync<TRow>(IAsyncEnumerable<TRow> rows, MergeScope scope, RowTable<TRow> table, WriteTarget target, CancellationToken ct)
@@ -28,7 +28,7 @@ public sealed class EFMergeWriter : IMergeWriter
         where TRow : class
     {
         public async Task<long?> RunAsync<TKey>(EFMergeKey<TRow, TKey> key)
-            where TKey : notnull, IParsable<TKey>
+            where TKey : notnull
         {
             // A full fetch: what it did not send is what the source no longer has.
             var sent = Scope.IsWholeTable ? new HashSet<TKey>() : null;
@@ -50,7 +50,7 @@ public sealed class EFMergeWriter : IMergeWriter
         }
 
         private async Task UpsertAsync<TKey>(EFMergeKey<TRow, TKey> key, TRow[] batch)
-            where TKey : notnull, IParsable<TKey>
+            where TKey : notnull
         {
             var held = await key.Having(Db.Set<TRow>(), [.. batch.Select(key.Of)]).ToDictionaryAsync(key.Of, Ct);
             foreach (var row in batch)

@@ -12,9 +12,10 @@ namespace SomeService.Insert;
 /// <see cref="RowsPerMerge"/>, one MERGE each, every value a parameter (b.Parameterize(): by default linq2db inlines them as literals, and its
 /// timestamp literal drops the microseconds); UpdateWhenMatched rewrites every matched row, changed or not. linq2db renders a by-source
 /// delete only as PostgreSQL 17's WHEN NOT MATCHED BY SOURCE, so the deletes are a statement of their own
-/// (<see cref="MergeSql"/>): for a whole table, of the target rows whose key was not received (the keys are kept meanwhile).
+/// (<see cref="MergeSql"/>): for a whole table, of the target rows whose key was not received (the keys are kept
+/// meanwhile, every key column's value: <see cref="ReceivedKeys{TRow}"/>).
 /// </summary>
-[Approach(ApproachKind.Insert, "Linq2DBMerge", Library = "linq2db", Traits = ApproachTraits.GeneratedRows | ApproachTraits.Inserts | ApproachTraits.OneColumnKeyed)]
+[Approach(ApproachKind.Insert, "Linq2DBMerge", Library = "linq2db", Traits = ApproachTraits.GeneratedRows | ApproachTraits.Inserts)]
 public sealed class Linq2DBMergeWriter : IMergeWriter
 {
     /// <summary>
@@ -31,13 +32,13 @@ public sealed class Linq2DBMergeWriter : IMergeWriter
         await using var db = await target.OpenDbContextAsync(table, ct);
         await using var linq = db.CreateLinqToDBConnection(db.Database.CurrentTransaction);
         var destination = linq.GetTable<TRow>();
-        List<string>? received = scope.IsWholeTable ? [] : null;
+        var received = scope.IsWholeTable ? new ReceivedKeys<TRow>(db, sql.KeyColumns) : null;
         var batch = new List<TRow>(RowsPerMerge);
         long merged = 0;
         await foreach (var row in rows.WithCancellation(ct))
         {
             batch.Add(row);
-            received?.Add(table.KeyOf(row));
+            received?.Add(row);
             if (batch.Count == RowsPerMerge)
             {
                 merged += await MergeBatchAsync(destination, batch, ct);
@@ -50,7 +51,7 @@ public sealed class Linq2DBMergeWriter : IMergeWriter
             merged += await MergeBatchAsync(destination, batch, ct);
         }
 
-        await sql.DeleteAsync(scope, received ?? [], ct);
+        await sql.DeleteAsync(scope, received?.Columns() ?? [], ct);
         return merged;
     }
 

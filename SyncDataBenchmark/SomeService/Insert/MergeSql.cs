@@ -24,10 +24,14 @@ internal sealed class MergeSql
     private readonly WriteTarget _target;
     private readonly IReadOnlyList<(string Name, string Type)> _keys;
 
-    private MergeSql(WriteTarget target, IReadOnlyList<(string Name, string Type)> keys)
+    /// <summary>The key's columns as the catalog names them, unquoted, in key order.</summary>
+    public IReadOnlyList<string> KeyColumns { get; }
+
+    private MergeSql(WriteTarget target, IReadOnlyList<(string Name, string Type)> keys, IReadOnlyList<string> keyColumns)
     {
         _target = target;
         _keys = keys;
+        KeyColumns = keyColumns;
     }
 
     /// <summary>
@@ -52,6 +56,7 @@ internal sealed class MergeSql
         await using var command = new NpgsqlCommand(ReadKeySql, target.Connection, target.Transaction);
         command.Parameters.Add(new() { Value = target.Table.SqlName });
         var keys = new List<(string Name, string Type)>();
+        var columns = new List<string>();
         await using (var reader = await command.ExecuteReaderAsync(ct))
         {
             while (await reader.ReadAsync(ct))
@@ -59,11 +64,12 @@ internal sealed class MergeSql
                 // Spelled as the table's COPY column list spells it (SyncTable.Columns), so the key is found in it.
                 var name = target.Table.Description is null ? reader.GetString(0) : TableDescription.Quote(reader.GetString(1));
                 keys.Add((name, reader.GetString(2)));
+                columns.Add(reader.GetString(1));
             }
         }
 
         return keys.Count > 0
-            ? new MergeSql(target, keys)
+            ? new MergeSql(target, keys, columns)
             : throw new InvalidOperationException($"A merge needs {target.Table.SqlName} to have a primary key; it has none.");
     }
 
@@ -88,9 +94,30 @@ internal sealed class MergeSql
     public Task<int> DeleteAsync(MergeScope scope, CancellationToken ct) =>
         scope.DeletedKeys is { } deleted ? DeleteKeysAsync(deleted, ct) : ExecuteAsync(DeleteMissingSql, null, ct);
 
-    /// <summary>The same without a staging table: <paramref name="received"/> holds the key of every row the merge received.</summary>
-    public Task<int> DeleteAsync(MergeScope scope, IReadOnlyList<string> received, CancellationToken ct) =>
-        scope.DeletedKeys is { } deleted ? DeleteKeysAsync(deleted, ct) : ExecuteAsync(DeleteMissingKeysSql, received, ct);
+    /// <summary>
+    /// The same without a staging table: <paramref name="received"/> holds, per key column in <see cref="KeyColumns"/>'
+    /// order, its value in every row the merge received (an array of the row class's CLR type), so the whole key is matched.
+    /// </summary>
+    public async Task<int> DeleteAsync(MergeScope scope, IReadOnlyList<Array> received, CancellationToken ct)
+    {
+        if (scope.DeletedKeys is { } deleted)
+        {
+            return await DeleteKeysAsync(deleted, ct);
+        }
+
+        var numbered = _keys.Select((k, i) => (Parameter: $"${i + 1}::{k.Type}[]", Column: $"k{i}", Match: $"k.k{i} = t.{k.Name}")).ToList();
+        var sql = Fill(DeleteMissingKeysSql)
+            .Replace("{received}", string.Join(", ", numbered.Select(n => n.Parameter)), StringComparison.Ordinal)
+            .Replace("{received_columns}", string.Join(", ", numbered.Select(n => n.Column)), StringComparison.Ordinal)
+            .Replace("{received_match}", string.Join(" and ", numbered.Select(n => n.Match)), StringComparison.Ordinal);
+        await using var command = new NpgsqlCommand(sql, _target.Connection, _target.Transaction) { CommandTimeout = _target.CommandTimeoutSeconds };
+        foreach (var values in received)
+        {
+            command.Parameters.Add(new() { Value = values });
+        }
+
+        return await command.ExecuteNonQueryAsync(ct);
+    }
 
     private Task<int> DeleteKeysAsync(IReadOnlyList<string> keys, CancellationToken ct) =>
         keys.Count == 0 ? Task.FromResult(0) : ExecuteAsync(DeleteKeysSql, keys, ct);
@@ -131,8 +158,8 @@ internal sealed class MergeSql
             .Replace("{overriding}", always.Count > 0 ? "overriding system value " : "", StringComparison.Ordinal);
     }
 
-    /// <summary>The key of a statement that takes one key column (the deletes by key as text); a composite key cannot be given as one text.</summary>
+    /// <summary>The key of a statement that takes one key column (a change merge's deletes by key as text); a composite key cannot be given as one text.</summary>
     private (string Name, string Type) SingleKey =>
         _keys is [var key] ? key
-        : throw new InvalidOperationException($"{_target.Table.SqlName}'s primary key has {_keys.Count} columns; deletes by key as text take one (a change merge or Linq2DBMerge).");
+        : throw new InvalidOperationException($"{_target.Table.SqlName}'s primary key has {_keys.Count} columns; deletes by key as text take one (a change merge).");
 }

@@ -40,8 +40,10 @@ public static class SyncApi
         }
 
         // A database that cannot be reached is the measurement middleware's 503 (MapDefaultEndpoints), as for every endpoint.
-        // A described table a typed writer writes: its row classes generated and compiled now, before the run's window opens.
-        var rows = moved.Description is not null && !ApproachRegistry.Catalog[request.Insert].CopyBytes ? generated.Of(moved) : null;
+        // A described table a typed writer writes, or a typed fetch reads (ArrowStream into the raw writers): its row classes
+        // generated and compiled now, before the run's window opens.
+        var typed = !ApproachRegistry.Catalog[request.Insert].CopyBytes || ApproachRegistry.Catalog[request.Fetch].Traits.HasFlag(ApproachTraits.GeneratedRows);
+        var rows = moved.Description is not null && typed ? generated.Of(moved) : null;
         if (await runner.TryStartAsync(request with { Table = moved, Rows = rows }, ct) is not { } started)
         {
             if (followWindow.Describe() is { } open)

@@ -51,7 +51,7 @@ public static class RowClassSource
         }
 
         AppendEntity(source, table, entity, columns);
-        AppendContext(source, entity, enums.Values);
+        AppendContext(source, entity, enums.Values, columns.Any(c => c.Clr.Kind == ColumnValueKind.Interval));
         tail?.Invoke(source, entity, columns, enums.Values.ToList());
         return source.ToString();
     }
@@ -109,13 +109,14 @@ public static class RowClassSource
 
     /// <summary>
     /// The context: the entity and the enums mapped for EF, and Npgsql's side of the enums (MapTypes), for the data source
-    /// the context's connections come from: Npgsql takes type mappings only while a data source is built.
+    /// the context's connections come from: Npgsql takes type mappings only while a data source is built. With an
+    /// interval column (<paramref name="nodaTime"/>: NodaTime's Period), Npgsql's NodaTime plugin on both sides.
     /// </summary>
-    private static void AppendContext(StringBuilder source, string entity, IEnumerable<(string Name, ColumnBaseType Type)> enums)
+    private static void AppendContext(StringBuilder source, string entity, IEnumerable<(string Name, ColumnBaseType Type)> enums, bool nodaTime)
     {
         var mapped = enums.ToList();
         var mapEnums = string.Concat(mapped.Select(e =>
-            $".MapEnum<{e.Name}>({Literal(e.Type.TypeName)}, {(e.Type.Schema == "public" ? "null" : Literal(e.Type.Schema))})"));
+            $".MapEnum<{e.Name}>({Literal(e.Type.TypeName)}, {(e.Type.Schema == "public" ? "null" : Literal(e.Type.Schema))})")) + (nodaTime ? ".UseNodaTime()" : "");
         var context = ContextOf(entity);
         source.AppendLine($"public sealed class {context}(DbContextOptions<{context}> options) : DbContext(options)").AppendLine("{");
         source.AppendLine($"    public DbSet<{entity}> Rows => Set<{entity}>();");
@@ -125,6 +126,11 @@ public static class RowClassSource
         source.AppendLine($"    public static System.Func<DbContext> Pool(NpgsqlDataSource dataSource) => new Microsoft.EntityFrameworkCore.Infrastructure.PooledDbContextFactory<{context}>(");
         source.AppendLine($"        new DbContextOptionsBuilder<{context}>().UseNpgsql(dataSource{(mapEnums.Length == 0 ? "" : $", o => o{mapEnums}")}).Options).CreateDbContext;");
         source.AppendLine("    public static void MapTypes(NpgsqlDataSourceBuilder dataSource)").AppendLine("    {");
+        if (nodaTime)
+        {
+            source.AppendLine("        dataSource.UseNodaTime();");
+        }
+
         foreach (var (name, type) in mapped)
         {
             source.AppendLine($"        dataSource.MapEnum<{name}>({Literal(PgName(type))});");

@@ -31,7 +31,28 @@ public static class ColumnClrTypes
         // As a string, as the orders' attributes are: the document's text (json keeps it, jsonb normalises it; the checksum compares jsonb as jsonb).
         ["json"] = new(ColumnValueKind.Json, "string", "Json", -1, false),
         ["jsonb"] = new(ColumnValueKind.Jsonb, "string", "Jsonb", -1, false),
+        // Not TimeSpan, EF Core's default, which holds no months (1 mon is no fixed number of days): NodaTime's Period,
+        // which holds months, days and the time apart, as PostgreSQL does, through Npgsql's NodaTime plugins (both the
+        // ADO data source's and EF Core's); Npgsql and linq2db write it through the same data source.
+        ["interval"] = new(ColumnValueKind.Interval, "NodaTime.Period", "Interval", 16, false),
+        // Text on the wire (text's binary form), a string in EF Core's Npgsql provider.
+        ["xml"] = new(ColumnValueKind.Text, "string", "Xml", -1, false),
+        // The types EF Core's Npgsql provider maps them to.
+        ["macaddr"] = new(ColumnValueKind.MacAddr, "System.Net.NetworkInformation.PhysicalAddress", "MacAddr", 6, false),
+        ["macaddr8"] = new(ColumnValueKind.MacAddr, "System.Net.NetworkInformation.PhysicalAddress", "MacAddr8", 8, false),
+        ["point"] = new(ColumnValueKind.Point, "NpgsqlTypes.NpgsqlPoint", "Point", 16, true),
+        ["circle"] = new(ColumnValueKind.Circle, "NpgsqlTypes.NpgsqlCircle", "Circle", 24, true),
+        // inet keeps its netmask (192.168.0.1/24), which IPAddress drops: NpgsqlInet; cidr as .NET's IPNetwork (Npgsql's NpgsqlCidr is obsolete).
+        ["inet"] = new(ColumnValueKind.Inet, "NpgsqlTypes.NpgsqlInet", "Inet", -1, true),
+        ["cidr"] = new(ColumnValueKind.Cidr, "System.Net.IPNetwork", "Cidr", -1, true),
     };
+
+    /// <summary>
+    /// Kinds only NpgsqlCopy's COPY decoder reads into the generated class so far: the typed fetches' wire formats (the
+    /// EF fetches' JSON, ArrowStream's schema, GrpcStream's .proto) are generated per kind and have none for them.
+    /// </summary>
+    public static bool OnlyFromCopy(ColumnValueKind kind) => kind is ColumnValueKind.Interval or ColumnValueKind.MacAddr or ColumnValueKind.Point or ColumnValueKind.Circle
+        or ColumnValueKind.Inet or ColumnValueKind.Cidr;
 
     private static readonly ColumnClrType TextArray = new(ColumnValueKind.TextArray, "string?[]", "Array | Text", -1, false);
     private static readonly ColumnClrType Enum = new(ColumnValueKind.Enum, "", "", -1, true);
@@ -68,10 +89,9 @@ public static class ColumnClrTypes
 
     private static string Unmapped(ColumnBaseType type) => type switch
     {
-        { Name: "interval" } => "TimeSpan, EF Core's type for interval, cannot hold months (1 mon is not a fixed number of days), so the generator maps no interval",
         { Kind: "r" or "m" } => "a range is NpgsqlRange<T> in EF Core, which the generator does not map",
         { Element.Length: > 0 } => "the generator maps text[] alone among arrays",
-        { Kind: "e" or "b", Name.Length: > 0 } => "the generator does not map this type (it maps bool, int2/4/8, float4/8, numeric, text, varchar, char(n), uuid, timestamp, timestamptz, date, time, bytea, json, jsonb, text[], enums and domains over them)",
+        { Kind: "e" or "b", Name.Length: > 0 } => "the generator does not map this type (it maps bool, int2/4/8, float4/8, numeric, text, varchar, char(n), xml, uuid, timestamp, timestamptz, date, time, interval, bytea, json, jsonb, inet, cidr, macaddr, macaddr8, point, circle, text[], enums and domains over them)",
         _ => "the generator maps no user-defined type but an enum or a domain over a type it maps",
     };
 }

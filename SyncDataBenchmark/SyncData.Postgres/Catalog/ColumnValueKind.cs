@@ -21,4 +21,10 @@ public enum ColumnValueKind
     Jsonb,
     TextArray,
     Enum,
+    Interval,
+    MacAddr,
+    Point,
+    Circle,
+    Inet,
+    Cidr,
 }

@@ -46,8 +46,8 @@ public static class DescribedTableReach
 
     /// <summary>
     /// A fetch that builds typed rows carries a described table when it declares <see cref="ApproachTraits.GeneratedRows"/>
-    /// (both services generate its classes from their catalogs) and the table has the key it pages by (<see cref="ApproachTraits.Keyed"/>,
-    /// <see cref="ApproachTraits.OneColumnKeyed"/>), into a typed writer that carries it too: the same columns of mapped
+    /// (both services generate its classes from their catalogs) and the table has the key it pages by (<see cref="ApproachTraits.Keyed"/>),
+    /// into a typed writer that carries it too: the same columns of mapped
     /// types, and what the writer's library needs.
     /// </summary>
     private static string? WhyNoTypedFetch(ApproachInfo fetch, ApproachInfo insert, TableDescription table)
@@ -67,16 +67,35 @@ public static class DescribedTableReach
             return $"{fetch.Name} cuts its pages in primary-key order, and {table.QualifiedName} has no primary key";
         }
 
-        if (fetch.Traits.HasFlag(ApproachTraits.OneColumnKeyed) && OneColumnKey(table) is null)
+        if (table.CopyColumns.FirstOrDefault(c => ColumnClrTypes.Of(c, out _) is { } clr && ColumnClrTypes.OnlyFromCopy(clr.Kind)) is { } unsent)
         {
-            return $"{fetch.Name} asks for the rows after a one-column key of bigint or uuid, and {table.QualifiedName}'s primary key is " +
-                   $"({string.Join(", ", table.PrimaryKey.Select(TableDescription.Quote))})";
+            return $"{fetch.Name} sends rows in a wire format generated per type (JSON, Arrow's schema, the table's .proto), which carries no {unsent.Base!.Name} yet, " +
+                   $"and {table.QualifiedName}'s column {TableDescription.Quote(unsent.Name)} is {unsent.Type} (NpgsqlCopy carries it into the typed writers)";
         }
 
-        return insert.CopyBytes
-            ? $"{insert.Name} writes PostgreSQL's COPY bytes, which {fetch.Name} does not hand over" +
-              (fetch.CopyBytes ? " for a described table (its COPY encoding is written per table, for the lab's own)" : "")
-            : WhyNoTypedWriter(insert, table);
+        // ArrowStream hands COPY bytes for a described table too: its batches encoded by the description (SomeService's DescribedArrowCopyColumns).
+        if (insert.CopyBytes)
+        {
+            return !fetch.CopyBytes ? $"{insert.Name} writes PostgreSQL's COPY bytes, which {fetch.Name} does not hand over"
+                : WhyNoWireType(fetch, table) ?? (insert.Merges ? WhyNoMerge(insert, table) : null);
+        }
+
+        return WhyNoTypedWriter(insert, table);
+    }
+
+    /// <summary>A typed fetch into a COPY-bytes writer: its wire format is derived from the generated class's types, so every COPY column must be of one the generator maps.</summary>
+    private static string? WhyNoWireType(ApproachInfo fetch, TableDescription table)
+    {
+        foreach (var column in table.CopyColumns)
+        {
+            if (ColumnClrTypes.Of(column, out var why) is null)
+            {
+                return $"{fetch.Name} derives its wire format from the class generated from the table's catalog, and {table.QualifiedName}'s column " +
+                       $"{TableDescription.Quote(column.Name)} is {column.Type}: {why}";
+            }
+        }
+
+        return null;
     }
 
     /// <summary>
@@ -118,10 +137,13 @@ public static class DescribedTableReach
             return $"{insert.Name} ({insert.Library}) adds entities EF Core tracks by key, and {table.QualifiedName} has no primary key (a keyless entity type cannot be inserted)";
         }
 
-        if (insert.Traits.HasFlag(ApproachTraits.OneColumnKeyed) && OneColumnKey(table) is null)
+        // Seen with macaddr: linq2db hands Npgsql the PhysicalAddress as a string, which Npgsql refuses for NpgsqlDbType.MacAddr.
+        var odd = table.CopyColumns.FirstOrDefault(c => ColumnClrTypes.Of(c, out _)?.Kind is ColumnValueKind.MacAddr or ColumnValueKind.Point
+            or ColumnValueKind.Circle or ColumnValueKind.Inet or ColumnValueKind.Cidr);
+        if (odd is not null && insert.Library == "linq2db")
         {
-            return $"{insert.Name} ({insert.Library}) finds rows by a one-column key of bigint or uuid, and {table.QualifiedName}'s primary key is " +
-                   $"({string.Join(", ", table.PrimaryKey.Select(TableDescription.Quote))})";
+            return $"{insert.Name} (linq2db) hands Npgsql a macaddr's PhysicalAddress as a string, which Npgsql refuses for that type (point, circle, inet and cidr " +
+                   $"are not tried through linq2db yet), and {table.QualifiedName}'s column {TableDescription.Quote(odd.Name)} is {odd.Type}";
         }
 
         var always = table.CopyColumns.FirstOrDefault(c => c.Identity == "a");
@@ -130,10 +152,6 @@ public static class DescribedTableReach
               "which an INSERT may set only with OVERRIDING SYSTEM VALUE, which the library does not send"
             : null;
     }
-
-    /// <summary>The table's primary key when it is one column of bigint or uuid (what <see cref="ApproachTraits.OneColumnKeyed"/> writers take); else null.</summary>
-    public static TableColumn? OneColumnKey(TableDescription table) =>
-        table.PrimaryKey is [var key] && table.Columns.FirstOrDefault(c => c.Name == key) is { Base.Name: "int8" or "uuid" } column ? column : null;
 
     /// <summary>
     /// A merge (staging table, MERGE by primary key, deletes) needs the key; a GENERATED ALWAYS identity column outside it

@@ -74,7 +74,8 @@ public sealed class BenchLab : IAsyncDisposable
         {
             // The user's database is the source, read only; the lab's own (the cluster's, or --connection's) the target.
             var source = OwnTableSource.ReadOnly(own);
-            databases = databases with { SourceDb = source, SourceServiceDb = source };
+            // The read-only peers (OwnTableMatrix.Peers) read it through the same read-only connection.
+            databases = databases with { SourceDb = source, SourceServiceDb = source, PeerPlacement = databases.PeerPlacement with { SourceConnection = source } };
         }
 
         var lab = new BenchLab(databases, link, settings.Tables) { _ownTableName = settings.OwnTable, _sizeCheck = (settings.Sizes.Max(), settings.SizeCheck) };

@@ -5,7 +5,7 @@ namespace SyncDataBenchmark.Runner;
 
 /// <summary>
 /// The matrix on a user's table (docs/own-table.md), decided and said before any run: the cases that can carry it
-/// (<see cref="DescribedTableReach"/>, the rule SomeService refuses by), every other case named with why, no peers, one
+/// (<see cref="DescribedTableReach"/>, the rule SomeService refuses by), every other case named with why, the peers that only read, one
 /// size (the table as it is), and a first guess at a run's time for the budget's plan.
 /// </summary>
 public static class OwnTableMatrix
@@ -49,8 +49,7 @@ public static class OwnTableMatrix
         }
 
         var carried = selected.Where(s => s.Why is null && !s.Case.Merges).Select(s => s.Case).ToList();
-        tell("Not run on your table: the peers (psql pipes, pgcopydb, postgres_fdw, logical replication): their scripts name the lab's tables, and logical replication " +
-            "and postgres_fdw's merge would install a publication, a slot or a trigger on your database.");
+        var peers = Peers(settings, table, tell);
         if (carried.Count == 0)
         {
             throw new InvalidOperationException($"No selected case can carry {table.SqlName} (--cases {string.Join(',', settings.Cases.Patterns)}).");
@@ -60,13 +59,36 @@ public static class OwnTableMatrix
         var profiled = carried.Where(c => settings.ProfileCases.Matches(c.Fetch, c.Insert)).ToList();
         var narrowed = settings with
         {
-            Tables = [table], Sizes = [rows], Cases = cases, Peers = false, OwnTableLeftOut = leftOut,
+            Tables = [table], Sizes = [rows], Cases = cases, Peers = peers.Count > 0, PeerKeys = peers, OwnTableLeftOut = leftOut,
             ProfileCases = profiled.Count > 0 ? CaseSelection.Parse(profiled.Select(c => $"{c.Fetch}:{c.Insert}"), out _) : cases,
             Profiles = profiled.Count > 0 ? settings.Profiles : [settings.MainProfile],
         };
         say($"Your table: {bytes / 1e6:N0} MB (pg_table_size); each run guessed at ~{RunSeconds(bytes):N0} s ({BytesPerSecond / 1e6:N0} MB of table a second, as a 120 MB table " +
             "took here) until the first runs are timed: the plan below says what that costs.");
         return narrowed;
+    }
+
+    /// <summary>
+    /// The peers that run on the user's table: those selected that only read the source (<see cref="PeerDefinition.ReadsSourceOnly"/>:
+    /// the psql pipes, pgcopydb's copy), reaching it read only as the services do; the rest named with why.
+    /// </summary>
+    private static List<string> Peers(BenchSettings settings, SyncTable table, Action<string> tell)
+    {
+        var selected = PeerDefinition.All.Where(p => settings.RunsPeer(p.Key)).ToList();
+        if (table.SqlName.Contains('\'', StringComparison.Ordinal) || table.Columns.Contains('\'', StringComparison.Ordinal))
+        {
+            tell($"Not run on your table: the peers: {table.SqlName} or a column's name holds a single quote, which their shell scripts cannot carry.");
+            return [];
+        }
+
+        var others = selected.Where(p => !p.ReadsSourceOnly).Select(p => p.Key).ToList();
+        if (others.Count > 0)
+        {
+            tell($"Not run on your table: the peers {string.Join(", ", others)}: they would install on your database a publication and a slot (logical replication), " +
+                 "or a helper postgres_fdw's copy reads, or they need the change log (the change peers).");
+        }
+
+        return [.. selected.Where(p => p.ReadsSourceOnly).Select(p => p.Key)];
     }
 
     /// <summary>One run's seconds on a table of <paramref name="bytes"/>, everything in, before any has run: the budget's guess (Budget.CostModel).</summary>

@@ -25,6 +25,8 @@ public static class Conninfo
             ("user", b.Username),
             ("password", withPassword && !string.IsNullOrEmpty(b.Password) ? b.Password : null),
             ("sslmode", SslMode(b)),
+            // A user's database is reached read only (OwnTableSource.ReadOnly: -c default_transaction_read_only=on): the tools too.
+            ("options", string.IsNullOrEmpty(b.Options) ? null : b.Options),
         };
         var text = new StringBuilder();
         foreach (var (key, value) in parts.Where(p => p.Value is not null))

@@ -47,6 +47,12 @@ public sealed record PeerDefinition(string Key, string Name, string FetchLabel, 
     /// </summary>
     public string? Precondition { get; init; }
 
+    /// <summary>
+    /// It only reads the source (a COPY out, no slot, publication, server or helper there), so it runs on a user's own
+    /// table too (--source-connection, reached read only), the floor its cases are set against.
+    /// </summary>
+    public bool ReadsSourceOnly { get; init; }
+
     /// <summary>A file in $WORK holding the tool's log; any line at level ERROR or FATAL fails the run whatever the exit code.</summary>
     public string? ErrorLog { get; init; }
 

@@ -65,7 +65,12 @@ public static class PeerFolder
 
     private static string Shared(string name) => EmbeddedText.Read(typeof(PeerFolder).Assembly, $"{Prefix}Shared/{name}");
 
-    /// <summary>A peer's text for <paramref name="table"/>: {{table}} its name, {{columns}} its COPY column order.</summary>
+    /// <summary>
+    /// A peer's text for <paramref name="table"/>: {{table}} its name as SQL spells it (a user's table quoted,
+    /// schema.name), {{qualified}} always with its schema (pgcopydb's filters), {{columns}} its COPY column order.
+    /// </summary>
     public static string ForTable(string text, SyncTable table) =>
-        text.Replace("{{table}}", table.Name, StringComparison.Ordinal).Replace("{{columns}}", table.Columns, StringComparison.Ordinal);
+        text.Replace("{{table}}", table.SqlName, StringComparison.Ordinal)
+            .Replace("{{qualified}}", table.Description?.QualifiedName ?? $"public.{table.Name}", StringComparison.Ordinal)
+            .Replace("{{columns}}", table.Columns, StringComparison.Ordinal);
 }

@@ -120,9 +120,9 @@ public sealed class BenchPlan(BenchSettings settings, IReadOnlyList<PeerDefiniti
                     yield return new PlanItem(0, 1, false, c, null, profile, main, rows, table) { Share = share };
                 }
 
-                // The peers run no .NET process: one set, beside the main profile's runs, is enough. Their scripts
-                // name the lab's tables, not a described one.
-                foreach (var p in main && table.Description is null ? peers : [])
+                // The peers run no .NET process: one set, beside the main profile's runs, is enough. On a described
+                // table only a user's own (--source-connection), and only the peers that read it alone (OwnTableMatrix).
+                foreach (var p in main ? peers.Where(p => table.Description is null || (p.ReadsSourceOnly && settings.SourceConnection is not null)) : [])
                 {
                     yield return new PlanItem(0, 1, false, null, p, profile, main, rows, table) { Share = share };
                 }

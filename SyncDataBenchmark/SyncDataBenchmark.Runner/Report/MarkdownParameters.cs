@@ -33,6 +33,12 @@ public static class MarkdownParameters
             {
                 md.AppendLine($"- {line}");
             }
+
+            if (own.Columns is { Count: > 0 } columns)
+            {
+                md.AppendLine("- Each column's CLR type in the generated row class, the same for every typed writer: " + string.Join("; ",
+                    columns.Select(c => $"{c.Name} ({c.Type}): {c.ClrType ?? "none, " + c.NotMapped}")));
+            }
         }
 
         md.AppendLine($"- Page size: {Setting(p.PageSize, report.Runs.Select(r => r.Result?.PageSize))}; batch size: {Setting(p.BatchSize, report.Runs.Select(r => r.Result?.BatchSize))}");

@@ -95,7 +95,12 @@ public static class ResultsFile
         Compressions = settings.Compressions,
         Tables = settings.Tables.Select(t => t.Name).ToList(),
         Changed = settings.Changed?.Select(ChangedShare.Format).ToList(),
-        OwnTable = settings.SourceConnection is { } own ? new OwnTableReport(OwnTableSource.Describe(own), settings.OwnTable!, settings.OwnTableLeftOut) : null,
+        OwnTable = settings.SourceConnection is { } own
+            ? new OwnTableReport(OwnTableSource.Describe(own), settings.OwnTable!, settings.OwnTableLeftOut)
+            {
+                Columns = settings.Tables is [{ Description: { } described }] ? OwnTableColumn.Of(described) : null,
+            }
+            : null,
     };
 
     private static string WarmupRounds(int n) => n == 1 ? "at least one untimed warm-up" : $"at least {n} untimed warm-ups";

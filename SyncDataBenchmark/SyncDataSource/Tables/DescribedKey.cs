@@ -1,23 +1,32 @@
-using System.Globalization;
 using System.Linq.Expressions;
 using System.Reflection;
+using System.Runtime.CompilerServices;
 using Microsoft.EntityFrameworkCore;
+using SyncData.Model.Generated;
 using SyncData.Shared;
 
 namespace SyncDataSource.Tables;
 
 /// <summary>
 /// A generated entity's primary key as its [PrimaryKey] declares it: the order a described table's pages are cut in
-/// (every key column, composite keys too), and the keyset filter for a one-column key of bigint or uuid, as
-/// UsersSourceTable and OrdersSourceTable write theirs by hand.
+/// (every key column, composite keys too), and the keyset filter, the row comparison <c>(a, b, …) &gt; (@a, @b, …)</c>
+/// over the whole key (Npgsql's <c>EF.Functions.GreaterThan</c> over <c>ValueTuple.Create</c>), which the key's
+/// index serves and which orders as ORDER BY does (the same collations, an enum by its labels' order).
 /// </summary>
 internal static class DescribedKey<TRow>
     where TRow : class
 {
+    /// <summary>The most columns ValueTuple.Create takes, so the most a row comparison through it can hold.</summary>
+    private const int MostColumns = 8;
+
     private static readonly IReadOnlyList<string> Properties = typeof(TRow).GetCustomAttribute<PrimaryKeyAttribute>()?.PropertyNames ?? [];
 
-    /// <summary>The key's property when the key is one column (keyset paging's filter), else null.</summary>
-    private static readonly System.Reflection.PropertyInfo? OneKey = Properties is [var one] ? typeof(TRow).GetProperty(one) : null;
+    private static readonly PropertyInfo[] KeyProperties = [.. Properties.Select(p => typeof(TRow).GetProperty(p)!)];
+
+    private static readonly Type[] KeyTypes = [.. KeyProperties.Select(p => p.PropertyType)];
+
+    private static readonly MethodInfo GreaterThan = typeof(NpgsqlDbFunctionsExtensions).GetMethod(
+        nameof(NpgsqlDbFunctionsExtensions.GreaterThan), [typeof(DbFunctions), typeof(ITuple), typeof(ITuple)])!;
 
     /// <summary>Whether the table has a primary key: without one its pages have no order (DescribedTableReach refuses the paging fetches before).</summary>
     public static bool Exists => Properties.Count > 0;
@@ -36,24 +45,47 @@ internal static class DescribedKey<TRow>
         return ordered;
     }
 
-    /// <summary>"The key is after <paramref name="after"/>"; null and an error under "after" if the key is not one column of bigint or uuid, or this is not one of its values.</summary>
+    /// <summary>"The key is after <paramref name="after"/>" (<see cref="GeneratedKey"/>'s text); null and an error under "after" if it is not the key's values.</summary>
     public static Expression<Func<TRow, bool>>? After(string after, Dictionary<string, string[]> errors)
     {
-        var key = OneKey;
-        var name = key?.Name ?? "";
-        if (key?.PropertyType == typeof(long) && long.TryParse(after, NumberStyles.AllowLeadingSign, CultureInfo.InvariantCulture, out var number))
+        if (KeyTypes.Length is 0 or > MostColumns)
         {
-            return r => EF.Property<long>(r, name) > number;
+            errors["after"] = [KeyTypes.Length == 0
+                ? "keyset paging takes a table with a primary key."
+                : $"keyset paging compares the key as one row value, of at most {MostColumns} columns (ValueTuple.Create's); this key has {KeyTypes.Length}."];
+            return null;
         }
 
-        if (key?.PropertyType == typeof(Guid) && Guid.TryParse(after, out var id))
+        if (GeneratedKey.Parse(after, KeyTypes, out var error) is not { } values)
         {
-            return r => EF.Property<Guid>(r, name).CompareTo(id) > 0;
+            errors["after"] = [$"'{QueryParameter.Truncate(after)}': {error} Omit 'after' for the first page."];
+            return null;
         }
 
-        errors["after"] = [key is { PropertyType: var type } && (type == typeof(long) || type == typeof(Guid))
-            ? $"'{QueryParameter.Truncate(after)}' is not a {(type == typeof(long) ? "bigint" : "uuid")}; omit 'after' for the first page."
-            : "keyset paging takes a table whose primary key is one column of bigint or uuid."];
-        return null;
+        // As the compiler writes EF.Functions.GreaterThan(ValueTuple.Create(r.A, r.B), ValueTuple.Create(a, b)) with a
+        // and b captured: each value a field of a closure object, which EF Core sends as a parameter.
+        var row = Expression.Parameter(typeof(TRow), "r");
+        var left = Tuple(KeyProperties.Select(p => (Expression)Expression.Property(row, p)));
+        var right = Tuple(values.Select((v, i) => Captured(v!, KeyTypes[i])));
+        var functions = Expression.Property(null, typeof(EF), nameof(EF.Functions));
+        var compared = Expression.Call(GreaterThan, functions, Expression.Convert(left, typeof(ITuple)), Expression.Convert(right, typeof(ITuple)));
+        return Expression.Lambda<Func<TRow, bool>>(compared, row);
+    }
+
+    /// <summary>ValueTuple.Create(<paramref name="items"/>): Npgsql translates the call to a row value.</summary>
+    private static MethodCallExpression Tuple(IEnumerable<Expression> items)
+    {
+        var arguments = items.ToArray();
+        var create = typeof(ValueTuple).GetMethods()
+            .Single(m => m.Name == nameof(ValueTuple.Create) && m.GetGenericArguments().Length == arguments.Length)
+            .MakeGenericMethod([.. arguments.Select(a => a.Type)]);
+        return Expression.Call(create, arguments);
+    }
+
+    /// <summary>A value as a captured local reads: the field of a constant holder (StrongBox), so a parameter, not a literal.</summary>
+    private static MemberExpression Captured(object value, Type type)
+    {
+        var box = (IStrongBox)Activator.CreateInstance(typeof(StrongBox<>).MakeGenericType(type), value)!;
+        return Expression.Field(Expression.Constant(box), nameof(StrongBox<object>.Value));
     }
 }

@@ -11,6 +11,6 @@ public interface IDescribedSourceRows
     /// <summary>EFOffsetPaging: the page at <paramref name="offset"/>, in primary-key order.</summary>
     Task<IResult> PageByOffsetAsync(string? offset, DescribedPage page, CancellationToken ct);
 
-    /// <summary>EFKeysetPaging: the page after key <paramref name="after"/> (a one-column key of bigint or uuid), in key order.</summary>
+    /// <summary>EFKeysetPaging: the page after key <paramref name="after"/> (the whole key's values, GeneratedKey's text), in key order.</summary>
     Task<IResult> PageAfterAsync(string? after, DescribedPage page, CancellationToken ct);
 }

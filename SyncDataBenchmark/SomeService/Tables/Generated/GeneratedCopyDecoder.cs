@@ -37,6 +37,48 @@ public abstract class GeneratedCopyDecoder<TRow>(string table, string[] columns,
     protected string?[] TextArray(ReadOnlySpan<byte> bytes, string column) =>
         PostgresFields.TextArray(bytes, out var shape) ?? throw Refused(column, shape, "string?[] holds one dimension from 1");
 
+    private const string FoldsDays = "NodaTime's Period, which Npgsql writes interval from, folds the time into days of 24 hours and the days into " +
+        "the time's sign ('1 day -1 hour' would be written back as 23:00), where PostgreSQL keeps days and time apart";
+
+    /// <summary>
+    /// PostgreSQL's interval (microseconds, days, months, each kept apart: a month is no fixed number of days, nor a day
+    /// of hours) as NodaTime's Period, built as Npgsql's NodaTime plugin reads one; kept only when Npgsql's writer gives
+    /// back the same three (Period normalizes days and time together), else refused by row, column and value.
+    /// </summary>
+    protected NodaTime.Period Interval(ReadOnlySpan<byte> bytes, string column)
+    {
+        var micros = System.Buffers.Binary.BinaryPrimitives.ReadInt64BigEndian(bytes);
+        var days = System.Buffers.Binary.BinaryPrimitives.ReadInt32BigEndian(bytes[8..]);
+        var months = System.Buffers.Binary.BinaryPrimitives.ReadInt32BigEndian(bytes[12..]);
+        var value = $"{months} months {days} days {micros} microseconds";
+        if (micros is > long.MaxValue / 1000 or < long.MinValue / 1000)
+        {
+            throw Refused(column, value, "NodaTime's Period holds its time part in nanoseconds as a long, about ±292 years");
+        }
+
+        NodaTime.Period period;
+        try
+        {
+            period = new NodaTime.PeriodBuilder { Years = months / 12, Months = months % 12, Days = days, Nanoseconds = micros * 1000 }.Build().Normalize();
+        }
+        catch (OverflowException)
+        {
+            throw Refused(column, value, FoldsDays);
+        }
+
+        return WrittenBack(period) == (months, days, micros) ? period : throw Refused(column, value, FoldsDays);
+    }
+
+    /// <summary>What Npgsql's NodaTime plugin writes a Period as (its PeriodConverter): months, days, microseconds.</summary>
+    private static (int Months, int Days, long Micros) WrittenBack(NodaTime.Period p) =>
+        ((p.Years * 12) + p.Months, (p.Weeks * 7) + p.Days, ((((((p.Hours * 60) + p.Minutes) * 60) + p.Seconds) * 1000) + p.Milliseconds) * 1000 + (p.Nanoseconds / 1000));
+
+    /// <summary>inet_send's layout: family, bits of the netmask, is-cidr, address length, the address; as NpgsqlInet, the netmask kept.</summary>
+    protected static NpgsqlTypes.NpgsqlInet Inet(ReadOnlySpan<byte> bytes) => new(new System.Net.IPAddress(bytes[4..(4 + bytes[3])]), bytes[1]);
+
+    /// <summary>cidr_send's layout (inet's): as .NET's IPNetwork, its prefix the netmask's bits (cidr has no bits set past them).</summary>
+    protected static System.Net.IPNetwork Cidr(ReadOnlySpan<byte> bytes) => new(new System.Net.IPAddress(bytes[4..(4 + bytes[3])]), bytes[1]);
+
     /// <summary>An enum's label as the generated CLR enum's value (a label added to the type after the class was generated is refused).</summary>
     protected TEnum Label<TEnum>(ReadOnlySpan<byte> bytes, string column, Dictionary<string, TEnum> labels)
         where TEnum : struct, Enum

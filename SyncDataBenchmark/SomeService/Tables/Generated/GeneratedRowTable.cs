@@ -12,12 +12,12 @@ namespace SomeService.Tables.Generated;
 
 /// <summary>
 /// The base of a row table generated from a described table's catalog (<see cref="RowClassSource"/>): the generated
-/// subclass writes the COPY decoder, <see cref="RowTable{TRow}.Write"/> and the EF context per column, and the key as
-/// text for a one-column key of bigint or uuid (Linq2DBMerge's deletes), and ArrowStream's rows column by column; this
+/// subclass writes the COPY decoder, <see cref="RowTable{TRow}.Write"/> and the EF context per column, the key as
+/// EFKeysetPaging's "after" carries it (<see cref="GeneratedKey"/>), and ArrowStream's rows column by column; this
 /// holds the table, the data source its enums are mapped on, EFStream's JSON of the class, ArrowStream's schema
-/// (<see cref="DescribedArrow"/>) and the refusals of an Arrow or gRPC value the class cannot hold. The generated
-/// subclass adds GrpcStream's rows when protoc compiled the table's messages; ArrowStream's COPY encoding is written per
-/// table, so it is refused here (DescribedTableReach names it first).
+/// (<see cref="DescribedArrow"/>), its batches' COPY encoding for the raw writers (<see cref="DescribedArrowCopyColumns"/>),
+/// and the refusals of an Arrow or gRPC value the class cannot hold. The generated subclass adds GrpcStream's rows when
+/// protoc compiled the table's messages.
 /// </summary>
 public abstract class GeneratedRowTable<TRow>(SyncTable table, NpgsqlDataSource dataSource) : RowTable<TRow>
     where TRow : class
@@ -27,9 +27,12 @@ public abstract class GeneratedRowTable<TRow>(SyncTable table, NpgsqlDataSource 
     public override NpgsqlDataSource? DataSource => dataSource;
 
     /// <summary>EFStream's rows, as the source's generated classes write them (<see cref="GeneratedRowJson"/>).</summary>
-    public override JsonTypeInfo<TRow> Json { get; } = GeneratedRowJson.Of<TRow>();
+    public override JsonTypeInfo<TRow> Json => _json.Value;
 
-    public override string KeyOf(TRow row) => throw NotGenerated("its key as text, but for a one-column key of bigint or uuid (Linq2DBMerge's deletes)");
+    // Made when an EF fetch first reads: a class with a property JSON is not generated for (interval's Period) is not read so.
+    private readonly Lazy<JsonTypeInfo<TRow>> _json = new(GeneratedRowJson.Of<TRow>);
+
+    public override string KeyOf(TRow row) => throw NotGenerated("a key to page after: the table has no primary key");
 
     /// <summary>GrpcStream's rows, generated with the table's messages when protoc was there to compile its .proto.</summary>
     public override IGrpcStreamRows<TRow> GrpcStream => throw NotGenerated($"its gRPC messages: protoc, which generates them from the table's .proto, is not at {SyncData.Grpc.Described.Protoc.Path}");
@@ -38,10 +41,17 @@ public abstract class GeneratedRowTable<TRow>(SyncTable table, NpgsqlDataSource 
 
     public override string? ArrowMismatch(Schema received) => ArrowFormat.Mismatch(_arrowSchema.Value, received);
 
-    public override ArrowCopyColumns ArrowCopy => throw NotGenerated("ArrowStream's binary COPY encoding for the raw writers");
+    /// <summary>ArrowStream's batches as binary COPY for the raw writers, derived from the description (<see cref="DescribedArrowCopyColumns"/>).</summary>
+    public override ArrowCopyColumns ArrowCopy => _arrowCopy.Value;
+
+    private readonly Lazy<ArrowCopyColumns> _arrowCopy = new(() => new DescribedArrowCopyColumns(table.Description!));
 
     private NotSupportedException NotGenerated(string what) =>
         new($"{table.Name} is a described table: its row class is generated for every fetch but without {what}.");
+
+    /// <summary>A value of a kind <paramref name="fetch"/>'s wire format does not carry for a described table (DescribedTableReach refuses the fetch first).</summary>
+    protected static T NotCarried<T>(string column, string fetch) =>
+        throw new NotSupportedException($"{fetch} carries no {typeof(T).Name} of a described table (column {column}).");
 
     /// <summary>The row's key columns, "name = value, …", for a refusal; "" for a table without a key.</summary>
     protected virtual string KeyText(TRow row) => "";

@@ -64,15 +64,15 @@ internal static class RowTableSource
     }
 
     /// <summary>
-    /// The key as text, as Linq2DBMerge keeps the keys it received for its deletes (cast back to the key's type in SQL):
-    /// for a one-column key of bigint or uuid (DescribedTableReach refuses it any other); else the base's refusal stands.
+    /// The key as EFKeysetPaging's "after" carries it: every key column's value, in key order (<see cref="GeneratedKey"/>);
+    /// a table without a key has none (the base's refusal stands; DescribedTableReach refuses the paging first).
     /// </summary>
     private static void AppendKeyOf(StringBuilder source, TableDescription table, string entity, List<GeneratedColumn> columns)
     {
-        if (DescribedTableReach.OneColumnKey(table) is { } column && columns.First(c => c.Column.Name == column.Name) is var key)
+        if (table.PrimaryKey.Count > 0)
         {
-            var format = key.Clr.Kind == ColumnValueKind.Int64 ? "System.Globalization.CultureInfo.InvariantCulture" : "";
-            source.AppendLine($"    public override string KeyOf({entity} row) => row.{key.Property}.ToString({format});");
+            var values = table.PrimaryKey.Select(k => $"row.{columns.First(c => c.Column.Name == k).Property}");
+            source.AppendLine($"    public override string KeyOf({entity} row) => SyncData.Model.Generated.GeneratedKey.Text({string.Join(", ", values)});");
         }
     }
 
@@ -160,6 +160,7 @@ internal static class RowTableSource
             ColumnValueKind.Bytea => $"{p}.ToByteArray()",
             ColumnValueKind.TextArray => $"GrpcTextArray({p}, {p}NullAt)",
             ColumnValueKind.Enum => $"LabelOf({p}, {name}, {DecoderName}.{column.EnumName}Labels, GrpcBatch, i, row)",
+            _ when ColumnClrTypes.OnlyFromCopy(column.Clr.Kind) => $"NotCarried<{column.Clr.ClrType}>({name}, \"GrpcStream\")",
             _ => throw new InvalidOperationException($"No gRPC reading for {column.Clr.Kind}."),
         };
     }
@@ -215,6 +216,7 @@ internal static class RowTableSource
             ColumnValueKind.Bytea => $"{c}.GetBytes(i).ToArray()",
             ColumnValueKind.TextArray => $"ArrowTextArray({c}, i)",
             ColumnValueKind.Enum => $"LabelOf({c}.GetString(i)!, {name}, {DecoderName}.{column.EnumName}Labels, ArrowBatch, i, row)",
+            _ when ColumnClrTypes.OnlyFromCopy(column.Clr.Kind) => $"NotCarried<{column.Clr.ClrType}>({name}, \"ArrowStream\")",
             _ => throw new InvalidOperationException($"No Arrow reading for {column.Clr.Kind}."),
         };
     }
@@ -272,6 +274,12 @@ internal static class RowTableSource
             ColumnValueKind.Bytea => "bytes.ToArray()",
             ColumnValueKind.TextArray => $"TextArray(bytes, {name})",
             ColumnValueKind.Enum => $"Label(bytes, {name}, {column.EnumName}Labels)",
+            ColumnValueKind.Interval => $"Interval(bytes, {name})",
+            ColumnValueKind.MacAddr => "new System.Net.NetworkInformation.PhysicalAddress(bytes.ToArray())",
+            ColumnValueKind.Point => "new NpgsqlTypes.NpgsqlPoint(BinaryPrimitives.ReadDoubleBigEndian(bytes), BinaryPrimitives.ReadDoubleBigEndian(bytes[8..]))",
+            ColumnValueKind.Inet => "Inet(bytes)",
+            ColumnValueKind.Cidr => "Cidr(bytes)",
+            ColumnValueKind.Circle => "new NpgsqlTypes.NpgsqlCircle(BinaryPrimitives.ReadDoubleBigEndian(bytes), BinaryPrimitives.ReadDoubleBigEndian(bytes[8..]), BinaryPrimitives.ReadDoubleBigEndian(bytes[16..]))",
             _ => throw new InvalidOperationException($"No decoding for {column.Clr.Kind}."),
         };
     }

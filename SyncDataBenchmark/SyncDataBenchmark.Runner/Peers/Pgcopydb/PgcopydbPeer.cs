@@ -10,5 +10,5 @@ public static class PgcopydbPeer
 {
     public static PeerDefinition Definition { get; } = PeerFolder.Load("Pgcopydb", PeerDefinition.PgcopydbKey, "psql truncate, then pgcopydb copy table-data",
         "pgcopydb COPY TO", "psql truncate (own transaction), then pgcopydb COPY FROM + VACUUM ANALYZE", "pgcopydb", PeerScopes.WholeCommand)
-        with { ErrorLog = "pgcopydb.log" };
+        with { ErrorLog = "pgcopydb.log", ReadsSourceOnly = true };
 }

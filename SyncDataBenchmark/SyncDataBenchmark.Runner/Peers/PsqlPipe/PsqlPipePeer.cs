@@ -11,5 +11,5 @@ public static class PsqlPipePeer
 
     private static PeerDefinition Pipe(string key, string name, string format) => PeerFolder.Load("PsqlPipe", key, name,
         $"psql \\copy to stdout ({format})", $"psql truncate + \\copy from stdin ({format}), one transaction", "psql", PeerScopes.TargetStatements,
-        new Dictionary<string, string> { ["format"] = format });
+        new Dictionary<string, string> { ["format"] = format }) with { ReadsSourceOnly = true };
 }

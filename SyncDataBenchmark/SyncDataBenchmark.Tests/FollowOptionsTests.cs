@@ -53,11 +53,13 @@ public sealed class FollowOptionsTests
         string Key((SyncTable Table, long Rate, IFollowMechanism Mechanism, int Repeat) run) => $"{run.Table.Name} {run.Rate} {run.Mechanism.Name} {run.Repeat}";
         var order = FollowCommand.Order(Settings("7")).Select(Key).ToList();
 
-        Assert.Equal(2 * 2 * FollowMechanisms.All.Count * 3, order.Count);
+        Assert.Equal(2 * 2 * FollowMechanisms.Kinds.Count * 3, order.Count);
+        // Each run its own instance: a mechanism holds its run's state (the polled log's loop, syncs, failure).
+        Assert.Equal(order.Count, FollowCommand.Order(Settings("7")).Select(r => r.Mechanism).Distinct(ReferenceEqualityComparer.Instance).Count());
         Assert.Equal(order.Count, order.Distinct().Count());
         Assert.Equal(order, FollowCommand.Order(Settings("7")).Select(Key));
         Assert.NotEqual(order, FollowCommand.Order(Settings("8")).Select(Key));
-        var grouped = (from t in new[] { "users", "orders" } from r in new[] { 100, 1000 } from m in FollowMechanisms.All from n in new[] { 1, 2, 3 } select $"{t} {r} {m.Name} {n}").ToList();
+        var grouped = (from t in new[] { "users", "orders" } from r in new[] { 100, 1000 } from m in FollowMechanisms.Kinds from n in new[] { 1, 2, 3 } select $"{t} {r} {m().Name} {n}").ToList();
         Assert.NotEqual(grouped, order);
         Assert.Equal(5000, Settings("7").DrainChanges);
     }

@@ -46,11 +46,6 @@ public sealed class ChangeLogPollMechanism : IFollowMechanism
 
     public async Task StartAsync(FollowContext lab, SyncTable table, CancellationToken ct)
     {
-        _failure = null;
-        lock (_completed)
-        {
-            _completed.Clear();
-        }
         if (await SyncAsync(lab, table, "NpgsqlCopy", "NpgsqlCopyRaw", ct) is { } failure)
         {
             throw new InvalidOperationException($"The first full sync failed: {failure}");

@@ -11,7 +11,7 @@ namespace SyncDataSource.Replication;
 /// </summary>
 internal sealed class FrameQueue
 {
-    private const int Capacity = 10_000;
+    private const int Capacity = 1_000;
 
     private readonly Channel<ChangeFrame> _frames = Channel.CreateBounded<ChangeFrame>(
         new BoundedChannelOptions(Capacity) { SingleReader = true, SingleWriter = true });

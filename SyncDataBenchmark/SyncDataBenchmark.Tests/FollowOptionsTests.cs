@@ -6,6 +6,7 @@ using SyncDataBenchmark.Runner.Follow;
 using SyncDataBenchmark.Runner.Report;
 using SyncData.Shared;
 using Xunit;
+using SyncDataBenchmark.Runner.Follow.Report;
 
 namespace SyncDataBenchmark.Tests;
 

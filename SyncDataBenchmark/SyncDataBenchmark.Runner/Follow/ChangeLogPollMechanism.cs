@@ -3,6 +3,7 @@ using System.Text.Json;
 using SyncData.Postgres;
 using SyncDataBenchmark.Runner.Report;
 using SyncData.Shared;
+using SyncDataBenchmark.Runner.Follow.Report;
 
 namespace SyncDataBenchmark.Runner.Follow;
 

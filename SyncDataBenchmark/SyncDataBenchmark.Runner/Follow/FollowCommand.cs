@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using SyncData.Harness;
 using SyncDataBenchmark.Runner.Report;
+using SyncDataBenchmark.Runner.Follow.Report;
 
 namespace SyncDataBenchmark.Runner.Follow;
 

@@ -1,5 +1,6 @@
 using System.Text;
 using static SyncDataBenchmark.Runner.Report.ReportFormat;
+using SyncDataBenchmark.Runner.Follow.Report;
 
 namespace SyncDataBenchmark.Runner.Report;
 

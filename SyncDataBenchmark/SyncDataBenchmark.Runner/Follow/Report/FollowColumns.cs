@@ -1,6 +1,7 @@
+using SyncDataBenchmark.Runner.Report;
 using static SyncDataBenchmark.Runner.Report.ReportFormat;
 
-namespace SyncDataBenchmark.Runner.Report;
+namespace SyncDataBenchmark.Runner.Follow.Report;
 
 /// <summary>The "Keeping a copy fresh" table's columns (--follow), each declared once with its legend (as SummaryColumns).</summary>
 public static class FollowColumns

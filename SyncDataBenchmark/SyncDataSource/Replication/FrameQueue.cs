@@ -32,7 +32,7 @@ internal sealed class FrameQueue
             {
                 while (frames.TryRead(out var frame))
                 {
-                    await writer.WriteAsync(frame, ct, flushAtCommit: false);
+                    await writer.WriteAsync(frame, flushAtCommit: false, ct);
                 }
 
                 await writer.FlushAsync(ct);

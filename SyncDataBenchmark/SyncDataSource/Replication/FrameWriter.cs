@@ -17,8 +17,10 @@ internal sealed class FrameWriter(HttpResponse response)
     private Utf8JsonWriter? _json;
     private int _unflushed;
 
+    public ValueTask WriteAsync(ChangeFrame frame, CancellationToken ct) => WriteAsync(frame, flushAtCommit: true, ct);
+
     /// <param name="flushAtCommit">False when the caller flushes itself (FrameQueue: once nothing more waits).</param>
-    public async ValueTask WriteAsync(ChangeFrame frame, CancellationToken ct, bool flushAtCommit = true)
+    public async ValueTask WriteAsync(ChangeFrame frame, bool flushAtCommit, CancellationToken ct)
     {
         var json = _json ??= new Utf8JsonWriter(_pipe);
         JsonSerializer.Serialize(json, frame, SyncJsonContext.Default.ChangeFrame);

@@ -75,7 +75,7 @@ public sealed class AcknowledgerTests
         acknowledger.Release("0/10");
         await inFlight.Task.WaitAsync(TimeSpan.FromSeconds(30));
         acknowledger.Release("0/20");
-        await acknowledger.DisposeAsync();
+        await acknowledger.DisposeAsync().AsTask().WaitAsync(TimeSpan.FromSeconds(30));
 
         Assert.True(cancelled);
         Assert.Equal(new[] { "0/10" }, sent);

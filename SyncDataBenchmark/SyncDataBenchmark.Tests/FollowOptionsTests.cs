@@ -65,6 +65,18 @@ public sealed class FollowOptionsTests
         Assert.Equal(5000, Settings("7").DrainChanges);
     }
 
+    /// <summary>One --profile is the services' under --follow (the thread pool's spinning measured as a lead); none: the default.</summary>
+    [Fact]
+    public void Follow_runs_the_services_under_the_one_profile_given()
+    {
+        var (options, parse) = Parse("--follow", "5s", "--profile", "tuned");
+        Assert.Empty(BenchOptions.Errors(parse));
+        Assert.Equal("tuned", options.Settings(parse).MainProfile.Name);
+
+        var (defaults, unprofiled) = Parse("--follow", "5s");
+        Assert.Equal("default", defaults.Settings(unprofiled).MainProfile.Name);
+    }
+
     [Fact]
     public void Without_follow_there_is_no_follow_matrix_and_the_rates_default()
     {
@@ -88,6 +100,7 @@ public sealed class FollowOptionsTests
     [InlineData("--follow 5s --outage 0s", "--outage: '0s' is not valid")]
     [InlineData("--drain 5000", "--drain measures a --follow mechanism's capacity")]
     [InlineData("--follow 5s --max-repeat 5", "cannot honour --max-repeat")]
+    [InlineData("--follow 5s --profile default,tuned", "--follow starts the services once, under one runtime profile")]
     public void Follow_refuses_what_it_cannot_honour(string args, string message)
     {
         var errors = BenchOptions.Errors(Parse(args.Split(' ')).Parse);

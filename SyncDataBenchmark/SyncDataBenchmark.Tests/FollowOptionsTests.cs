@@ -6,6 +6,7 @@ using SyncDataBenchmark.Runner.Follow;
 using SyncDataBenchmark.Runner.Report;
 using SyncData.Shared;
 using Xunit;
+using SyncDataBenchmark.Runner.Follow.Report;
 
 namespace SyncDataBenchmark.Tests;
 
@@ -53,13 +54,27 @@ public sealed class FollowOptionsTests
         string Key((SyncTable Table, long Rate, IFollowMechanism Mechanism, int Repeat) run) => $"{run.Table.Name} {run.Rate} {run.Mechanism.Name} {run.Repeat}";
         var order = FollowCommand.Order(Settings("7")).Select(Key).ToList();
 
-        Assert.Equal(2 * 2 * FollowMechanisms.All.Count * 3, order.Count);
+        Assert.Equal(2 * 2 * FollowMechanisms.Kinds.Count * 3, order.Count);
+        // Each run its own instance: a mechanism holds its run's state (the polled log's loop, syncs, failure).
+        Assert.Equal(order.Count, FollowCommand.Order(Settings("7")).Select(r => r.Mechanism).Distinct(ReferenceEqualityComparer.Instance).Count());
         Assert.Equal(order.Count, order.Distinct().Count());
         Assert.Equal(order, FollowCommand.Order(Settings("7")).Select(Key));
         Assert.NotEqual(order, FollowCommand.Order(Settings("8")).Select(Key));
-        var grouped = (from t in new[] { "users", "orders" } from r in new[] { 100, 1000 } from m in FollowMechanisms.All from n in new[] { 1, 2, 3 } select $"{t} {r} {m.Name} {n}").ToList();
+        var grouped = (from t in new[] { "users", "orders" } from r in new[] { 100, 1000 } from m in FollowMechanisms.Kinds from n in new[] { 1, 2, 3 } select $"{t} {r} {m().Name} {n}").ToList();
         Assert.NotEqual(grouped, order);
         Assert.Equal(5000, Settings("7").DrainChanges);
+    }
+
+    /// <summary>One --profile is the services' under --follow (the thread pool's spinning measured as a lead); none: the default.</summary>
+    [Fact]
+    public void Follow_runs_the_services_under_the_one_profile_given()
+    {
+        var (options, parse) = Parse("--follow", "5s", "--profile", "tuned");
+        Assert.Empty(BenchOptions.Errors(parse));
+        Assert.Equal("tuned", options.Settings(parse).MainProfile.Name);
+
+        var (defaults, unprofiled) = Parse("--follow", "5s");
+        Assert.Equal("default", defaults.Settings(unprofiled).MainProfile.Name);
     }
 
     [Fact]
@@ -85,6 +100,7 @@ public sealed class FollowOptionsTests
     [InlineData("--follow 5s --outage 0s", "--outage: '0s' is not valid")]
     [InlineData("--drain 5000", "--drain measures a --follow mechanism's capacity")]
     [InlineData("--follow 5s --max-repeat 5", "cannot honour --max-repeat")]
+    [InlineData("--follow 5s --profile default,tuned", "--follow starts the services once, under one runtime profile")]
     public void Follow_refuses_what_it_cannot_honour(string args, string message)
     {
         var errors = BenchOptions.Errors(Parse(args.Split(' ')).Parse);

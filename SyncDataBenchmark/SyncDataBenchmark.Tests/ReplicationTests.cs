@@ -287,6 +287,28 @@ public sealed class ReplicationTests(InProcessLab lab, Xunit.Abstractions.ITestO
     }
 
     /// <summary>
+    /// An exit path the other drops do not take: stopped with drop while the first copy is under way (the target's users
+    /// locked, so the copy's truncate waits inside its transaction, the source's stream open on the new slot): the stop
+    /// answers, and neither the slot nor the publication is left on the source.
+    /// </summary>
+    [Fact]
+    public async Task Stopping_with_drop_during_the_first_copy_leaves_no_slot_or_publication()
+    {
+        await using var pair = await FollowedPair.CreateAsync(lab, "repl_copy_drop", SyncTable.Users, 1_000);
+        await using (await LockTargetUsersAsync(pair.TargetDb))
+        {
+            await pair.StartAsync();
+            await WaitForLockWaiterAsync(pair.TargetDb);
+            Assert.Equal(FollowStatus.Copying, (await pair.StatusAsync()).State);
+            Assert.Equal((1L, 1L), await pair.LeftOnSourceAsync());
+
+            Assert.Equal(HttpStatusCode.OK, await pair.StopAsync(drop: true));
+        }
+
+        Assert.Equal((0L, 0L), await pair.LeftOnSourceAsync());
+    }
+
+    /// <summary>
     /// One source transaction of 200,000 rows (REPL_BIG_ROWS overrides, e.g. 1000000): decoded after its commit
     /// (protocol 1, not streamed in progress), sent whole and applied as one target transaction with its end LSN.
     /// </summary>

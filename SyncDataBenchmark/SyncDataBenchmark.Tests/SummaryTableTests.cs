@@ -3,6 +3,7 @@ using SyncData.Shared;
 using SyncDataBenchmark.Runner;
 using SyncDataBenchmark.Runner.Report;
 using Xunit;
+using SyncDataBenchmark.Runner.Follow.Report;
 
 namespace SyncDataBenchmark.Tests;
 

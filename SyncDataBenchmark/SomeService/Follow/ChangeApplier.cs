@@ -143,7 +143,7 @@ internal sealed class ChangeApplier(SyncTable table, string slot, int commandTim
     /// <summary>What a batch's apply answers: its transaction's begin and commit, and the WAL positions read before it wrote.</summary>
     public readonly record struct Applied(DateTimeOffset Began, DateTimeOffset Committed, NpgsqlTypes.NpgsqlLogSequenceNumber Written, NpgsqlTypes.NpgsqlLogSequenceNumber Flushed);
 
-    /// <summary>The batch as one NpgsqlBatch: one round trip, committed by PostgreSQL at its end (an implicit transaction).</summary>
+    /// <summary>The batch as one prepared NpgsqlBatch: one round trip, committed by PostgreSQL at its end (an implicit transaction).</summary>
     private async Task<Applied> ApplyInOneAsync(NpgsqlConnection connection, ChangeBatch batch, List<ChangeBatch.PendingRow> upserts, CancellationToken ct)
     {
         var began = DateTimeOffset.UtcNow;
@@ -167,6 +167,9 @@ internal sealed class ChangeApplier(SyncTable table, string slot, int commandTim
         var lsn = new NpgsqlBatchCommand(WriteLsnSql);
         AddLsnParameters(lsn.Parameters, batch.Lsn!, batch.LastCommit);
         statements.BatchCommands.Add(lsn);
+        // Prepared on the follower's connection, once per statement text (later batches find it prepared, no round trip):
+        // PostgreSQL no longer parses and plans the MERGE for every small batch, as the native apply worker parses nothing.
+        await statements.PrepareAsync(ct);
         NpgsqlTypes.NpgsqlLogSequenceNumber written, flushed;
         await using (var reader = await statements.ExecuteReaderAsync(ct))
         {

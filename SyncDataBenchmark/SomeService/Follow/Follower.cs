@@ -86,17 +86,18 @@ internal sealed class Follower(SyncTable table, string slot, int batchSize, Npgs
         var frames = Channel.CreateBounded<ChangeFrame>(new BoundedChannelOptions(ReadAhead) { SingleReader = true, SingleWriter = true });
         using var reading = CancellationTokenSource.CreateLinkedTokenSource(ct);
         var pump = PumpAsync(frames.Writer, ReplicationStream.ReadFramesAsync(client, table, slot, from, reading.Token), reading.Token);
+        await using var acknowledger = new Acknowledger(AcknowledgeAsync, reading.Token);
         try
         {
             if (from is null)
             {
                 Update(s => s with { State = FollowStatus.Copying });
-                await CopyAsync(frames.Reader, connection, applier, ct);
+                await CopyAsync(frames.Reader, connection, applier, acknowledger, ct);
             }
 
             Update(s => s with { State = FollowStatus.Following, AppliedLsn = s.AppliedLsn ?? from });
             await applier.CommitAsynchronouslyAsync(connection, ct);
-            await ApplyAsync(frames.Reader, connection, applier, keyPosition, new FlushGate(), ct);
+            await ApplyAsync(frames.Reader, connection, applier, keyPosition, new FlushGate(), acknowledger, ct);
         }
         catch (ChannelClosedException closed) when (closed.InnerException is { } inner)
         {
@@ -131,7 +132,7 @@ internal sealed class Follower(SyncTable table, string slot, int batchSize, Npgs
     }
 
     /// <summary>The first copy, in one target transaction with the slot's consistent point; then acknowledged.</summary>
-    private async Task CopyAsync(ChannelReader<ChangeFrame> frames, NpgsqlConnection connection, ChangeApplier applier, CancellationToken ct)
+    private async Task CopyAsync(ChannelReader<ChangeFrame> frames, NpgsqlConnection connection, ChangeApplier applier, Acknowledger acknowledger, CancellationToken ct)
     {
         string? consistentPoint = null;
         async IAsyncEnumerable<string?[]> Rows()
@@ -156,7 +157,7 @@ internal sealed class Follower(SyncTable table, string slot, int batchSize, Npgs
         await frames.WaitToReadAsync(ct);
         var copied = await applier.CopyAsync(connection, Rows(), () => consistentPoint!, ct);
         Update(s => s with { RowsCopied = copied, AppliedLsn = consistentPoint });
-        await AcknowledgeAsync(consistentPoint!, ct);
+        acknowledger.Release(consistentPoint!);
     }
 
     /// <summary>
@@ -164,7 +165,7 @@ internal sealed class Follower(SyncTable table, string slot, int batchSize, Npgs
     /// is waiting or it holds <c>batchSize</c> changes: at a low rate each transaction is applied alone (least lag), under
     /// load transactions group up to the batch size (fewer target commits).
     /// </summary>
-    private async Task ApplyAsync(ChannelReader<ChangeFrame> frames, NpgsqlConnection connection, ChangeApplier applier, int keyPosition, FlushGate gate, CancellationToken ct)
+    private async Task ApplyAsync(ChannelReader<ChangeFrame> frames, NpgsqlConnection connection, ChangeApplier applier, int keyPosition, FlushGate gate, Acknowledger acknowledger, CancellationToken ct)
     {
         var batch = new ChangeBatch(keyPosition);
         while (true)
@@ -172,7 +173,7 @@ internal sealed class Follower(SyncTable table, string slot, int batchSize, Npgs
             if (gate.HasPending && !frames.TryPeek(out _) && !await FrameWithinAsync(frames, FlushWait, ct))
             {
                 // Nothing more came: the walwriter has flushed the last commits by now; acknowledge them.
-                await ReleaseAsync(gate, connection, applier, ct);
+                await ReleaseAsync(gate, connection, applier, acknowledger, ct);
             }
 
             var frame = await frames.ReadAsync(ct);
@@ -196,7 +197,7 @@ internal sealed class Follower(SyncTable table, string slot, int batchSize, Npgs
                 continue;
             }
 
-            await CommitAsync(batch, connection, applier, gate, ct);
+            await CommitAsync(batch, connection, applier, gate, acknowledger, ct);
             batch = new ChangeBatch(keyPosition);
         }
     }
@@ -218,17 +219,18 @@ internal sealed class Follower(SyncTable table, string slot, int batchSize, Npgs
         }
     }
 
-    private async Task CommitAsync(ChangeBatch batch, NpgsqlConnection connection, ChangeApplier applier, FlushGate gate, CancellationToken ct)
+    private async Task CommitAsync(ChangeBatch batch, NpgsqlConnection connection, ChangeApplier applier, FlushGate gate, Acknowledger acknowledger, CancellationToken ct)
     {
         var applied = batch.Changes > 0 ? await ApplyBatchAsync(batch, connection, applier, ct) : null;
 
-        // The positions read before this batch wrote release what committed before it; then this batch waits its turn.
+        // The positions read before this batch wrote release what committed before it (handed to the acknowledger: the next
+        // batch does not wait for the request); then this batch waits its turn.
         // A batch of heartbeats alone (or of transactions without this table's changes) writes nothing: the LSN stored
         // stays behind, and a restart resumes from it, which the slot, confirmed further, skips past.
         var acknowledging = Stopwatch.GetTimestamp();
         if (applied is { } before && gate.Observe(before.Written, before.Flushed) is { } lsn)
         {
-            await AcknowledgeAsync(lsn, ct);
+            acknowledger.Release(lsn);
         }
 
         gate.Committed(batch.Lsn!);
@@ -239,12 +241,12 @@ internal sealed class Follower(SyncTable table, string slot, int batchSize, Npgs
     }
 
     /// <summary>An idle follower: the target's WAL positions now, after every commit, release what it flushed.</summary>
-    private async Task ReleaseAsync(FlushGate gate, NpgsqlConnection connection, ChangeApplier applier, CancellationToken ct)
+    private async Task ReleaseAsync(FlushGate gate, NpgsqlConnection connection, ChangeApplier applier, Acknowledger acknowledger, CancellationToken ct)
     {
         var (written, flushed) = await applier.WalAsync(connection, ct);
         if (gate.Observe(written, flushed) is { } lsn)
         {
-            await AcknowledgeAsync(lsn, ct);
+            acknowledger.Release(lsn);
         }
     }
 

@@ -3,6 +3,7 @@ using System.Text.Json;
 using SyncData.Postgres;
 using SyncDataBenchmark.Runner.Report;
 using SyncData.Shared;
+using SyncDataBenchmark.Runner.Follow.Report;
 
 namespace SyncDataBenchmark.Runner.Follow;
 
@@ -46,11 +47,6 @@ public sealed class ChangeLogPollMechanism : IFollowMechanism
 
     public async Task StartAsync(FollowContext lab, SyncTable table, CancellationToken ct)
     {
-        _failure = null;
-        lock (_completed)
-        {
-            _completed.Clear();
-        }
         if (await SyncAsync(lab, table, "NpgsqlCopy", "NpgsqlCopyRaw", ct) is { } failure)
         {
             throw new InvalidOperationException($"The first full sync failed: {failure}");

@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using SyncData.Harness;
 using SyncDataBenchmark.Runner.Report;
+using SyncDataBenchmark.Runner.Follow.Report;
 
 namespace SyncDataBenchmark.Runner.Follow;
 
@@ -74,10 +75,10 @@ public static class FollowCommand
         }
     }
 
-    /// <summary>Every run of the matrix, --repeat of each cell, shuffled by --seed: no mechanism always runs first, or after another.</summary>
+    /// <summary>Every run of the matrix, --repeat of each cell, shuffled by --seed: no mechanism always runs first, or after another; each run its own mechanism instance.</summary>
     public static IReadOnlyList<(SyncData.Postgres.SyncTable Table, long Rate, IFollowMechanism Mechanism, int Repeat)> Order(BenchSettings settings)
     {
-        var runs = (from t in settings.Tables from r in settings.WriteRates from m in FollowMechanisms.All from n in Enumerable.Range(1, settings.Repeat) select (t, r, m, n)).ToArray();
+        var runs = (from t in settings.Tables from r in settings.WriteRates from make in FollowMechanisms.Kinds from n in Enumerable.Range(1, settings.Repeat) select (t, r, make(), n)).ToArray();
         new Random(settings.Seed).Shuffle(runs);
         return runs;
     }

@@ -2,6 +2,7 @@ using System.Net;
 using System.Text.Json;
 using SyncData.Shared;
 using SyncDataBenchmark.Runner.Report;
+using SyncDataBenchmark.Runner.Follow.Report;
 
 namespace SyncDataBenchmark.Runner.Follow;
 

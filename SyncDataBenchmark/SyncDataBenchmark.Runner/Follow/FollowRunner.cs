@@ -2,6 +2,7 @@ using System.Globalization;
 using SyncData.Harness;
 using SyncData.Postgres;
 using SyncDataBenchmark.Runner.Report;
+using SyncDataBenchmark.Runner.Follow.Report;
 
 namespace SyncDataBenchmark.Runner.Follow;
 

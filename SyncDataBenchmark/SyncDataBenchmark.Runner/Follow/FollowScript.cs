@@ -3,6 +3,7 @@ using System.Text.RegularExpressions;
 using SyncData.Harness;
 using SyncData.Postgres;
 using SyncDataBenchmark.Runner.Report;
+using SyncDataBenchmark.Runner.Follow.Report;
 
 namespace SyncDataBenchmark.Runner.Follow;
 

@@ -10,11 +10,15 @@ public static class FollowSql
     public static string Read(string name) => EmbeddedText.Read(typeof(FollowSql).Assembly, $"Follow/{name}");
 
     /// <summary>The file's statements (separated by a line ending in ';') in turn, each its own transaction; {{table}} and the <paramref name="values"/> filled in.</summary>
-    public static async Task RunAsync(string connectionString, string name, SyncTable table, CancellationToken ct, params (string Key, string Value)[] values)
+    public static Task RunAsync(string connectionString, string name, SyncTable table, CancellationToken ct, params (string Key, string Value)[] values) =>
+        RunSqlAsync(connectionString, Read(name), table, ct, values);
+
+    /// <summary><paramref name="sql"/>'s statements in turn, as <see cref="RunAsync"/> runs a file's (the peers' shared subscription SQL).</summary>
+    public static async Task RunSqlAsync(string connectionString, string sql, SyncTable table, CancellationToken ct, params (string Key, string Value)[] values)
     {
         await using var connection = new NpgsqlConnection(connectionString);
         await connection.OpenAsync(ct);
-        foreach (var statement in Statements(Fill(Read(name), table, values)))
+        foreach (var statement in Statements(Fill(sql, table, values)))
         {
             await using var command = new NpgsqlCommand(statement, connection);
             await command.ExecuteNonQueryAsync(ct);

@@ -1,16 +1,21 @@
 using SyncData.Postgres;
 using SyncDataBenchmark.Runner.Report;
+using SyncDataBenchmark.Runner.Follow.Report;
 
 namespace SyncDataBenchmark.Runner.Follow;
 
 /// <summary>
 /// PostgreSQL's own logical replication as the peer: a publication and slot on the source, CREATE SUBSCRIPTION on the
-/// target with copy_data (its first copy), then the apply worker streams the changes (Peers/LogicalReplication's SQL,
-/// kept running instead of stopped after the initial sync).
+/// target with copy_data (its first copy), then the apply worker streams the changes (the source side and the drops are
+/// the LogicalReplication peers' own SQL, Peers/Shared/subscription-*.sql; the subscription is kept running instead of
+/// stopped after the initial sync).
 /// </summary>
 public sealed class NativeSubscriptionMechanism : IFollowMechanism
 {
     private static readonly TimeSpan CopyBound = TimeSpan.FromMinutes(15);
+
+    /// <summary>The shared subscription SQL's name: the subscription, its publication and its slot are the follow prefix.</summary>
+    private static readonly (string Key, string Value) Named = ("subscription", FollowMechanisms.Prefix);
 
     public string Name => "native subscription";
 
@@ -18,7 +23,7 @@ public sealed class NativeSubscriptionMechanism : IFollowMechanism
 
     public bool ReadsChangeLog => false;
 
-    /// <summary>The subscription's slot (subscription-source-setup.sql).</summary>
+    /// <summary>The subscription's slot (Peers/Shared/subscription-source-setup.sql, named as the subscription).</summary>
     public string? SlotOf(SyncTable table) => FollowMechanisms.Prefix;
 
     /// <summary>ALTER SUBSCRIPTION … DISABLE: the apply worker and its walsender stop; the slot stays.</summary>
@@ -33,7 +38,7 @@ public sealed class NativeSubscriptionMechanism : IFollowMechanism
 
     public async Task StartAsync(FollowContext lab, SyncTable table, CancellationToken ct)
     {
-        await FollowSql.RunAsync(lab.SourceDb, "subscription-source-setup.sql", table, ct);
+        await FollowSql.RunSqlAsync(lab.SourceDb, PeerFolder.Shared("subscription-source-setup.sql"), table, ct, Named);
         await FollowSql.RunAsync(lab.TargetDb, "subscription-target-setup.sql", table, ct, ("conninfo", FollowSql.Literal(Conninfo.From(lab.SourceDb, withPassword: true))));
         var until = DateTime.UtcNow + CopyBound;
         while (await StateAsync(lab, table, ct) is var (state, errors) && state != "r")
@@ -57,11 +62,11 @@ public sealed class NativeSubscriptionMechanism : IFollowMechanism
     {
         try
         {
-            await FollowSql.RunAsync(lab.TargetDb, "subscription-target-drop.sql", table, CancellationToken.None);
+            await FollowSql.RunSqlAsync(lab.TargetDb, PeerFolder.Shared("subscription-target-drop.sql"), table, CancellationToken.None, Named);
         }
         finally
         {
-            await FollowSql.RunAsync(lab.SourceDb, "subscription-source-drop.sql", table, CancellationToken.None);
+            await FollowSql.RunSqlAsync(lab.SourceDb, PeerFolder.Shared("subscription-source-drop.sql"), table, CancellationToken.None, Named);
         }
     }
 

@@ -3,6 +3,7 @@ using System.Net.Http.Json;
 using SyncData.Postgres;
 using SyncData.Shared;
 using SyncDataBenchmark.Runner.Report;
+using SyncDataBenchmark.Runner.Follow.Report;
 
 namespace SyncDataBenchmark.Runner.Follow;
 

@@ -1,5 +1,6 @@
 using SyncData.Postgres;
 using SyncDataBenchmark.Runner.Report;
+using SyncDataBenchmark.Runner.Follow.Report;
 
 namespace SyncDataBenchmark.Runner.Follow;
 

@@ -321,12 +321,13 @@ public sealed class BenchOptions
 
     /// <summary>
     /// --follow's rules: the options it honours (one size, the tables, the output, the lab's own cluster or --connection's,
-    /// --tmpfs, --batch-size as the follower's batch, --seed for the runs' order, --repeat as each cell's runs, --drain, --no-charts); every other one given is named as not applying.
+    /// --tmpfs, --batch-size as the follower's batch, --seed for the runs' order, --repeat as each cell's runs, --drain, --no-charts, one --profile for the
+    /// services); every other one given is named as not applying.
     /// </summary>
     private IEnumerable<(bool Broken, string Why)> FollowRules(CommandResult r)
     {
         var follow = r.GetResult(_follow) is { Implicit: false };
-        Option[] honoured = [_follow, _outage, _drain, _writeRate, _rows, _table, _out, _connection, _tmpfs, _batchSize, _seed, _repeat, _noCharts, _noSizeCheck];
+        Option[] honoured = [_follow, _outage, _drain, _writeRate, _rows, _table, _out, _connection, _tmpfs, _batchSize, _seed, _repeat, _noCharts, _noSizeCheck, _profile];
         var ignored = r.Children.OfType<OptionResult>().Where(o => !o.Implicit && !honoured.Contains(o.Option)).Select(o => o.Option.Name).ToList();
         return
         [
@@ -338,6 +339,7 @@ public sealed class BenchOptions
                 $"--follow measures its own matrix (mechanism × --write-rate × --table, on the lab's own tables at one --rows size) and cannot honour {string.Join(", ", ignored)}: "
                 + "those choose cases, peers, profiles, repeats, links or shares of the copy-once runs. Give them without --follow."),
             (follow && r.GetValue(_rows) is { Length: > 1 }, "--follow runs at one size: give --rows one number."),
+            (follow && OptionParsing.List(r.GetValue(_profile) ?? []).Count > 1, "--follow starts the services once, under one runtime profile: give --profile one name (default: default)."),
             (follow && OptionParsing.List(r.GetValue(_table) ?? []).Any(IsDescribedLabTable),
                 $"--follow follows the lab's users and orders by their own names: public.users, public.orders and {string.Join(", ", LabTables.Names)} (tables moved as described from their catalog) do not apply."),
         ];

@@ -38,7 +38,13 @@ public static class PeerFolder
         var result = new Dictionary<string, string>();
         foreach (var resource in assembly.GetManifestResourceNames().Where(n => n.StartsWith($"{Prefix}{folder}/", StringComparison.Ordinal)))
         {
-            var text = values.Aggregate(EmbeddedText.Read(assembly, resource), (t, v) => t.Replace("{{" + v.Key + "}}", v.Value, StringComparison.Ordinal));
+            // Twice: a shared text filled in may hold a peer's own placeholder in turn ({{subscription}} in the subscription's SQL).
+            var text = EmbeddedText.Read(assembly, resource);
+            for (var pass = 0; pass < 2; pass++)
+            {
+                text = values.Aggregate(text, (t, v) => t.Replace("{{" + v.Key + "}}", v.Value, StringComparison.Ordinal));
+            }
+
             var filled = ForTable(text, SyncTable.Default); // any table: only to find a placeholder nothing fills
             if (filled.IndexOf("{{", StringComparison.Ordinal) is >= 0 and var at && filled.IndexOf("}}", at, StringComparison.Ordinal) > at)
             {
@@ -63,7 +69,21 @@ public static class PeerFolder
         ["foreign_server"] = Shared("foreign-server.sql"),
     };
 
-    private static string Shared(string name) => EmbeddedText.Read(typeof(PeerFolder).Assembly, $"{Prefix}Shared/{name}");
+    /// <summary>
+    /// A subscription's SQL as placeholder values, its publication, slot and subscription named <paramref name="name"/>:
+    /// {{subscription_source_setup}}, {{subscription_source_drop}}, {{subscription_target_drop}} (Peers/Shared/, which
+    /// --follow's native subscription runs too) and {{subscription}}.
+    /// </summary>
+    public static IReadOnlyDictionary<string, string> Subscription(string name) => new Dictionary<string, string>
+    {
+        ["subscription_source_setup"] = Shared("subscription-source-setup.sql"),
+        ["subscription_source_drop"] = Shared("subscription-source-drop.sql"),
+        ["subscription_target_drop"] = Shared("subscription-target-drop.sql"),
+        ["subscription"] = name,
+    };
+
+    /// <summary>One of the peers' common files (Peers/Shared/), its placeholders unfilled.</summary>
+    public static string Shared(string name) => EmbeddedText.Read(typeof(PeerFolder).Assembly, $"{Prefix}Shared/{name}");
 
     /// <summary>
     /// A peer's text for <paramref name="table"/>: {{table}} its name as SQL spells it (a user's table quoted,

@@ -1,4 +1,5 @@
 using Spectre.Console;
+using SyncDataBenchmark.Runner.Follow.Report;
 
 namespace SyncDataBenchmark.Runner.Report;
 

@@ -1,5 +1,6 @@
 using System.Text;
 using static SyncDataBenchmark.Runner.Report.ReportFormat;
+using SyncDataBenchmark.Runner.Follow.Report;
 
 namespace SyncDataBenchmark.Runner.Report;
 
@@ -70,6 +71,12 @@ public static class MarkdownReport
             : "**Not every follow run verified and left nothing behind**: see the Verified column.").AppendLine();
         md.AppendLine($"- Rows: {Rows(report.Parameters.Rows)} seeded in each table before the first run (the load then changes them)");
         MarkdownParameters.AppendMachine(md, report);
+        if (report.Parameters.Profiles.FirstOrDefault(p => p.Main) is { Name: not SyncData.Harness.RuntimeProfiles.DefaultName } profile)
+        {
+            // Said only when not the default: every earlier follow record ran under it and renders as it did.
+            md.AppendLine($"- Runtime profile of both services: **{profile.Name}** ({profile.Description}), `--profile`");
+        }
+
         FollowTable.Append(md, report.Follow);
         AppendList(md, "Failures:", report.Problems);
         return md.ToString();

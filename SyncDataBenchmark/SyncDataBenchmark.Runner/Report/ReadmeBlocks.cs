@@ -1,5 +1,6 @@
 using System.Text;
 using System.Text.RegularExpressions;
+using SyncDataBenchmark.Runner.Follow.Report;
 
 namespace SyncDataBenchmark.Runner.Report;
 

@@ -1,4 +1,5 @@
 using System.Text.Json;
+using SyncDataBenchmark.Runner.Follow.Report;
 
 namespace SyncDataBenchmark.Runner.Report;
 

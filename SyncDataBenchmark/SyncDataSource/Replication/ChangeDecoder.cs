@@ -10,7 +10,7 @@ namespace SyncDataSource.Replication;
 /// included (Npgsql's stream desynchronises on a value or message left unread: npgsql#4237, #5208). A relation whose
 /// columns are not the table's COPY columns (a DDL change on the source) is a named failure, not silent drift.
 /// </summary>
-internal sealed class ChangeDecoder(SyncTable table, FrameWriter frames)
+internal sealed class ChangeDecoder(SyncTable table, FrameQueue frames)
 {
     private const string HeartbeatPrefix = "syncdata-heartbeat";
     private readonly List<string> _columns = [.. ReplicationSql.ColumnNames(table)];
@@ -26,38 +26,38 @@ internal sealed class ChangeDecoder(SyncTable table, FrameWriter frames)
                 _positions = Positions(relation);
                 break;
             case InsertMessage insert:
-                await frames.WriteAsync(await RowAsync(ChangeFrame.Insert, insert.NewRow, ct), ct);
+                await frames.AddAsync(await RowAsync(ChangeFrame.Insert, insert.NewRow, ct), ct);
                 break;
             case IndexUpdateMessage keyChanged:
                 // The key changed: the old key's row goes, the new one comes (read in the order they were sent).
-                await frames.WriteAsync(await RowAsync(ChangeFrame.Delete, keyChanged.Key, ct), ct);
-                await frames.WriteAsync(await RowAsync(ChangeFrame.Update, keyChanged.NewRow, ct), ct);
+                await frames.AddAsync(await RowAsync(ChangeFrame.Delete, keyChanged.Key, ct), ct);
+                await frames.AddAsync(await RowAsync(ChangeFrame.Update, keyChanged.NewRow, ct), ct);
                 break;
             case FullUpdateMessage full:
                 await RowAsync(ChangeFrame.Update, full.OldRow, ct);
-                await frames.WriteAsync(await RowAsync(ChangeFrame.Update, full.NewRow, ct), ct);
+                await frames.AddAsync(await RowAsync(ChangeFrame.Update, full.NewRow, ct), ct);
                 break;
             case UpdateMessage update:
-                await frames.WriteAsync(await RowAsync(ChangeFrame.Update, update.NewRow, ct), ct);
+                await frames.AddAsync(await RowAsync(ChangeFrame.Update, update.NewRow, ct), ct);
                 break;
             case KeyDeleteMessage delete:
-                await frames.WriteAsync(await RowAsync(ChangeFrame.Delete, delete.Key, ct), ct);
+                await frames.AddAsync(await RowAsync(ChangeFrame.Delete, delete.Key, ct), ct);
                 break;
             case FullDeleteMessage delete:
-                await frames.WriteAsync(await RowAsync(ChangeFrame.Delete, delete.OldRow, ct), ct);
+                await frames.AddAsync(await RowAsync(ChangeFrame.Delete, delete.OldRow, ct), ct);
                 break;
             case TruncateMessage:
                 throw new InvalidOperationException($"{table.Name} was truncated on the source: NpgsqlReplication does not apply TRUNCATE; drop the slot and start anew (a first copy).");
             case CommitMessage commit:
                 // Received now: Npgsql's stream has just yielded it (the end of the decode stage, the start of the relay).
-                await frames.WriteAsync(new ChangeFrame(ChangeFrame.Commit, Lsn: commit.TransactionEndLsn.ToString(), CommittedAt: commit.TransactionCommitTimestamp,
+                await frames.AddAsync(new ChangeFrame(ChangeFrame.Commit, Lsn: commit.TransactionEndLsn.ToString(), CommittedAt: commit.TransactionCommitTimestamp,
                     ReceivedAt: DateTimeOffset.UtcNow), ct);
                 break;
             case LogicalDecodingMessage decodingMessage:
                 await decodingMessage.Data.CopyToAsync(Stream.Null, ct);
                 if (decodingMessage.Prefix == HeartbeatPrefix)
                 {
-                    await frames.WriteAsync(new ChangeFrame(ChangeFrame.Heartbeat, Lsn: decodingMessage.MessageLsn.ToString()), ct);
+                    await frames.AddAsync(new ChangeFrame(ChangeFrame.Heartbeat, Lsn: decodingMessage.MessageLsn.ToString()), ct);
                 }
 
                 break;

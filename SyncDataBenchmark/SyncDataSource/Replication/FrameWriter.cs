@@ -6,8 +6,9 @@ using SyncData.Shared;
 namespace SyncDataSource.Replication;
 
 /// <summary>
-/// The stream's frames onto the response, one JSON object a line, written straight into the response's pipe; flushed at
-/// each commit, heartbeat and every <see cref="FlushEvery"/> frames (a large transaction streams, never piles up).
+/// The stream's frames onto the response, one JSON object a line, written straight into the response's pipe; flushed
+/// every <see cref="FlushEvery"/> frames (a large transaction streams, never piles up) and at each commit, heartbeat and
+/// the first copy's end, unless the caller flushes itself (the changes: <see cref="FrameQueue"/>).
 /// </summary>
 internal sealed class FrameWriter(HttpResponse response)
 {
@@ -16,14 +17,17 @@ internal sealed class FrameWriter(HttpResponse response)
     private Utf8JsonWriter? _json;
     private int _unflushed;
 
-    public async ValueTask WriteAsync(ChangeFrame frame, CancellationToken ct)
+    public ValueTask WriteAsync(ChangeFrame frame, CancellationToken ct) => WriteAsync(frame, flushAtCommit: true, ct);
+
+    /// <param name="flushAtCommit">False when the caller flushes itself (FrameQueue: once nothing more waits).</param>
+    public async ValueTask WriteAsync(ChangeFrame frame, bool flushAtCommit, CancellationToken ct)
     {
         var json = _json ??= new Utf8JsonWriter(_pipe);
         JsonSerializer.Serialize(json, frame, SyncJsonContext.Default.ChangeFrame);
         json.Flush();
         json.Reset();
         _pipe.Write("\n"u8);
-        if (++_unflushed >= FlushEvery || frame.Op is ChangeFrame.Commit or ChangeFrame.Heartbeat or ChangeFrame.Copied)
+        if (++_unflushed >= FlushEvery || (flushAtCommit && frame.Op is ChangeFrame.Commit or ChangeFrame.Heartbeat or ChangeFrame.Copied))
         {
             await FlushAsync(ct);
         }

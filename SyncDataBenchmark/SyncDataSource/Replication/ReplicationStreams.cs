@@ -172,7 +172,26 @@ public sealed class ReplicationStreams(NpgsqlDataSource source, IConfiguration c
         }
 
         using var heartbeats = new HeartbeatLoop(source, TimeSpan.FromSeconds(options.Value.HeartbeatSeconds), logger, ct);
-        var decoder = new ChangeDecoder(table, frames);
+        var queue = new FrameQueue(frames, ct);
+        try
+        {
+            await DecodeAsync(table, session, replication, slot, resume, queue, ct);
+        }
+        catch
+        {
+            // The failure frame comes after every frame handed over, and only once nothing else writes the response.
+            await queue.AbandonAsync();
+            throw;
+        }
+
+        await queue.DrainAsync();
+    }
+
+    /// <summary>The slot's messages from <paramref name="resume"/>, decoded into <paramref name="queue"/> until the stream ends or fails.</summary>
+    private static async Task DecodeAsync(SyncTable table, ReplicationSession session, LogicalReplicationConnection replication, PgOutputReplicationSlot slot,
+        NpgsqlLogSequenceNumber resume, FrameQueue queue, CancellationToken ct)
+    {
+        var decoder = new ChangeDecoder(table, queue);
         var streamOptions = new PgOutputReplicationOptions(session.Slot, PgOutputProtocolVersion.V1, binary: false, messages: true);
         // The session lets go of the connection before Npgsql's enumerator ends (that clears its feedback timers).
         await using var messages = replication.StartReplication(slot, streamOptions, ct, resume).GetAsyncEnumerator(ct);

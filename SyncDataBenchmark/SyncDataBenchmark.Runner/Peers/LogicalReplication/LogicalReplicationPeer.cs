@@ -9,5 +9,6 @@ public static class LogicalReplicationPeer
 {
     public static PeerDefinition Definition { get; } = PeerFolder.Load("LogicalReplication", PeerDefinition.LogicalReplicationKey,
         "logical replication initial sync", "publication + logical slot (pgoutput) on the source",
-        "truncate, CREATE SUBSCRIPTION (copy_data), wait until the table is synchronised", "psql", PeerScopes.TargetStatements);
+        "truncate, CREATE SUBSCRIPTION (copy_data), wait until the table is synchronised", "psql", PeerScopes.TargetStatements,
+        PeerFolder.Subscription("syncdata_peer"));
 }

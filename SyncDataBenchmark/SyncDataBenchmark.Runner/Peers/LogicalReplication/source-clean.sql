@@ -1,2 +1,1 @@
-drop publication if exists syncdata_peer;
-select pg_drop_replication_slot(slot_name) from pg_replication_slots where slot_name = 'syncdata_peer';
+{{subscription_source_drop}}

@@ -1,1 +1,1 @@
-drop subscription if exists syncdata_peer;
+{{subscription_target_drop}}

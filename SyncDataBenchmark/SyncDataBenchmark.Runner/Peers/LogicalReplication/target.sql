@@ -3,16 +3,16 @@
 \getenv src_conninfo SRC_CONNINFO
 select extract(epoch from clock_timestamp());
 truncate {{table}};
-create subscription syncdata_peer connection :'src_conninfo' publication syncdata_peer
-    with (create_slot = false, slot_name = 'syncdata_peer', copy_data = true);
+create subscription {{subscription}} connection :'src_conninfo' publication {{subscription}}
+    with (create_slot = false, slot_name = '{{subscription}}', copy_data = true);
 do $$
 declare
     deadline timestamptz := clock_timestamp() + interval '30 minutes';
 begin
     loop
         exit when exists (select from pg_subscription_rel r join pg_subscription s on s.oid = r.srsubid
-                          where s.subname = 'syncdata_peer' and r.srrelid = '{{table}}'::regclass and r.srsubstate in ('s', 'r'));
-        if exists (select from pg_stat_subscription_stats where subname = 'syncdata_peer' and sync_error_count > 0) then
+                          where s.subname = '{{subscription}}' and r.srrelid = '{{table}}'::regclass and r.srsubstate in ('s', 'r'));
+        if exists (select from pg_stat_subscription_stats where subname = '{{subscription}}' and sync_error_count > 0) then
             raise exception 'the initial table synchronisation failed (its error is in the server log)';
         end if;
         if clock_timestamp() > deadline then

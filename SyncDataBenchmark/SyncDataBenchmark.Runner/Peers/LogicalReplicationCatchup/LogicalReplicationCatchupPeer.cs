@@ -10,5 +10,6 @@ public static class LogicalReplicationCatchupPeer
 {
     public static PeerDefinition Definition { get; } = PeerFolder.Load("LogicalReplicationCatchup", PeerDefinition.LogicalReplicationCatchupKey,
         "logical replication catch-up", "publication + logical slot (pgoutput), made before the change",
-        "subscription in sync before the change: enable it, wait until caught up", "psql", PeerScopes.TargetStatements) with { Changes = true };
+        "subscription in sync before the change: enable it, wait until caught up", "psql", PeerScopes.TargetStatements,
+        PeerFolder.Subscription("syncdata_catchup")) with { Changes = true };
 }

@@ -1,1 +1,1 @@
-drop subscription if exists syncdata_catchup;
+{{subscription_target_drop}}

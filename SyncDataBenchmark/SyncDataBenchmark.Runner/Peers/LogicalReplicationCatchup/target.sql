@@ -4,15 +4,15 @@
 \getenv catchup_lsn CATCHUP_LSN
 select set_config('syncdata.catchup_lsn', :'catchup_lsn', false) \g /dev/null
 select extract(epoch from clock_timestamp());
-alter subscription syncdata_catchup enable;
+alter subscription {{subscription}} enable;
 do $$
 declare
     deadline timestamptz := clock_timestamp() + interval '30 minutes';
 begin
     loop
         exit when exists (select from pg_stat_subscription
-                          where subname = 'syncdata_catchup' and latest_end_lsn >= current_setting('syncdata.catchup_lsn')::pg_lsn);
-        if exists (select from pg_stat_subscription_stats where subname = 'syncdata_catchup' and apply_error_count > 0) then
+                          where subname = '{{subscription}}' and latest_end_lsn >= current_setting('syncdata.catchup_lsn')::pg_lsn);
+        if exists (select from pg_stat_subscription_stats where subname = '{{subscription}}' and apply_error_count > 0) then
             raise exception 'applying the changes failed (its error is in the server log)';
         end if;
         if clock_timestamp() > deadline then

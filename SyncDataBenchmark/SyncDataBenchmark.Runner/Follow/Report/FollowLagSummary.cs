@@ -1,6 +1,7 @@
+using SyncDataBenchmark.Runner.Report;
 using HdrHistogram;
 
-namespace SyncDataBenchmark.Runner.Report;
+namespace SyncDataBenchmark.Runner.Follow.Report;
 
 /// <summary>
 /// A follow run's commit-to-applied lag, summarised from its sample (FollowLag: one lag per surviving row whose source

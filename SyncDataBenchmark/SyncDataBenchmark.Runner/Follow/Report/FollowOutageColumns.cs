@@ -1,6 +1,7 @@
+using SyncDataBenchmark.Runner.Report;
 using static SyncDataBenchmark.Runner.Report.ReportFormat;
 
-namespace SyncDataBenchmark.Runner.Report;
+namespace SyncDataBenchmark.Runner.Follow.Report;
 
 /// <summary>The outage table's columns (--outage), each declared once with its legend, as FollowColumns.</summary>
 public static class FollowOutageColumns

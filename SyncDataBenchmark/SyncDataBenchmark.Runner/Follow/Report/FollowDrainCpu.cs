@@ -1,4 +1,5 @@
-namespace SyncDataBenchmark.Runner.Report;
+using SyncDataBenchmark.Runner.Report;
+namespace SyncDataBenchmark.Runner.Follow.Report;
 
 /// <summary>
 /// The CPU (ms, user + system, /proc) spent from a drain's restart until the target caught up: each .NET service the

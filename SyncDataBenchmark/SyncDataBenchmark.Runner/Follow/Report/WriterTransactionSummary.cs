@@ -1,6 +1,7 @@
+using SyncDataBenchmark.Runner.Report;
 using Perfolizer.Mathematics.QuantileEstimators;
 
-namespace SyncDataBenchmark.Runner.Report;
+namespace SyncDataBenchmark.Runner.Follow.Report;
 
 /// <summary>
 /// What a follow run's writers paid per transaction: pgbench's own per-transaction log (-l), each transaction's time

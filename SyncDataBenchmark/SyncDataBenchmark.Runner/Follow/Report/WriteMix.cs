@@ -1,4 +1,5 @@
-namespace SyncDataBenchmark.Runner.Report;
+using SyncDataBenchmark.Runner.Report;
+namespace SyncDataBenchmark.Runner.Follow.Report;
 
 /// <summary>
 /// Inserted, updated and deleted rows: a write load's asked mix (rows per transaction, its script's '-- mix:' line) or

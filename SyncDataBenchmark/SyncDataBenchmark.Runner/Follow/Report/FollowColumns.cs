@@ -1,6 +1,7 @@
+using SyncDataBenchmark.Runner.Report;
 using static SyncDataBenchmark.Runner.Report.ReportFormat;
 
-namespace SyncDataBenchmark.Runner.Report;
+namespace SyncDataBenchmark.Runner.Follow.Report;
 
 /// <summary>The "Keeping a copy fresh" table's columns (--follow), each declared once with its legend (as SummaryColumns).</summary>
 public static class FollowColumns
@@ -52,8 +53,9 @@ public static class FollowColumns
         + "relay, to SomeService reading the commit frame (JSON, flush, HTTP/2, parsing); queue, to the target transaction of its batch beginning (frames ahead of it, "
         + "the batch before it and its acknowledgement); apply, to that transaction's commit returning (delete, COPY into staging, MERGE, LSN, commit). The four "
         + "add up to the transaction's lag as SomeService sees it (the WAL-timed Lag above ends at the commit record, a little before the commit returns). "
-        + "One host's clock (PostgreSQL's and both services'): on two hosts the decode/relay split would need their clocks synced. Ack is the acknowledgement "
-        + "after each batch (the next batch waits for it), and the batch size its transactions and changes, each over the run's batches. "
+        + "One host's clock (PostgreSQL's and both services'): on two hosts the decode/relay split would need their clocks synced. Ack is what the follower spent acknowledging "
+        + "after each batch (the request's round trip, which the next batch waited for, until the acknowledgements went off the apply path; since, the hand-over alone), "
+        + "and the batch size its transactions and changes, each over the run's batches. "
         + ReportFormat.None + ": the mechanism has no stages (or the record predates them).";
 
     /// <summary>The "Where NpgsqlReplication's lag goes" table's columns: the run, then each stage's quantiles (— for a run without stages).</summary>

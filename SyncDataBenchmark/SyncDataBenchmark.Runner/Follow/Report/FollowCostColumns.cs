@@ -1,6 +1,7 @@
+using SyncDataBenchmark.Runner.Report;
 using static SyncDataBenchmark.Runner.Report.ReportFormat;
 
-namespace SyncDataBenchmark.Runner.Report;
+namespace SyncDataBenchmark.Runner.Follow.Report;
 
 /// <summary>
 /// The follow section's cost table (--follow): what the source's writers paid per transaction and what each .NET service

@@ -1,4 +1,5 @@
-namespace SyncDataBenchmark.Runner.Report;
+using SyncDataBenchmark.Runner.Report;
+namespace SyncDataBenchmark.Runner.Follow.Report;
 
 /// <summary>
 /// --outage after a follow run's catch-up: the mechanism stopped applying for <see cref="Seconds"/> while pgbench wrote on

@@ -1,6 +1,7 @@
+using SyncDataBenchmark.Runner.Report;
 using SyncData.Shared;
 
-namespace SyncDataBenchmark.Runner.Report;
+namespace SyncDataBenchmark.Runner.Follow.Report;
 
 /// <summary>
 /// Where NpgsqlReplication's commit-to-applied lag went in a follow run (docs/replication.md, "Where the lag goes"): over

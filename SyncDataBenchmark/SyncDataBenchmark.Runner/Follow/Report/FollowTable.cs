@@ -1,6 +1,7 @@
+using SyncDataBenchmark.Runner.Report;
 using System.Text;
 
-namespace SyncDataBenchmark.Runner.Report;
+namespace SyncDataBenchmark.Runner.Follow.Report;
 
 /// <summary>results.md's "Keeping a copy fresh" section: one row per table × rate × mechanism (medians of the repeats), then one per run, from the record alone; then what it cost, and any outage, each its own table.</summary>
 public static class FollowTable

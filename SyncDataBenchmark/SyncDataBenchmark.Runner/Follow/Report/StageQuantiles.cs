@@ -1,6 +1,7 @@
+using SyncDataBenchmark.Runner.Report;
 using Perfolizer.Mathematics.QuantileEstimators;
 
-namespace SyncDataBenchmark.Runner.Report;
+namespace SyncDataBenchmark.Runner.Follow.Report;
 
 /// <summary>One figure of a follow run's stages (FollowStageSummary): Perfolizer's sample quantiles (Hyndman–Fan type 7, as FollowLagSummary).</summary>
 public sealed record StageQuantiles(double P50, double P95, double P99)

@@ -1,6 +1,7 @@
+using SyncDataBenchmark.Runner.Report;
 using SyncData.Shared;
 
-namespace SyncDataBenchmark.Runner.Report;
+namespace SyncDataBenchmark.Runner.Follow.Report;
 
 /// <summary>
 /// What one service spent over a --follow run's load and catch-up, from its own measurement windows (ServiceFigures):

@@ -1,4 +1,5 @@
-namespace SyncDataBenchmark.Runner.Report;
+using SyncDataBenchmark.Runner.Report;
+namespace SyncDataBenchmark.Runner.Follow.Report;
 
 /// <summary>
 /// One run of the --follow matrix: a mechanism keeping <see cref="Table"/>'s copy fresh while pgbench wrote at

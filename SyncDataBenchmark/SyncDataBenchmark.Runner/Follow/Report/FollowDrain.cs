@@ -1,4 +1,5 @@
-namespace SyncDataBenchmark.Runner.Report;
+using SyncDataBenchmark.Runner.Report;
+namespace SyncDataBenchmark.Runner.Follow.Report;
 
 /// <summary>
 /// A mechanism's capacity (--drain): a backlog of <see cref="BacklogChanges"/> changes written while it was stopped

@@ -1,6 +1,7 @@
+using SyncDataBenchmark.Runner.Report;
 using static SyncDataBenchmark.Runner.Report.ReportFormat;
 
-namespace SyncDataBenchmark.Runner.Report;
+namespace SyncDataBenchmark.Runner.Follow.Report;
 
 /// <summary>
 /// results.md's and README's follow summary (--follow): one row per table × write rate × mechanism, each figure the

@@ -1,6 +1,7 @@
+using SyncDataBenchmark.Runner.Report;
 using SyncData.Shared;
 
-namespace SyncDataBenchmark.Runner.Report;
+namespace SyncDataBenchmark.Runner.Follow.Report;
 
 /// <summary>
 /// Both services' spending over a --follow run's load and catch-up (docs/replication.md, "The --follow matrix"); a

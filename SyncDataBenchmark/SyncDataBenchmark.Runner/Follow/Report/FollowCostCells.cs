@@ -1,6 +1,7 @@
+using SyncDataBenchmark.Runner.Report;
 using static SyncDataBenchmark.Runner.Report.ReportFormat;
 
-namespace SyncDataBenchmark.Runner.Report;
+namespace SyncDataBenchmark.Runner.Follow.Report;
 
 /// <summary>The follow table's cost cells (FollowColumns): per change applied, the total in brackets; "—" where no .NET process takes part.</summary>
 public static class FollowCostCells

@@ -94,7 +94,16 @@ public sealed class OwnTableBenchTests
             // The target was emptied before the run: it differed from the source.
             Assert.Equal(0L, run.GetProperty("targetBefore").GetProperty("rows").GetInt64());
         });
-        Assert.Empty(report.GetProperty("peers").EnumerateArray());
+        // The floor (issue 65): the read-only peers ran on the team's table too, each verified (the dump compared after
+        // the run says they only read it).
+        var peers = report.GetProperty("peers").EnumerateArray().ToList();
+        Assert.Equal(["pgcopydb", "psql-binary", "psql-text"], peers.Select(p => p.GetProperty("peer").GetString()!).Distinct().Order(StringComparer.Ordinal));
+        Assert.All(peers, peer =>
+        {
+            Assert.True(peer.GetProperty("ok").GetBoolean() && peer.GetProperty("verified").GetBoolean(), peer.ToString());
+            Assert.Equal(Table, peer.GetProperty("table").GetString());
+            Assert.Equal(2_004L, peer.GetProperty("rows").GetInt64());
+        });
     }
 
     /// <summary>The database as pg_dump writes it (schema, rows, grants), and what pg_dump does not show.</summary>

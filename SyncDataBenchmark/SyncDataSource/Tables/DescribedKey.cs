@@ -25,6 +25,11 @@ internal static class DescribedKey<TRow>
 
     private static readonly Type[] KeyTypes = [.. KeyProperties.Select(p => p.PropertyType)];
 
+    /// <summary>ValueTuple.Create over the key's types, found once: both sides of the comparison are built by it for every page.</summary>
+    private static readonly MethodInfo? CreateTuple = KeyTypes.Length is > 0 and <= MostColumns
+        ? typeof(ValueTuple).GetMethods().Single(m => m.Name == nameof(ValueTuple.Create) && m.GetGenericArguments().Length == KeyTypes.Length).MakeGenericMethod(KeyTypes)
+        : null;
+
     private static readonly MethodInfo GreaterThan = typeof(NpgsqlDbFunctionsExtensions).GetMethod(
         nameof(NpgsqlDbFunctionsExtensions.GreaterThan), [typeof(DbFunctions), typeof(ITuple), typeof(ITuple)])!;
 
@@ -73,14 +78,7 @@ internal static class DescribedKey<TRow>
     }
 
     /// <summary>ValueTuple.Create(<paramref name="items"/>): Npgsql translates the call to a row value.</summary>
-    private static MethodCallExpression Tuple(IEnumerable<Expression> items)
-    {
-        var arguments = items.ToArray();
-        var create = typeof(ValueTuple).GetMethods()
-            .Single(m => m.Name == nameof(ValueTuple.Create) && m.GetGenericArguments().Length == arguments.Length)
-            .MakeGenericMethod([.. arguments.Select(a => a.Type)]);
-        return Expression.Call(create, arguments);
-    }
+    private static MethodCallExpression Tuple(IEnumerable<Expression> items) => Expression.Call(CreateTuple!, items);
 
     /// <summary>A value as a captured local reads: the field of a constant holder (StrongBox), so a parameter, not a literal.</summary>
     private static MemberExpression Captured(object value, Type type)

@@ -125,6 +125,8 @@ public static class RowClassSource
         source.AppendLine("    /// <summary>A pool of contexts over <paramref name=\"dataSource\"/> (its connections opened by EF), as the lab's own contexts are pooled: a context is built and its services resolved once, not per request.</summary>");
         source.AppendLine($"    public static System.Func<DbContext> Pool(NpgsqlDataSource dataSource) => new Microsoft.EntityFrameworkCore.Infrastructure.PooledDbContextFactory<{context}>(");
         source.AppendLine($"        new DbContextOptionsBuilder<{context}>().UseNpgsql(dataSource{(mapEnums.Length == 0 ? "" : $", o => o{mapEnums}")}).Options).CreateDbContext;");
+        // Whether MapTypes maps anything: a table that maps nothing is read and written on the service's own data source.
+        source.AppendLine($"    public const bool MapsTypes = {(nodaTime || mapped.Count > 0 ? "true" : "false")};");
         source.AppendLine("    public static void MapTypes(NpgsqlDataSourceBuilder dataSource)").AppendLine("    {");
         if (nodaTime)
         {

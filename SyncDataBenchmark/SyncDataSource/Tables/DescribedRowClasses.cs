@@ -10,16 +10,17 @@ namespace SyncDataSource.Tables;
 
 /// <summary>
 /// The row classes generated for the described tables the EF fetches serve: compiled once per description (the same
-/// description generates the same source), each with a data source of its own on the service's connection settings,
-/// on which the generated enums are mapped (Npgsql takes type mappings only while a data source is built, and the
-/// service's was built before any table was described). Made at the first request of a table, kept for the process.
+/// description generates the same source), read on the service's own data source, or for a table with enums or an
+/// interval on a data source of its own on the same settings, on which they are mapped (Npgsql takes type mappings only
+/// while a data source is built, and the service's was built before any table was described). Made at the first
+/// request of a table, kept for the process.
 /// </summary>
-public sealed class DescribedRowClasses(IConfiguration configuration) : IAsyncDisposable
+public sealed class DescribedRowClasses(IConfiguration configuration, NpgsqlDataSource service) : IAsyncDisposable
 {
     private const string Prefix = "SyncDataSource.Generated";
     // By the described table itself (DescribedTables keeps one per name): a page request finds its classes without
     // generating their source again, which would be work inside the run's measured window, once per page.
-    private readonly ConcurrentDictionary<SyncTable, Lazy<(IDescribedSourceRows Rows, NpgsqlDataSource DataSource)>> _tables = new(ReferenceEqualityComparer.Instance);
+    private readonly ConcurrentDictionary<SyncTable, Lazy<(IDescribedSourceRows Rows, NpgsqlDataSource? Own)>> _tables = new(ReferenceEqualityComparer.Instance);
 
     /// <summary>
     /// <paramref name="table"/>'s rows through its generated classes; an <see cref="InvalidOperationException"/> naming
@@ -31,7 +32,7 @@ public sealed class DescribedRowClasses(IConfiguration configuration) : IAsyncDi
         return _tables.GetOrAdd(table, t => new(() => Build(t.Name, description))).Value.Rows;
     }
 
-    private (IDescribedSourceRows, NpgsqlDataSource) Build(string name, TableDescription description)
+    private (IDescribedSourceRows, NpgsqlDataSource?) Build(string name, TableDescription description)
     {
         // The same description generates the same source: its namespace, named after it, is compiled once per process.
         var ns = RowClassCompiler.Namespace(Prefix, RowClassSource.Generate(name, description, Prefix, []));
@@ -39,23 +40,34 @@ public sealed class DescribedRowClasses(IConfiguration configuration) : IAsyncDi
         var entityName = RowClassSource.EntityOf(description);
         var entity = assembly.GetType($"{ns}.{entityName}", throwOnError: true)!;
         var context = assembly.GetType($"{ns}.{RowClassSource.ContextOf(entityName)}", throwOnError: true)!;
-        var connectionString = configuration.GetConnectionString("Source") ?? throw new InvalidOperationException("ConnectionStrings:Source is not configured.");
-        var builder = new NpgsqlDataSourceBuilder(connectionString) { Name = "Source" };
-        context.GetMethod("MapTypes")!.CreateDelegate<Action<NpgsqlDataSourceBuilder>>()(builder);
-        var dataSource = builder.Build();
+        // A table with nothing to map (no enum, no interval) is read on the service's own data source, as a built-in table is.
+        var own = (bool)context.GetField("MapsTypes")!.GetValue(null)! ? OwnDataSource(context) : null;
+        var dataSource = own ?? service;
         // Pooled, as SendableDbContext is: a context made and disposed per page paid EF's options lookup and service
         // resolution on every page (seen in dotnet-trace: DbContext.get_ContextServices, ServiceProviderCache, Interceptors).
         var pool = context.GetMethod("Pool")!.CreateDelegate<Func<NpgsqlDataSource, Func<DbContext>>>()(dataSource);
         var query = SendableSelect.Of(description, SendableDbContext.Refusal);
         var rows = (IDescribedSourceRows)Activator.CreateInstance(typeof(DescribedSourceRows<>).MakeGenericType(entity), pool, query)!;
-        return (rows, dataSource);
+        return (rows, own);
+    }
+
+    /// <summary>A data source on the service's connection settings with the context's enums (and NodaTime) mapped: Npgsql takes them only while one is built.</summary>
+    private NpgsqlDataSource OwnDataSource(Type context)
+    {
+        var connectionString = configuration.GetConnectionString("Source") ?? throw new InvalidOperationException("ConnectionStrings:Source is not configured.");
+        var builder = new NpgsqlDataSourceBuilder(connectionString) { Name = "Source" };
+        context.GetMethod("MapTypes")!.CreateDelegate<Action<NpgsqlDataSourceBuilder>>()(builder);
+        return builder.Build();
     }
 
     public async ValueTask DisposeAsync()
     {
         foreach (var table in _tables.Values.Where(t => t.IsValueCreated))
         {
-            await table.Value.DataSource.DisposeAsync();
+            if (table.Value.Own is { } own)
+            {
+                await own.DisposeAsync();
+            }
         }
     }
 }

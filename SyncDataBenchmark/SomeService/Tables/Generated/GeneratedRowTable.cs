@@ -19,7 +19,7 @@ namespace SomeService.Tables.Generated;
 /// and the refusals of an Arrow or gRPC value the class cannot hold. The generated subclass adds GrpcStream's rows when
 /// protoc compiled the table's messages.
 /// </summary>
-public abstract class GeneratedRowTable<TRow>(SyncTable table, NpgsqlDataSource dataSource) : RowTable<TRow>
+public abstract class GeneratedRowTable<TRow>(SyncTable table, NpgsqlDataSource? dataSource) : RowTable<TRow>
     where TRow : class
 {
     public override SyncTable Table => table;
@@ -59,13 +59,20 @@ public abstract class GeneratedRowTable<TRow>(SyncTable table, NpgsqlDataSource 
     /// <summary>How a batch's rows are named in a refusal: "an Arrow record batch", "a gRPC message".</summary>
     protected const string ArrowBatch = "an Arrow record batch", GrpcBatch = "a gRPC message";
 
-    /// <summary>PostgreSQL's numeric text into decimal, kept only when decimal prints it back identically (as OrdersArrowReader).</summary>
-    protected decimal DecimalOf(string text, string column, string batch, int index, TRow row) =>
-        decimal.TryParse(text, NumberStyles.AllowLeadingSign | NumberStyles.AllowDecimalPoint, CultureInfo.InvariantCulture, out var value)
-        && value.ToString(CultureInfo.InvariantCulture) == text
+    /// <summary>
+    /// PostgreSQL's numeric text into decimal, kept only when decimal prints it back identically (as OrdersGrpcRows): printed
+    /// into the stack, not a string per value (a string each was 3 a row of orders, the 1.04–1.05× of GrpcStream's allocation).
+    /// </summary>
+    protected decimal DecimalOf(string text, string column, string batch, int index, TRow row)
+    {
+        Span<char> printed = stackalloc char[64];
+        return decimal.TryParse(text, NumberStyles.AllowLeadingSign | NumberStyles.AllowDecimalPoint, CultureInfo.InvariantCulture, out var value)
+               && value.TryFormat(printed, out var length, provider: CultureInfo.InvariantCulture)
+               && printed[..length].SequenceEqual(text)
             ? value
             : throw Refused(batch, index, row, column, text,
                 ".NET's decimal holds a 96-bit integer over a power of ten up to 28: no NaN, no ±Infinity, at most 28 decimal places, about 28-29 significant digits");
+    }
 
     /// <summary>PostgreSQL's microseconds since 2000 (±infinity as int64 max/min) into DateTime.</summary>
     protected DateTime TimestampOf(long micros, DateTimeKind kind, string column, string batch, int index, TRow row) =>

@@ -11,10 +11,11 @@ namespace SomeService.Tables.Generated;
 
 /// <summary>
 /// The row tables generated for described tables, made at the trigger (outside the run's measured window, as the
-/// catalog read is) and kept: the classes compiled once per description (<see cref="RowClassCompiler"/>), and for each a
-/// data source of its own on the target's connection settings, on which the generated enums are mapped. Npgsql takes
-/// type mappings only while a data source is built, and the service's target data source is built before any table is
-/// described, so a run of a generated table opens its connection from this one (SyncTransfer, <see cref="IRowTable.DataSource"/>).
+/// catalog read is) and kept: the classes compiled once per description (<see cref="RowClassCompiler"/>), and for a
+/// table with enums or an interval a data source of its own on the target's connection settings, on which they are
+/// mapped. Npgsql takes type mappings only while a data source is built, and the service's target data source is built
+/// before any table is described, so a run of such a table opens its connection from this one (SyncTransfer,
+/// <see cref="IRowTable.DataSource"/>); any other table's run uses the service's own, as a built-in table's does.
 /// </summary>
 public sealed class GeneratedRowTables(IConfiguration configuration, IOptions<SyncOptions> options) : IAsyncDisposable
 {
@@ -47,6 +48,13 @@ public sealed class GeneratedRowTables(IConfiguration configuration, IOptions<Sy
 
         var source = Generate(table, ns, messages is null ? null : wire);
         var type = RowClassCompiler.Compile(source, ns, messages is null ? [] : [messages]).GetType($"{ns}.{RowTableSource.TypeName}", throwOnError: true)!;
+        if (!(bool)type.GetField("MapsTypes")!.GetValue(null)!)
+        {
+            // Nothing to map (no enum, no interval): the run's connection comes from the service's own data source, as
+            // a built-in table's does, not from a second pool of its own to keep warm and to clear after an outage.
+            return (IRowTable)Activator.CreateInstance(type, table, null)!;
+        }
+
         var connectionString = configuration.GetConnectionString("Target") ?? throw new InvalidOperationException("ConnectionStrings:Target is not configured.");
         var builder = new NpgsqlDataSourceBuilder(connectionString) { Name = "Target" };
         TargetConnection.Configure(options.Value, builder.ConnectionStringBuilder);

@@ -32,10 +32,11 @@ internal static class RowTableSource
     private static void Append(StringBuilder source, string tableName, TableDescription table, string entity,
         List<GeneratedColumn> columns, List<(string Name, ColumnBaseType Type)> mapped, string? wire)
     {
-        source.AppendLine($"public sealed class {TypeName}(SyncData.Postgres.SyncTable table, NpgsqlDataSource dataSource)");
+        source.AppendLine($"public sealed class {TypeName}(SyncData.Postgres.SyncTable table, NpgsqlDataSource? dataSource)");
         source.AppendLine($"    : SomeService.Tables.Generated.GeneratedRowTable<{entity}>(table, dataSource)").AppendLine("{");
         source.AppendLine("    /// <summary>Npgsql's side of the enums: on the data source the run's connection comes from.</summary>");
         source.AppendLine($"    public static void MapTypes(NpgsqlDataSourceBuilder dataSource) => {RowClassSource.ContextOf(entity)}.MapTypes(dataSource);");
+        source.AppendLine($"    public const bool MapsTypes = {RowClassSource.ContextOf(entity)}.MapsTypes;");
         source.AppendLine($"    public override SomeService.Fetch.CopyRowDecoder<{entity}> NewCopyDecoder() => new {DecoderName}();");
         source.AppendLine($"    public override DbContext NewDbContext(NpgsqlConnection connection, int commandTimeoutSeconds) => {RowClassSource.ContextOf(entity)}.Open(connection, commandTimeoutSeconds);");
         source.AppendLine($"    public override void Write(NpgsqlBinaryImporter importer, {entity} row)").AppendLine("    {");

@@ -79,7 +79,7 @@ public sealed class BenchSession(BenchPlan plan, SessionMeasurements record, IBe
                     var cost = await TriggerCostProbe.MeasureAsync(lab.SourceDb, table, share, ct) with { Link = lab.Link.Name };
                     record.Add(cost);
                     display.Say($"Change tracking's cost, {table.Name} at {cost.Changed} ({cost.ChangedRows:N0} of {cost.SourceRows:N0} rows): " +
-                                $"{cost.TrackedMs:N1} ms with the triggers, {cost.UntrackedMs:N1} ms without ({cost.Ratio:0.00}×).");
+                                $"{cost.TrackedMs:N1} ms with the triggers, {cost.UntrackedMs:N1} ms without ({cost.Ratio:0.00}×, median/median).");
                 }
                 catch (Npgsql.NpgsqlException ex)
                 {

@@ -88,6 +88,10 @@ public sealed class BudgetTests
         var (pipe, cheap, costly) = (items.Single(i => i.Peer is not null), items.Single(i => i.Key == Cheap), items.Single(i => i.Key == Costly));
         Assert.Equal(121.15, cost.Seconds(costly), 6);
 
+        // A warm-up, however slow (a fresh process compiling), says nothing of today's speed.
+        cost.Record(costly.AsWarmup(), TimeSpan.FromSeconds(1_000));
+        Assert.Equal(1, cost.Speed, 6);
+
         // Today the machine runs at half speed: the pipe and the cheap case took twice their priors.
         cost.Record(pipe, TimeSpan.FromSeconds(4.3));
         cost.Record(cheap, TimeSpan.FromSeconds(6.3));

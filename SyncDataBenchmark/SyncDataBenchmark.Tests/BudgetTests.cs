@@ -88,8 +88,10 @@ public sealed class BudgetTests
         var (pipe, cheap, costly) = (items.Single(i => i.Peer is not null), items.Single(i => i.Key == Cheap), items.Single(i => i.Key == Costly));
         Assert.Equal(121.15, cost.Seconds(costly), 6);
 
-        // A warm-up, however slow (a fresh process compiling), says nothing of today's speed.
+        // A warm-up, however slow (a fresh process compiling), says nothing of today's speed; nor does a run at a size
+        // its prior was scaled to (10,000 rows from a million: a run's fixed part is not in it).
         cost.Record(costly.AsWarmup(), TimeSpan.FromSeconds(1_000));
+        cost.Record(pipe with { Rows = 10_000 }, TimeSpan.FromSeconds(30));
         Assert.Equal(1, cost.Speed, 6);
 
         // Today the machine runs at half speed: the pipe and the cheap case took twice their priors.

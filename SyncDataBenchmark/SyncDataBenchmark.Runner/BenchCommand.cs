@@ -215,7 +215,23 @@ public static class BenchCommand
         }
 
         display.Say($"Estimate before the lab starts: ~{BudgetPlanner.Format(total)} of runs at this machine's recorded speed, plus the lab's start (a cluster, the seed, " +
-                    $"two services); at most the budget, {Estimator.Format(budget.Total)}. Each size is planned again when it starts, at today's speed.");
+                    $"two services); at most the budget, {Estimator.Format(budget.Total)}. Each size is planned again when it starts, and the progress line's time left is at today's speed once timed runs have shown it.");
+        if (BusyNote() is { } busy)
+        {
+            display.Say(busy);
+        }
+    }
+
+    /// <summary>
+    /// Said when other work already loads the machine (the 1-minute load average past its cores): the recorded speed is a
+    /// quiet machine's, and at a load of 11 to 17 on two cores runs took 1.5 to 2.3 times their plan (docs/running.md).
+    /// </summary>
+    private static string? BusyNote()
+    {
+        var text = File.Exists("/proc/loadavg") ? File.ReadAllText("/proc/loadavg") : null;
+        return text?.Split(' ') is [var first, ..] && double.TryParse(first, System.Globalization.CultureInfo.InvariantCulture, out var load) && load > Environment.ProcessorCount
+            ? $"This machine is busy (load average {load:0.0} on {Environment.ProcessorCount} cores): expect the runs to take longer than the estimate; the budget still bounds them."
+            : null;
     }
 
     /// <summary>The external tools' versions, checked before an hour of runs; null (and said why) when the pictures cannot be drawn.</summary>

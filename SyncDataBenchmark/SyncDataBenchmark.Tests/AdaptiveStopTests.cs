@@ -116,7 +116,7 @@ public sealed class AdaptiveStopTests
     }
 
     [Fact]
-    public void A_run_still_compiling_does_not_count_and_is_replaced()
+    public void A_run_still_compiling_does_not_count_and_is_replaced_where_runs_are_compared_and_counts_where_none_are()
     {
         var record = new SessionMeasurements();
         Pipe(record, Quiet);
@@ -127,10 +127,19 @@ public sealed class AdaptiveStopTests
             record.Add((run with { Result = run.Result! with { SomeService = new ServiceFigures(0, 0, 0, 0, 0, 0, null, 0, JitTimeMs: 50) } }).Flagged(10));
         }
 
-        var (stop, item, _, _) = Judge(record, Settings with { MaxRepeat = 3 });
-        // Three runs of --repeat 3, all flagged (3 s, past the 2 s --case-budget were they counted): none counts, and
-        // --max-repeat 3 leaves room for their replacements.
+        // --max-repeat 3, under the test's five a side: nothing is compared, so the three flagged runs are --repeat 3's
+        // runs, not replaced; and no close call runs past --repeat.
+        var (few, fewItem, _, _) = Judge(record, Settings with { MaxRepeat = 3 });
+        Assert.False(few.Compared);
+        Assert.False(few.Wants(fewItem));
+        Assert.Equal(0, few.MinimumLeft(fewItem));
+
+        var (stop, item, _, _) = Judge(record, Settings with { MaxRepeat = 5 });
+        // Compared (--max-repeat 5): three runs of --repeat 3, all flagged (3 s, past the 2 s --case-budget were they
+        // counted): none counts, and --max-repeat 5 leaves room for their replacements.
+        Assert.True(stop.Compared);
         Assert.True(stop.Wants(item));
+        Assert.Equal(3, stop.MinimumLeft(item));
         Case(record, Quiet.Take(3));
         Assert.False(stop.Wants(item));
     }

@@ -35,22 +35,22 @@ public sealed class BenchPlanTests
         var record = new SessionMeasurements();
         string[] round = [Copy, Copy + "[gzip]", Stream, Stream + "[gzip]", PeerDefinition.PsqlBinaryKey];
 
-        var orders = Enumerable.Range(1, 6).Select(r => plan.Round(0, NetworkLink.LoopbackName, record, r, _ => true).Select(i => i.Key).ToList()).ToList();
+        var orders = Enumerable.Range(1, 6).Select(r => plan.Round(0, NetworkLink.LoopbackName, record, RuntimeProfiles.Default, r, _ => true).Select(i => i.Key).ToList()).ToList();
 
         // Each round holds every case and peer once, timed, numbered in its order.
         Assert.All(orders, o => Assert.Equal(round.Order(), o.Order()));
-        Assert.All(plan.Round(0, NetworkLink.LoopbackName, record, 3, _ => true), i => Assert.Equal((3, false), (i.Round, i.Warmup)));
-        Assert.Equal(Enumerable.Range(0, 5), plan.Round(0, NetworkLink.LoopbackName, record, 1, _ => true).Select(i => i.Index));
+        Assert.All(plan.Round(0, NetworkLink.LoopbackName, record, RuntimeProfiles.Default, 3, _ => true), i => Assert.Equal((3, false), (i.Round, i.Warmup)));
+        Assert.Equal(Enumerable.Range(0, 5), plan.Round(0, NetworkLink.LoopbackName, record, RuntimeProfiles.Default, 1, _ => true).Select(i => i.Index));
         // Not the plan's fixed order every time: the rounds differ from one another.
         Assert.True(orders.Distinct(new KeysComparer()).Count() > 1);
         // The same seed, another plan: the same orders; another seed: other orders.
         var again = new BenchPlan(Settings() with { Seed = 7 });
-        Assert.Equal(orders, Enumerable.Range(1, 6).Select(r => again.Round(0, NetworkLink.LoopbackName, record, r, _ => true).Select(i => i.Key).ToList()));
+        Assert.Equal(orders, Enumerable.Range(1, 6).Select(r => again.Round(0, NetworkLink.LoopbackName, record, RuntimeProfiles.Default, r, _ => true).Select(i => i.Key).ToList()));
         var other = new BenchPlan(Settings() with { Seed = 8 });
-        Assert.NotEqual(orders, Enumerable.Range(1, 6).Select(r => other.Round(0, NetworkLink.LoopbackName, record, r, _ => true).Select(i => i.Key).ToList()));
+        Assert.NotEqual(orders, Enumerable.Range(1, 6).Select(r => other.Round(0, NetworkLink.LoopbackName, record, RuntimeProfiles.Default, r, _ => true).Select(i => i.Key).ToList()));
         // A round holds only what is still wanted.
-        Assert.Equal([PeerDefinition.PsqlBinaryKey], plan.Round(0, NetworkLink.LoopbackName, record, 1, i => i.Peer is not null).Select(i => i.Key));
-        Assert.Empty(plan.Round(0, NetworkLink.LoopbackName, record, 1, _ => false));
+        Assert.Equal([PeerDefinition.PsqlBinaryKey], plan.Round(0, NetworkLink.LoopbackName, record, RuntimeProfiles.Default, 1, i => i.Peer is not null).Select(i => i.Key));
+        Assert.Empty(plan.Round(0, NetworkLink.LoopbackName, record, RuntimeProfiles.Default, 1, _ => false));
         // The plan holds no warm-up: the session runs them before a case's first timed run in a service process.
         Assert.DoesNotContain(plan.ItemsAt(0, NetworkLink.LoopbackName, record), i => i.Warmup);
         Assert.Equal((0, true), (plan.ItemsAt(0, NetworkLink.LoopbackName, record)[0].AsWarmup() is var w ? (w.Round, w.Warmup) : default));
@@ -78,22 +78,28 @@ public sealed class BenchPlanTests
     }
 
     [Fact]
-    public void Further_profiles_interleave_with_the_default_runs_of_the_same_cases_in_random_block_order()
+    public void Each_profile_runs_its_rounds_in_one_phase_the_profile_running_first()
     {
-        var plan = new BenchPlan(Settings([RuntimeProfiles.Default, RuntimeProfiles.Tuned]) with { Seed = 11 });
+        var plan = new BenchPlan(Settings([RuntimeProfiles.Default, RuntimeProfiles.Tuned, RuntimeProfiles.Workstation]) with { Seed = 11 });
         var record = new SessionMeasurements();
+        const string link = NetworkLink.LoopbackName;
 
-        var rounds = Enumerable.Range(1, 8).Select(r => plan.Round(0, NetworkLink.LoopbackName, record, r, _ => true)).ToList();
+        // The services start under the first profile: its phase first (no restart), then each other once: one restart
+        // each, not one per round (a restart resets the JIT, so every case would warm up again).
+        var phases = plan.Phases(0, link, record, RuntimeProfiles.DefaultName);
+        Assert.Equal(RuntimeProfiles.Default, phases[0]);
+        Assert.Equal(new[] { RuntimeProfiles.DefaultName, RuntimeProfiles.TunedName, RuntimeProfiles.WorkstationName }.Order(), phases.Select(p => p.Name).Order());
+        // At the next size the services still run under the last phase's profile: it goes first there.
+        Assert.Equal(RuntimeProfiles.Workstation, plan.Phases(1, link, record, RuntimeProfiles.WorkstationName)[0]);
 
-        // While the tuned cases want runs, a round is one block per profile: the tuned cases and the same cases under default, no peer.
-        Assert.All(rounds, round => Assert.Equal(new[] { Copy, Copy + "@tuned", Copy + "[gzip]", Copy + "[gzip]@tuned" }.Order(), round.Select(i => i.Key).Order()));
-        // Each block whole (one restart per switch), the blocks in either order across rounds: tuned is not always after default.
-        Assert.All(rounds, round => Assert.Equal(1, round.Zip(round.Skip(1)).Count(p => p.First.Profile != p.Second.Profile)));
-        Assert.Contains(rounds, round => round[0].MainProfile);
-        Assert.Contains(rounds, round => !round[0].MainProfile);
-        // Once the tuned cases are done, a round is every default case and the peers.
-        var main = plan.Round(0, NetworkLink.LoopbackName, record, 9, i => i.MainProfile);
-        Assert.Equal(new[] { Copy, Copy + "[gzip]", Stream, Stream + "[gzip]", PeerDefinition.PsqlBinaryKey }.Order(), main.Select(i => i.Key).Order());
+        // A further profile's rounds hold its --profile-cases cases only, every round in that profile; the first profile's
+        // rounds every case and the peers, in orders that differ from round to round.
+        var tuned = Enumerable.Range(1, 8).Select(r => plan.Round(0, link, record, RuntimeProfiles.Tuned, r, _ => true)).ToList();
+        Assert.All(tuned, round => Assert.Equal(new[] { Copy + "@tuned", Copy + "[gzip]@tuned" }.Order(), round.Select(i => i.Key).Order()));
+        Assert.All(tuned.SelectMany(r => r), i => Assert.Equal(RuntimeProfiles.Tuned, i.Profile));
+        var main = Enumerable.Range(1, 8).Select(r => plan.Round(0, link, record, RuntimeProfiles.Default, r, _ => true).Select(i => i.Key).ToList()).ToList();
+        Assert.All(main, round => Assert.Equal(new[] { Copy, Copy + "[gzip]", Stream, Stream + "[gzip]", PeerDefinition.PsqlBinaryKey }.Order(), round.Order()));
+        Assert.True(main.Distinct(new KeysComparer()).Count() > 1);
     }
 
     [Fact]

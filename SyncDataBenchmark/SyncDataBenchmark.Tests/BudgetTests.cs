@@ -88,6 +88,12 @@ public sealed class BudgetTests
         var (pipe, cheap, costly) = (items.Single(i => i.Peer is not null), items.Single(i => i.Key == Cheap), items.Single(i => i.Key == Costly));
         Assert.Equal(121.15, cost.Seconds(costly), 6);
 
+        // A warm-up, however slow (a fresh process compiling), says nothing of today's speed; nor does a run at a size
+        // its prior was scaled to (10,000 rows from a million: a run's fixed part is not in it).
+        cost.Record(costly.AsWarmup(), TimeSpan.FromSeconds(1_000));
+        cost.Record(pipe with { Rows = 10_000 }, TimeSpan.FromSeconds(30));
+        Assert.Equal(1, cost.Speed, 6);
+
         // Today the machine runs at half speed: the pipe and the cheap case took twice their priors.
         cost.Record(pipe, TimeSpan.FromSeconds(4.3));
         cost.Record(cheap, TimeSpan.FromSeconds(6.3));
@@ -134,5 +140,47 @@ public sealed class BudgetTests
         Assert.Equal(30.0, priors.RequestSeconds(Cheap, 10_000)!.Value, 6);
         Assert.Equal(1.0, priors.RequestSeconds(PeerDefinition.PsqlBinaryKey, 1_000)!.Value, 6);
         Assert.Null(priors.RequestSeconds("EFStream:EFTypical", 1_000));
+    }
+
+    [Fact]
+    public void The_minimum_left_counts_each_cases_warm_ups_once_a_restart_per_profile_and_no_close_call()
+    {
+        var settings = Settings with { Profiles = [RuntimeProfiles.Default, RuntimeProfiles.Tuned] };
+        var all = new BenchPlan(settings).ItemsAt(0, NetworkLink.LoopbackName, new SessionMeasurements());
+        var main = all.Where(i => i.MainProfile).ToList();
+        Assert.Equal(new[] { Cheap, Costly, PeerDefinition.PsqlBinaryKey, Cheap + "@tuned" }.Order(), all.Select(i => i.Key).Order());
+        // A run 1 s, a case's warm-ups 10 s, a restart 100 s; the services under default, nothing warm, 5 runs each to go.
+        var costs = new RunCosts(_ => 1, _ => 10, 100);
+        string[] phases = [RuntimeProfiles.DefaultName, RuntimeProfiles.TunedName];
+        double Left(IReadOnlyList<PlanItem> round, Func<PlanItem, int> minimum, IReadOnlySet<string> warm) =>
+            RemainingTime.Seconds(RemainingTime.Minimum(round, all, minimum, phases), costs, RuntimeProfiles.DefaultName, warm);
+
+        // Round 1 of default: 3 × (10 + 1); its 4 more rounds 12 × 1, warm; then tuned: 100 + 10 + 5 × 1.
+        Assert.Equal(33 + 12 + 115, Left(main, _ => 5, new HashSet<string>()));
+        // Two of round 1's items ran (warm now, 4 runs short): the time left shrinks as cases run.
+        var ran = main.Take(2).Select(i => i.Key).ToHashSet();
+        Assert.Equal(11 + 12 + 115, Left(main.Skip(2).ToList(), i => ran.Contains(i.Key) ? 4 : 5, ran));
+        // Every minimum met: a close call's round left is all that is planned, the budget's slack never.
+        Assert.Equal(1, Left([main[0]], _ => 0, ran));
+        // A restart at each change of profile in a round's order, and what ran before it is cold after it.
+        Assert.Equal(3 * 11 + 100 + 11, RemainingTime.Seconds([.. main, all.Single(i => !i.MainProfile)], costs, RuntimeProfiles.DefaultName, new HashSet<string>()));
+    }
+
+    [Fact]
+    public void The_plan_counts_one_restart_per_further_profile_and_below_five_runs_a_side_two_warm_ups_at_most()
+    {
+        var settings = Settings with { Profiles = [RuntimeProfiles.Default, RuntimeProfiles.Tuned, RuntimeProfiles.Workstation] };
+        var items = new BenchPlan(settings).ItemsAt(0, NetworkLink.LoopbackName, new SessionMeasurements());
+        var alone = new BenchPlan(Settings).ItemsAt(0, NetworkLink.LoopbackName, new SessionMeasurements());
+        var cost = new CostModel(Priors);
+        var profiled = items.Where(i => !i.MainProfile).Sum(i => (2 * cost.Seconds(i.AsWarmup())) + (5 * cost.Seconds(i)));
+
+        var plan = BudgetPlanner.Plan(items, settings, cost, 100_000, NetworkLink.LoopbackName);
+        var without = BudgetPlanner.Plan(alone, Settings, cost, 100_000, NetworkLink.LoopbackName);
+
+        // Two further profiles: two restarts of the services in all, whatever --repeat.
+        Assert.Equal(without.MinimumSeconds + profiled + (2 * CostModel.DefaultRestartSeconds), plan.MinimumSeconds, 6);
+        Assert.Equal(10, BudgetPlanner.MostWarmups(Settings));
+        Assert.Equal(2, BudgetPlanner.MostWarmups(Settings with { Repeat = 1, MaxRepeat = 1 }));
     }
 }

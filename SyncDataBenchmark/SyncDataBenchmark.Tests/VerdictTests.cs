@@ -88,6 +88,12 @@ public sealed class VerdictTests
         Assert.Equal(9, row.Succeeded);
         Assert.Equal(9, row.TimedRuns);
         Assert.DoesNotContain(900, row.Durations);
+
+        // A case whose only run is flagged (a small run, nothing compared: not replaced) has no time in any statistic;
+        // its cell says so and shows the run's own time beside it, for what it is.
+        var alone = SummaryTable.Build(SummaryTableTests.Record([runs[0]], []), 1_000, NetworkLink.LoopbackName).Single() with { UnsettledRuns = 1 };
+        Assert.Equal((0, null), (alone.TimedRuns, alone.MedianMs));
+        Assert.Equal("all 1 still compiling (900 ms, left out)", SummaryColumns.Median.Cell(alone));
     }
 
     [Fact]

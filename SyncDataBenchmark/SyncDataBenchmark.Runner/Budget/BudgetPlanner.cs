@@ -1,4 +1,5 @@
 using System.Globalization;
+using SyncDataBenchmark.Runner.Report;
 
 namespace SyncDataBenchmark.Runner.Budget;
 
@@ -44,20 +45,30 @@ public static class BudgetPlanner
             decided.Add(Decision(leave, 0, $"even one run (~{Format(leave.Each)}) does not fit in the budget beside the rest", link));
         }
 
-        return new SizePlan(decided, cases.Sum(c => c.Seconds) + restarts, availableSeconds, cases.Count(c => c.Runs == settings.Repeat), settings.Repeat, items.Count(i => !cost.Known(i)));
+        return new SizePlan(decided, cases.Sum(c => c.Seconds) + restarts, availableSeconds, cases.Count(c => c.Runs == settings.Repeat), settings.Repeat, items.Count(i => !cost.Known(i)),
+            settings.MaxRepeat >= RunStatistics.MinTestRuns);
     }
 
     /// <summary>The warm-ups a case is expected to need: --warmup, and one more for a .NET case whose first run compiles (settling), at most --max-warmup.</summary>
     private static int WarmupsOf(PlanItem item, BenchSettings settings) =>
-        item.Combination is null ? settings.Warmups : Math.Min(settings.MaxWarmups, settings.Warmups + 1);
+        item.Combination is null ? settings.Warmups : Math.Min(MostWarmups(settings), settings.Warmups + 1);
+
+    /// <summary>
+    /// The most warm-ups a case runs per start of the services: --max-warmup where runs are compared; below the test's
+    /// runs a side (--max-repeat under 5), --warmup and one more. The first run compiles the case's hot path; what the
+    /// tiered JIT compiles after it (methods called once a request reach its 30 calls only after 30 runs) a small run's
+    /// milliseconds cannot outlast, and with nothing compared a settled run changes no verdict: the run is flagged instead.
+    /// </summary>
+    public static int MostWarmups(BenchSettings settings) =>
+        settings.MaxRepeat >= RunStatistics.MinTestRuns ? settings.MaxWarmups : Math.Min(settings.MaxWarmups, settings.Warmups + 1);
 
     /// <summary>The warm-ups <paramref name="item"/> is expected to run when cold: none for a case measured once.</summary>
     public static int ExpectedWarmups(PlanItem item, BenchSettings settings, SessionMeasurements record, string link) =>
         record.BudgetOf(item, link) is { Once: true } ? 0 : WarmupsOf(item, settings);
 
-    /// <summary>Service restarts in the minimum: each of the first --repeat rounds holds one block per profile while the further profiles want runs.</summary>
+    /// <summary>Service restarts at a size: one per further profile with items (each profile runs its rounds in one phase, BenchPlan.Phases).</summary>
     private static int Restarts(IReadOnlyList<PlanItem> items, BenchSettings settings) =>
-        items.Any(i => !i.MainProfile) ? settings.Repeat * settings.Profiles.Count : 0;
+        items.Where(i => !i.MainProfile).Select(i => i.Profile.Name).Distinct().Count();
 
     private static bool IsPipe(PlanItem item) => item.Peer?.Key == PeerDefinition.PsqlBinaryKey;
 
@@ -75,16 +86,19 @@ public static class BudgetPlanner
 /// <summary>A size's plan: the cases it measures once or leaves out, what its minimum should take, of what it had.</summary>
 /// <param name="Full">Cases that get their --repeat runs (and more, where close and --max-repeat allows).</param>
 /// <param name="Unknown">Cases no record had a time for: their cost is a guess until they have run.</param>
-public sealed record SizePlan(IReadOnlyList<BudgetedCase> Decisions, double MinimumSeconds, double AvailableSeconds, int Full, int Repeat, int Unknown)
+/// <param name="Compared">Whether runs are compared (--max-repeat 5 or more): only then are runs still compiling replaced and close calls run.</param>
+public sealed record SizePlan(IReadOnlyList<BudgetedCase> Decisions, double MinimumSeconds, double AvailableSeconds, int Full, int Repeat, int Unknown, bool Compared)
 {
     /// <summary>The plan in words, each decision on a line of its own.</summary>
     public IEnumerable<string> Describe(long rows)
     {
         var once = Decisions.Count(d => d.Once);
         var left = Decisions.Count - once;
+        var slack = Compared ? "what is left goes to close calls and to runs still compiling, replaced."
+            : $"nothing is compared ({RunStatistics.TooFewRuns}): no close call; a run still compiling is flagged, not replaced.";
         yield return string.Create(CultureInfo.InvariantCulture,
             $"Plan at {rows:N0} rows: {Full} case(s) with their warm-ups and {Repeat} timed run(s) each{(once > 0 ? $", {once} measured once" : "")}{(left > 0 ? $", {left} left out" : "")}: " +
-            $"~{BudgetPlanner.Format(MinimumSeconds)}, of ~{BudgetPlanner.Format(AvailableSeconds)} this size has; what is left goes to close calls and to runs still compiling, replaced." +
+            $"~{BudgetPlanner.Format(MinimumSeconds)}, of ~{BudgetPlanner.Format(AvailableSeconds)} this size has; {slack}" +
             $"{(Unknown > 0 ? $" {Unknown} case(s) never timed in a record: guessed until they have run." : "")}");
         foreach (var d in Decisions)
         {

@@ -58,10 +58,16 @@ public sealed class CostModel(PriorCosts priors, Func<PlanItem, double?>? fallba
     /// <summary>Seconds a restart of both services takes.</summary>
     public double RestartSeconds => _restarts.Count == 0 ? DefaultRestartSeconds : _restarts.Average();
 
-    /// <summary>One item's whole time, as the session spent it.</summary>
+    /// <summary>
+    /// One item's whole time, as the session spent it. Only timed runs against a prior measured at their own size tell
+    /// today's speed: a warm-up's time is mostly compiling (a fresh process's first has no like in the priors), and a
+    /// prior scaled from another size in proportion to the rows leaves out what a run costs whatever its rows. At 12,345
+    /// rows, from priors at 1,000,000, either put the speed at about 3 and the minimum left at 5 to 10 minutes for under
+    /// 2 minutes of runs.
+    /// </summary>
     public void Record(PlanItem item, TimeSpan elapsed)
     {
-        if (Prior(item) is { } prior && prior > 0)
+        if (!item.Warmup && PriorOf(item) is ({ } prior, true) && prior > 0)
         {
             _speed.Add(elapsed.TotalSeconds / prior);
         }
@@ -80,9 +86,21 @@ public sealed class CostModel(PriorCosts priors, Func<PlanItem, double?>? fallba
     /// The item's prior; without one for its key, its plain pair's (Fetch:Insert or the peer, on users, into an emptied
     /// target, under its profile): a changed share or a coding the records never held costs at least about a reload.
     /// </summary>
-    private double? Prior(PlanItem item) =>
-        (priors.RequestSeconds(item.Key, item.Rows, item.Warmup) ?? priors.RequestSeconds(CaseIdentity.Profiled(item.Identity.Pair, item.MainProfile ? null : item.Profile.Name), item.Rows, item.Warmup))
-        is { } request ? request + Overhead(item.Rows) : null;
+    private double? Prior(PlanItem item) => PriorOf(item)?.Seconds;
+
+    /// <summary>The item's prior as <see cref="Prior"/> finds it, and whether it was measured at the item's size.</summary>
+    private (double Seconds, bool AtSize)? PriorOf(PlanItem item)
+    {
+        foreach (var key in new[] { item.Key, CaseIdentity.Profiled(item.Identity.Pair, item.MainProfile ? null : item.Profile.Name) })
+        {
+            if (priors.RequestSeconds(key, item.Rows, item.Warmup) is { } request)
+            {
+                return (request + Overhead(item.Rows), priors.HasSize(key, item.Rows));
+            }
+        }
+
+        return null;
+    }
 
     /// <summary>A case's warm-ups are timed apart from its timed runs (PlanItem.AsWarmup): the first run in a process compiles.</summary>
     private static string KeyOf(PlanItem item) => item.Warmup ? item.Key + " (warm-up)" : item.Key;

@@ -73,6 +73,9 @@ public sealed class PriorCosts(IReadOnlyDictionary<string, IReadOnlyList<(long R
         return wall * rows / priorRows + compiling;
     }
 
+    /// <summary>Whether <paramref name="key"/>'s prior was measured at <paramref name="rows"/> itself, not scaled from another size.</summary>
+    public bool HasSize(string key, long rows) => Nearest(key, rows)?.Rows == rows;
+
     private (long Rows, double WallSeconds)? Nearest(string key, long rows) =>
         byKey.TryGetValue(key, out var sizes) && sizes.Count > 0 ? sizes.MinBy(s => Math.Abs(Math.Log((double)s.Rows / rows))) : null;
 }

@@ -9,7 +9,8 @@ namespace SyncDataBenchmark.Runner;
 /// Jones: runs where the variance decides something): not yet told apart by the test from every other case of its table
 /// and profile, and the interval of its median/median ratio to the psql binary pipe (its own median's, without the pipe)
 /// wider than --ci-width; and never past --case-budget seconds, --max-repeat runs or two failures. A run flagged as still
-/// compiling does not count and is replaced. The pipe runs as long as any case of its table and share does.
+/// compiling does not count and is replaced, where runs are compared (<see cref="Compared"/>); below the test's five runs
+/// a side it counts, flagged, and no close call runs on. The pipe runs as long as any case of its table and share does.
 /// </summary>
 public sealed class AdaptiveStop(BenchSettings settings, SessionMeasurements record, string link)
 {
@@ -37,15 +38,22 @@ public sealed class AdaptiveStop(BenchSettings settings, SessionMeasurements rec
             return runs.Attempts == 0;
         }
 
-        // A run flagged as still compiling does not count and is replaced: up to --max-repeat replacements more.
-        if (runs.Attempts >= settings.MaxRepeat + Math.Min(runs.Flagged, settings.MaxRepeat) || runs.Failures >= MaxFailures)
+        // Where runs are compared, one flagged as still compiling does not count and is replaced: up to --max-repeat
+        // replacements more. Where nothing is compared, it counts as a run, flagged: a replacement would change no verdict.
+        if (runs.Attempts >= settings.MaxRepeat + (Compared ? Math.Min(runs.Flagged, settings.MaxRepeat) : 0) || runs.Failures >= MaxFailures)
         {
             return false;
         }
 
-        if (runs.Durations.Count < settings.Repeat)
+        if (Counted(runs) < settings.Repeat)
         {
             return true;
+        }
+
+        // Below the test's runs a side, more runs past --repeat make no close call: there is no call.
+        if (!Compared)
+        {
+            return false;
         }
 
         if (runs.SpentMs >= settings.CaseBudgetSeconds * 1000 || Apart(item, runs.Durations))
@@ -61,8 +69,19 @@ public sealed class AdaptiveStop(BenchSettings settings, SessionMeasurements rec
     {
         var runs = Of(item);
         return record.BudgetOf(item, link) is { Once: true } ? (runs.Attempts == 0 ? 1 : 0)
-            : runs.Failures >= MaxFailures ? 0 : Math.Max(0, Math.Min(settings.Repeat, settings.MaxRepeat) - runs.Durations.Count);
+            : runs.Failures >= MaxFailures ? 0 : Math.Max(0, Math.Min(settings.Repeat, settings.MaxRepeat) - Counted(runs));
     }
+
+    /// <summary>
+    /// Whether a case's runs can be compared at all: --max-repeat reaches the test's <see cref="RunStatistics.MinTestRuns"/>
+    /// a side. Below that every report says "too few runs to compare", so the session neither replaces runs still
+    /// compiling nor runs close calls.
+    /// </summary>
+    public bool Compared => settings.MaxRepeat >= RunStatistics.MinTestRuns;
+
+    /// <summary>The timed runs that count toward --repeat: the settled ones, and where nothing is compared the flagged too.</summary>
+    private int Counted((IReadOnlyList<double> Durations, int Attempts, int Failures, int Flagged, double SpentMs) runs) =>
+        runs.Durations.Count + (Compared ? 0 : runs.Flagged);
 
     /// <summary>
     /// Whether the test already tells <paramref name="item"/>'s combination apart from every other case measured beside

@@ -1,4 +1,5 @@
 using System.Globalization;
+using SyncData.Harness;
 using SyncData.Postgres;
 using SyncData.Postgres.Catalog;
 using SyncDataBenchmark.Runner.Report;
@@ -6,10 +7,10 @@ using SyncDataBenchmark.Runner.Report;
 namespace SyncDataBenchmark.Runner;
 
 /// <summary>
-/// What a session runs, decided from the options and what was measured so far: links × sizes × rounds, each round
-/// its profiles, tables × changed shares × codings × cases and peers in a random order from --seed (<see cref="Round"/>),
-/// so slow drift of the machine spreads over all of them; the first profile runs every case and the peers, each further
-/// one (after the services restart under it) the --profile-cases cases. What was measured decides which cases a round
+/// What a session runs, decided from the options and what was measured so far: links × sizes × profiles (one phase
+/// each, <see cref="Phases"/>) × rounds, each round tables × changed shares × codings × cases and peers in a random
+/// order from --seed (<see cref="Round"/>), so slow drift of the machine spreads over all of them; the first profile
+/// runs every case and the peers, each further one (after the services restart under it) the --profile-cases cases. What was measured decides which cases a round
 /// still holds (AdaptiveStop) and which a sweep skips at a size, predicted past --max-run-seconds (<see cref="SkipsAt"/>).
 /// </summary>
 public sealed class BenchPlan(BenchSettings settings, IReadOnlyList<PeerDefinition> peers)
@@ -49,39 +50,30 @@ public sealed class BenchPlan(BenchSettings settings, IReadOnlyList<PeerDefiniti
     }
 
     /// <summary>
-    /// Round <paramref name="round"/> (from 1) in its random order, from the seed, the size, the link and the round
-    /// alone: the items <paramref name="wanted"/> still wants. While a further profile's case wants runs, the round holds
-    /// one block per profile, the blocks in random order (each switch restarts the services), the first profile's block
-    /// its runs of the same --profile-cases cases: the profiles interleave with the default runs they are compared with.
-    /// Then every round is the first profile's block: its wanted cases and peers. Within a block the order is random.
+    /// The profiles a size runs, one phase each (one start of the services, its cases warmed once): the one the
+    /// services run under now first (<paramref name="current"/>, no restart), the others in an order drawn from the seed.
+    /// Only profiles with items at the size; a restart resets the JIT, so a phase per round would warm every case again.
     /// </summary>
-    public IReadOnlyList<PlanItem> Round(int sizeIndex, string link, SessionMeasurements record, int round, Func<PlanItem, bool> wanted)
+    public IReadOnlyList<RuntimeProfile> Phases(int sizeIndex, string link, SessionMeasurements record, string? current)
     {
-        var items = ItemsAt(sizeIndex, link, record).Select(i => i with { Round = round }).ToList();
-        var random = new Random(RoundSeed(sizeIndex, link, round));
-        var further = items.Where(i => !i.MainProfile && wanted(i)).ToList();
-        List<PlanItem>[] blocks;
-        if (further.Count > 0)
-        {
-            var compared = further.Select(i => i.Case).ToHashSet();
-            var main = items.Where(i => i.MainProfile && i.Combination is not null && compared.Contains(i.Case)).ToList();
-            blocks = [main, .. further.GroupBy(i => i.Profile.Name).Select(g => g.ToList())];
-        }
-        else
-        {
-            blocks = [items.Where(i => i.MainProfile && wanted(i)).ToList()];
-        }
+        var used = ItemsAt(sizeIndex, link, record).Select(i => i.Profile).Distinct().ToList();
+        var first = used.Where(p => p.Name == current).ToList();
+        var rest = used.Except(first).ToArray();
+        new Random(RoundSeed(sizeIndex, link, 0)).Shuffle(rest);
+        return [.. first, .. rest];
+    }
 
-        random.Shuffle(blocks);
-        var ordered = new List<PlanItem>();
-        foreach (var block in blocks)
-        {
-            var shuffled = block.ToArray();
-            random.Shuffle(shuffled);
-            ordered.AddRange(shuffled);
-        }
-
-        return ordered.Select((item, index) => item with { Index = index }).ToList();
+    /// <summary>
+    /// Round <paramref name="round"/> (from 1) of <paramref name="profile"/>'s phase in its random order, from the seed,
+    /// the size, the link, the profile and the round alone: the items of that profile <paramref name="wanted"/> still
+    /// wants (under the first profile its cases and the peers, under a further one the --profile-cases cases).
+    /// </summary>
+    public IReadOnlyList<PlanItem> Round(int sizeIndex, string link, SessionMeasurements record, RuntimeProfile profile, int round, Func<PlanItem, bool> wanted)
+    {
+        var items = ItemsAt(sizeIndex, link, record).Where(i => i.Profile == profile).Select(i => i with { Round = round }).Where(wanted).ToArray();
+        var profileIndex = settings.Profiles.ToList().IndexOf(profile);
+        new Random(RoundSeed(sizeIndex, link, round) + (profileIndex * 7_919)).Shuffle(items);
+        return items.Select((item, index) => item with { Index = index }).ToList();
     }
 
     /// <summary>Whether <paramref name="c"/> can move <paramref name="table"/>: any case a built-in table, a described one only what <see cref="DescribedTableReach"/> carries.</summary>

@@ -26,7 +26,7 @@ public static class ChangedReport
         foreach (var split in changed.Series.Select(s => s.Split).Distinct())
         {
             AppendTimes(md, changed, split);
-            md.AppendLine().AppendLine($"Crossover per library{(split.Length > 0 ? $" ({split[1..]})" : "")} (its fastest reload against its fastest merge, medians):").AppendLine();
+            md.AppendLine().AppendLine($"Crossover per library{(split.Length > 0 ? $" ({split[1..]})" : "")} (its fastest reload against its fastest merge: the test at each share, the medians between; below five runs a side, too few runs to compare):").AppendLine();
             foreach (var c in changed.Crossovers.Where(c => c.Split == split))
             {
                 md.AppendLine($"- **{c.Library}**: {c.Text}.");
@@ -86,7 +86,7 @@ public static class ChangedReport
                 .Select(s => (s.Label, Ms: s.Points.FirstOrDefault(p => p.Changed == share)?.MedianMs)).Where(x => x.Ms is not null).MinBy(x => x.Ms);
             var psql = peer.Points.FirstOrDefault(p => p.Changed == share)?.MedianMs;
             md.AppendLine(fastest.Ms is { } ms && psql is > 0
-                ? $"- {share}: {fastest.Label} {Ms(ms)} against {Ms(psql.Value)}: {Times(ms / psql.Value)}."
+                ? $"- {share}: {fastest.Label} {Ms(ms)} against {Ms(psql.Value)}: {Times(ms / psql.Value)} (median/median)."
                 : $"- {share}: not both measured.");
         }
     }
@@ -105,7 +105,7 @@ public static class ChangedReport
         [
             new("Table", c => c.Table), new("Changed", c => c.Changed), new("Source rows", c => Rows(c.SourceRows), Numeric: true),
             new("Rows changed", c => Rows(c.ChangedRows), Numeric: true), new("With tracking", c => Ms(c.TrackedMs), Numeric: true),
-            new("Without", c => Ms(c.UntrackedMs), Numeric: true), new("Ratio", c => c.Ratio is { } r ? Times(r) : "—", Numeric: true),
+            new("Without", c => Ms(c.UntrackedMs), Numeric: true), new("Ratio (median/median)", c => c.Ratio is { } r ? Times(r) : "—", Numeric: true),
             new("Extra per 1,000 rows changed", c => c.ChangedRows > 0 ? Ms((c.TrackedMs - c.UntrackedMs) * 1000 / c.ChangedRows) : "—", Numeric: true),
         ], costs);
     }

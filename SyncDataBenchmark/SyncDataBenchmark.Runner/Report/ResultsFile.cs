@@ -62,8 +62,8 @@ public static class ResultsFile
         Sizes = settings.Sizes,
         MaxRunSeconds = settings.Sizes.Count > 1 ? settings.MaxRunSeconds : null,
         WarmupPolicy = $"{WarmupRounds(settings.Warmups)} per case after each start of the services, then more until a warm-up compiled less than "
-            + $"{settings.JitThresholdMs:0.#} ms in SomeService (at most {settings.MaxWarmups})"
-            + (settings.Sizes.Count == 1 ? "" : settings.Profiles.Count > 1 ? "; at every size (each profile restarts the services)" : "; at the first size only (the services stay up, warm, across sizes)"),
+            + $"{settings.JitThresholdMs:0.#} ms in SomeService (at most {Budget.BudgetPlanner.MostWarmups(settings)})"
+            + (settings.Sizes.Count == 1 ? "" : settings.Profiles.Count > 1 ? "; at each size after each restart (a size restarts the services once per profile but the one they run under)" : "; at the first size only (the services stay up, warm, across sizes)"),
         Seed = settings.Seed,
         MaxRepeat = settings.MaxRepeat,
         TargetWidth = settings.TargetWidth,

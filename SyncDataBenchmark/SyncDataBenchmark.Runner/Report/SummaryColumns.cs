@@ -72,9 +72,14 @@ public static class SummaryColumns
     public static ReportColumn<SummaryRow> Median { get; } = new("Process Time (median)",
         r => r.MedianMs is { } m ? Ms(m) + Change(m, r.Baseline?.MedianMs) : NoTime(r), Numeric: true);
 
-    /// <summary>Why a row has no time: not run, every run still compiling (left out: JIT-unsettled), or none succeeded.</summary>
+    /// <summary>
+    /// Why a row has no time: not run, every run still compiling (left out of every statistic: JIT-unsettled, their
+    /// median shown beside it for what it is), or none succeeded.
+    /// </summary>
     private static string NoTime(SummaryRow r) =>
-        r.TimedRuns == 0 && r.UnsettledRuns is > 0 and var n ? $"all {n} still compiling" : r.TimedRuns == 0 ? "not run" : "no successful run";
+        r.TimedRuns == 0 && r.UnsettledRuns is > 0 and var n
+            ? $"all {n} still compiling{(Statistics.Median(r.UnsettledDurations) is { } m ? $" ({Ms(m)}, left out)" : "")}"
+            : r.TimedRuns == 0 ? "not run" : "no successful run";
 
     public static ReportColumn<SummaryRow> Runs { get; } = new("Runs", r => r.Succeeded == 0 ? None : r.Stopped switch
     {

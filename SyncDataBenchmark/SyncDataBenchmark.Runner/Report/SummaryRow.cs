@@ -50,6 +50,8 @@ public sealed record SummaryRow
     public MedianRatio? RatioInterval { get; init; }
     /// <summary>Timed runs in which SomeService compiled past the record's JIT threshold (CombinationRun.Unsettled); null for peers and records without a threshold.</summary>
     public int? UnsettledRuns { get; init; }
+    /// <summary>Those runs' times: left out of every statistic, shown only where no run counts (SummaryColumns' "all n still compiling").</summary>
+    public IReadOnlyList<double> UnsettledDurations { get; init; } = [];
     /// <summary>Why the case stopped at its n: "width" (its interval within the target), "budget" (few runs: its time ran out), "max" (--max-repeat); null in older records.</summary>
     public string? Stopped { get; init; }
     /// <summary>The cases ranked with this one's median that no test tells apart from it (their Case keys), within its split and profile.</summary>

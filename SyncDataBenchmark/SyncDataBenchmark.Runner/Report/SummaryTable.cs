@@ -33,7 +33,11 @@ public static class SummaryTable
         var peers = peerRuns.GroupBy(r => r.Peer)
             .OrderBy(g => peerOrder.IndexOf(g.Key))
             .Select(g => OfPeer(PeerDefinition.Find(g.Key)!, g.ToList(), parameters.MainProfile));
-        return combinations.Select(g => OfCombination(g.ToList(), parameters.MainProfile) with { UnsettledRuns = parameters.JitThresholdMs is null ? null : g.Count(r => r is { Warmup: false, Ok: true, Unsettled: true }) }).Concat(peers);
+        return combinations.Select(g => OfCombination(g.ToList(), parameters.MainProfile) with
+        {
+            UnsettledRuns = parameters.JitThresholdMs is null ? null : g.Count(r => r is { Warmup: false, Ok: true, Unsettled: true }),
+            UnsettledDurations = [.. g.Where(r => r is { Warmup: false, Ok: true, Unsettled: true } && r.Result?.DurationMs is not null).Select(r => r.Result!.DurationMs!.Value)],
+        }).Concat(peers);
     }
 
     private static SummaryRow OfCombination(List<CombinationRun> all, string mainProfile)

@@ -79,7 +79,7 @@ public sealed class BenchSession(BenchPlan plan, SessionMeasurements record, IBe
                     var cost = await TriggerCostProbe.MeasureAsync(lab.SourceDb, table, share, ct) with { Link = lab.Link.Name };
                     record.Add(cost);
                     display.Say($"Change tracking's cost, {table.Name} at {cost.Changed} ({cost.ChangedRows:N0} of {cost.SourceRows:N0} rows): " +
-                                $"{cost.TrackedMs:N1} ms with the triggers, {cost.UntrackedMs:N1} ms without ({cost.Ratio:0.00}×).");
+                                $"{cost.TrackedMs:N1} ms with the triggers, {cost.UntrackedMs:N1} ms without ({cost.Ratio:0.00}×, median/median).");
                 }
                 catch (Npgsql.NpgsqlException ex)
                 {
@@ -127,56 +127,78 @@ public sealed class BenchSession(BenchPlan plan, SessionMeasurements record, IBe
     }
 
     /// <summary>
-    /// One size's rounds, each in its random order (BenchPlan.Round), until no case wants another run (AdaptiveStop) or
-    /// the next round would end past the budget; the size planned first (<see cref="PlanSize"/>). Before a case's first
-    /// timed run in a service process, its warm-ups (<see cref="WarmUpAsync"/>).
+    /// One size's phases, one per profile (BenchPlan.Phases: the services restart once for each), and each phase's rounds,
+    /// each in its random order (BenchPlan.Round), until no case of the phase wants another run (AdaptiveStop) or the next
+    /// round would end past the budget, the later phases' minimum kept back; the size planned first (<see cref="PlanSize"/>).
+    /// Before a case's first timed run in a service process, its warm-ups (<see cref="WarmUpAsync"/>).
     /// </summary>
     private async Task RunRoundsAsync(BenchLab lab, BenchExecutor executor, int sizeIndex, CancellationToken ct)
     {
-        var rows = Settings.Sizes[sizeIndex];
         var stop = new AdaptiveStop(Settings, record, lab.Link.Name);
         PlanSize(lab.Link.Name, sizeIndex);
         var all = Plan.ItemsAt(sizeIndex, lab.Link.Name, record);
-        for (var round = 1; ; round++)
+        var phases = Plan.Phases(sizeIndex, lab.Link.Name, record, _preparedProfile ?? Settings.MainProfile.Name);
+        for (var p = 0; p < phases.Count; p++)
         {
-            var items = Plan.Round(sizeIndex, lab.Link.Name, record, round, item => stop.Wants(item, all));
-            if (items.Count == 0)
+            // The phases still to run, this one first: what the progress line and the budget's checks count.
+            _phases = [.. phases.Skip(p).Select(x => x.Name)];
+            if (!await RunPhaseAsync(executor, sizeIndex, phases[p], p == 0, all, stop, ct))
             {
                 return;
+            }
+        }
+    }
+
+    /// <summary>One profile's rounds at a size; false when the budget stopped them (the size's later phases are not started either).</summary>
+    private async Task<bool> RunPhaseAsync(BenchExecutor executor, int sizeIndex, RuntimeProfile profile, bool firstPhase, IReadOnlyList<PlanItem> all, AdaptiveStop stop, CancellationToken ct)
+    {
+        var rows = Settings.Sizes[sizeIndex];
+        var under = Settings.Profiles.Count > 1 ? $" under {profile.Name}" : "";
+        for (var round = 1; ; round++)
+        {
+            var items = Plan.Round(sizeIndex, _link, record, profile, round, item => stop.Wants(item, all));
+            if (items.Count == 0)
+            {
+                return true;
             }
 
             // Every round adds a run to each case it holds, and AdaptiveStop ends a case at --max-repeat (and as many
             // replacements of runs still compiling): past three times that, something does not count its runs.
             if (round > 3 * Settings.MaxRepeat + 1)
             {
-                record.AddProblem($"At {rows:N0} rows the rounds did not end after {round - 1}: {string.Join(", ", items.Select(j => j.Key).Distinct())} still wanted runs.");
+                record.AddProblem($"At {rows:N0} rows{under} the rounds did not end after {round - 1}: {string.Join(", ", items.Select(j => j.Key).Distinct())} still wanted runs.");
                 display.Say(record.Problems[^1]);
-                return;
+                return true;
             }
 
             var roundSeconds = RoundSeconds(items);
-            if (round > 1 && !budget.Fits(roundSeconds))
+            var later = LaterPhasesSeconds(all, stop);
+            if ((round > 1 || !firstPhase) && !budget.Fits(roundSeconds + later))
             {
-                record.AddBudgetNote($"At {rows:N0} rows round {round} was not started: it would take ~{BudgetPlanner.Format(roundSeconds)} and " +
+                record.AddBudgetNote($"At {rows:N0} rows round {round}{under} was not started: it would take ~{BudgetPlanner.Format(roundSeconds)}{(later > 0 ? $" beside the later profiles' ~{BudgetPlanner.Format(later)}" : "")} and " +
                                      $"{(budget.Left > TimeSpan.Zero ? Estimator.Format(budget.Left) : "nothing")} of the {Estimator.Format(budget.Total)} budget was left; {items.Select(j => j.Key).Distinct().Count()} case(s) still wanted runs.");
                 display.Say(record.BudgetNotes[^1]);
-                return;
+                return false;
             }
 
-            display.Say($"Round {round} ({rows:N0} rows, seed {Settings.Seed}): {items.Count} run(s) of {items.Select(j => j.Key).Distinct().Count()} case(s) still short of " +
+            display.Say($"Round {round}{under} ({rows:N0} rows, seed {Settings.Seed}): {items.Count} run(s) of {items.Select(j => j.Key).Distinct().Count()} case(s) still short of " +
                         $"{Settings.Repeat} runs or close calls, ~{BudgetPlanner.Format(roundSeconds)}; {Estimator.Format(budget.Spent)} of the {Estimator.Format(budget.Total)} budget spent.");
-            await display.RunAsync(items, async (item, token) =>
-            {
-                // Before deciding whether the case is warm: a service that died since its last run is started again here.
-                await PrepareAsync(executor, item, token);
-                var warmups = await WarmUpAsync(executor, item, token);
-                var clock = Stopwatch.StartNew();
-                var outcome = await executor.RunAsync(item, token);
-                cost.Record(item, clock.Elapsed);
-                await checkpoint(Plan);
-                return warmups == 0 ? outcome : outcome with { Text = $"{outcome.Text} (after {warmups} warm-up(s))" };
-            }, ct, left => budget.Status(round, RoundSeconds(left), MinimumSeconds(all, stop, left)));
+            await display.RunAsync(items, (item, token) => RunItemAsync(executor, item, token), ct,
+                left => budget.Status(round, RoundSeconds(left), MinimumSeconds(all, stop, left)));
         }
+    }
+
+    /// <summary>One item: its services ready, its warm-ups when its case is cold, the run, its time for the cost model, the record checkpointed.</summary>
+    private async Task<ItemOutcome> RunItemAsync(BenchExecutor executor, PlanItem item, CancellationToken ct)
+    {
+        // Before deciding whether the case is warm: a service that died since its last run is started again here.
+        await PrepareAsync(executor, item, ct);
+        var warmups = await WarmUpAsync(executor, item, ct);
+        var clock = Stopwatch.StartNew();
+        var outcome = await executor.RunAsync(item, ct);
+        cost.Record(item, clock.Elapsed);
+        await checkpoint(Plan);
+        return warmups == 0 ? outcome : outcome with { Text = $"{outcome.Text} (after {warmups} warm-up(s))" };
     }
 
     /// <summary>
@@ -201,24 +223,27 @@ public sealed class BenchSession(BenchPlan plan, SessionMeasurements record, IBe
     }
 
     /// <summary>
-    /// What the size's minimum still needs: the round's runs left, and beyond them each case's timed runs short of its
-    /// minimum (AdaptiveStop.MinimumLeft) with the warm-ups of cases not yet warm.
+    /// What the size's minimum still needs, in the order it will run (RemainingTime.Minimum): the round's runs left, then
+    /// each case's timed runs short of its minimum (AdaptiveStop.MinimumLeft), this phase's then the later phases', with
+    /// the warm-ups of cases not yet warm and a restart per phase. The budget's slack for close calls is not planned.
     /// </summary>
-    private double MinimumSeconds(IReadOnlyList<PlanItem> all, AdaptiveStop stop, IReadOnlyList<PlanItem> roundLeft)
+    private double MinimumSeconds(IReadOnlyList<PlanItem> all, AdaptiveStop stop, IReadOnlyList<PlanItem> roundLeft) =>
+        RemainingTime.Seconds(RemainingTime.Minimum(roundLeft, all.Where(i => _phases.Contains(i.Profile.Name)), stop.MinimumLeft, _phases), Costs, _warmProfile, WarmNow);
+
+    /// <summary>The later phases' minimum, kept back from this phase's close calls: each starts with a restart and cold cases.</summary>
+    private double LaterPhasesSeconds(IReadOnlyList<PlanItem> all, AdaptiveStop stop)
     {
-        var inRound = roundLeft.GroupBy(i => i.Key).ToDictionary(g => g.Key, g => g.Count());
-        var beyond = all.Where(i => stop.MinimumLeft(i) > inRound.GetValueOrDefault(i.Key))
-            .Select(i => i with { Index = 0 }).SelectMany(i => Enumerable.Repeat(i, stop.MinimumLeft(i) - inRound.GetValueOrDefault(i.Key))).ToList();
-        return RoundSeconds(roundLeft) + RoundSeconds(beyond);
+        var later = _phases.Skip(1).ToList();
+        return later.Count == 0 ? 0
+            : RemainingTime.Seconds(RemainingTime.Minimum([], all.Where(i => later.Contains(i.Profile.Name)), stop.MinimumLeft, later), Costs, _warmProfile, WarmNow);
     }
 
-    /// <summary>A round's expected seconds: each item's run, the warm-ups of cases not yet warm, a restart per profile block.</summary>
-    private double RoundSeconds(IReadOnlyList<PlanItem> items)
-    {
-        var cold = items.Where(i => !_warm.Contains(i.Key) || _warmProfile != i.Profile.Name).Sum(i => BudgetPlanner.ExpectedWarmups(i, Settings, record, _link) * cost.Seconds(i.AsWarmup()));
-        var switches = items.Zip(items.Skip(1)).Count(p => p.First.Profile.Name != p.Second.Profile.Name) + (items.Count > 0 && items[0].Profile.Name != _warmProfile && _warmProfile is not null ? 1 : 0);
-        return items.Sum(cost.Seconds) + cold + switches * cost.RestartSeconds;
-    }
+    /// <summary>A round's expected seconds: each item's run, the warm-ups of cases not yet warm, a restart per change of profile.</summary>
+    private double RoundSeconds(IReadOnlyList<PlanItem> items) => RemainingTime.Seconds(items, Costs, _warmProfile, WarmNow);
+
+    private RunCosts Costs => new(cost.Seconds, i => BudgetPlanner.ExpectedWarmups(i, Settings, record, _link) * cost.Seconds(i.AsWarmup()), cost.RestartSeconds);
+
+    private IReadOnlySet<string> WarmNow => _warm;
 
     /// <summary>The item's services ready; a switch of profile (a restart of both) timed for the budget's estimates.</summary>
     private async Task PrepareAsync(BenchExecutor executor, PlanItem item, CancellationToken ct)
@@ -235,6 +260,7 @@ public sealed class BenchSession(BenchPlan plan, SessionMeasurements record, IBe
     }
 
     private string? _preparedProfile;
+    private List<string> _phases = [];
     private string _link = NetworkLink.LoopbackName;
 
     private readonly HashSet<string> _warm = [];
@@ -244,7 +270,8 @@ public sealed class BenchSession(BenchPlan plan, SessionMeasurements record, IBe
     /// <summary>
     /// The item's warm-ups, when its case has not run in this service process (a profile switch restarts the
     /// services, and so does a revival of one that exited): at least --warmup, then until a run compiled less than --jit-threshold-ms in SomeService, at most
-    /// --max-warmup and, past --warmup, no longer than a third of --case-budget. Returns how many ran.
+    /// --max-warmup (--warmup and one more where nothing is compared: BudgetPlanner.MostWarmups) and, past --warmup, no
+    /// longer than a third of --case-budget. Returns how many ran.
     /// </summary>
     private async Task<int> WarmUpAsync(BenchExecutor executor, PlanItem item, CancellationToken ct)
     {
@@ -263,7 +290,7 @@ public sealed class BenchSession(BenchPlan plan, SessionMeasurements record, IBe
 
         var count = 0;
         var spent = System.Diagnostics.Stopwatch.StartNew();
-        while (count < Settings.MaxWarmups)
+        while (count < BudgetPlanner.MostWarmups(Settings))
         {
             var clock = Stopwatch.StartNew();
             var outcome = await executor.RunAsync(item.AsWarmup(), ct);

@@ -255,6 +255,33 @@ public sealed class ReplicationTests(InProcessLab lab, Xunit.Abstractions.ITestO
         Assert.Equal(0L, (long)(await Lab.ScalarAsync(pair.TargetDb, "select count(*) from orders where note is null and id <= 40"))!);
     }
 
+    /// <summary>
+    /// A table the lab has no classes for, keyed on three columns (readings: site, "Sensor", "order"), followed by its
+    /// whole key through both apply roads: a small transaction (one statement) updating a non-key column beside
+    /// TOASTed notes ('u'), deleting rows, inserting one whose site and "Sensor" equal a deleted row's, moving a key;
+    /// then one larger than the one-statement road (staged). Keyed on one column, the deletes took every row of a site.
+    /// </summary>
+    [Fact]
+    public async Task A_table_keyed_on_three_columns_is_followed_by_its_whole_key_through_both_apply_roads()
+    {
+        await using var pair = await FollowedPair.CreateAsync(lab, "repl_composite", SyncTable.ToDescribe("readings"), 2_000);
+        await Lab.ScalarAsync(pair.SourceDb, Fixture("replication-readings-toast.sql"), [60]);
+        await pair.StartAsync();
+        await pair.WaitForAsync(s => s.State == FollowStatus.Following);
+
+        await Lab.ScalarAsync(pair.SourceDb, Fixture("replication-readings-churn.sql"));
+        await Lab.ScalarAsync(pair.SourceDb, Fixture("replication-readings-bulk.sql"));
+        await pair.DrainAsync();
+
+        var status = await pair.StatusAsync();
+        Assert.True(status.ChangesApplied > SomeService.Follow.ChangeApplier.OneStatementRows, $"{status}");
+        await using var connection = new Npgsql.NpgsqlConnection(pair.SourceDb);
+        await connection.OpenAsync();
+        var table = pair.Table.DescribedAs(await SyncData.Postgres.Catalog.TableCatalog.ReadAsync(connection, "readings"));
+        Assert.Equal(await Lab.ReadChecksumAsync(pair.SourceDb, table), await Lab.ReadChecksumAsync(pair.TargetDb, table));
+        Assert.Equal(0L, (long)(await Lab.ScalarAsync(pair.TargetDb, "select count(*) from readings where note is null and \"order\" <= 60"))!);
+    }
+
     [Fact]
     public async Task A_column_added_on_the_source_stops_the_follower_naming_the_DDL_change_and_leaves_no_slot()
     {

@@ -4,6 +4,7 @@ using Npgsql;
 using SomeService.Fetch;
 using SomeService.Sync;
 using SyncData.Postgres;
+using SyncData.Postgres.Catalog;
 using SyncData.Shared;
 
 namespace SomeService.Follow;
@@ -21,7 +22,7 @@ public sealed class Followers(IServiceProvider services, NpgsqlDataSource target
     public static IEndpointRouteBuilder MapFollowApi(IEndpointRouteBuilder app)
     {
         var route = "/" + SyncRoutes.Follow + "/{table}";
-        app.MapPost(route, (string table, string? slot, int? batch, Followers followers) => followers.Start(table, slot, batch));
+        app.MapPost(route, (string table, string? slot, int? batch, Followers followers, CancellationToken ct) => followers.StartAsync(table, slot, batch, ct));
         app.MapGet(route, (string table, Followers followers) =>
             followers._followers.TryGetValue(table, out var follower) ? Results.Json(follower.Status, SyncJsonContext.Default.FollowStatus) : NotFollowed(table));
         app.MapGet(route + "/" + SyncRoutes.Stages, (string table, Followers followers) =>
@@ -30,15 +31,15 @@ public sealed class Followers(IServiceProvider services, NpgsqlDataSource target
         return app;
     }
 
-    private IResult Start(string tableName, string? slot, int? batch)
+    private async Task<IResult> StartAsync(string tableName, string? slot, int? batch, CancellationToken ct)
     {
         slot ??= ReplicationRoutes.DefaultSlot(tableName);
         // Each wrong parameter named with its value and what it takes (issue 62: one catch-all for all three).
         var wrong = new List<string>();
-        var table = SyncTable.Find(tableName);
-        if (table is null)
+        var (table, notATable) = await FindAsync(tableName, ct);
+        if (notATable is not null)
         {
-            wrong.Add(NotATable(tableName));
+            wrong.Add(notATable);
         }
 
         if (!ReplicationRoutes.IsSlotName(slot))
@@ -67,11 +68,31 @@ public sealed class Followers(IServiceProvider services, NpgsqlDataSource target
         return Results.Json(follower.Status, SyncJsonContext.Default.FollowStatus, statusCode: 202);
     }
 
-    /// <summary>404 naming the table: not one this service follows, or not a table at all.</summary>
-    private static IResult NotFollowed(string table) => Results.Problem(
-        SyncTable.Find(table) is null ? NotATable(table) : $"{table} is not followed here (POST /{SyncRoutes.Follow}/{table} starts it).", statusCode: 404);
+    /// <summary>404 naming the table: not one this service follows.</summary>
+    private static IResult NotFollowed(string table) => Results.Problem($"{table} is not followed here (POST /{SyncRoutes.Follow}/{table} starts it).", statusCode: 404);
 
-    private static string NotATable(string table) => $"table: '{table}' is not a table to follow; one of {string.Join(", ", SyncTable.All.Select(t => t.Name))}.";
+    /// <summary>
+    /// The table <paramref name="name"/> names: a built-in one, or any other table of the target's database, described
+    /// from its catalog (a folder table as readings, a user's own: docs/own-table.md); else why it is none.
+    /// </summary>
+    private async Task<(SyncTable? Table, string? NotATable)> FindAsync(string name, CancellationToken ct)
+    {
+        if (SyncTable.Find(name) is { } named)
+        {
+            return (named, null);
+        }
+
+        try
+        {
+            await using var connection = await target.OpenConnectionAsync(ct);
+            return (SyncTable.Of(name, await TableCatalog.ReadAsync(connection, name, ct)), null);
+        }
+        catch (Exception ex) when (ex is TableCatalogException || ex is PostgresException { SqlState: PostgresErrorCodes.InvalidName or PostgresErrorCodes.SyntaxError })
+        {
+            return (null, $"table: '{name}' is not a table to follow: {string.Join(", ", SyncTable.All.Select(t => t.Name))}, or a table of the target's database " +
+                          $"({(ex is PostgresException p ? p.MessageText : ex.Message)}).");
+        }
+    }
 
     private bool ReplaceStopped(string table, Follower follower) =>
         _followers.TryGetValue(table, out var earlier) && !earlier.IsRunning && _followers.TryUpdate(table, follower, earlier);

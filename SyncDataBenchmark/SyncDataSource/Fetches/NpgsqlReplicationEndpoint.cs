@@ -10,4 +10,9 @@ public sealed class NpgsqlReplicationEndpoint : IFetchEndpoint<NpgsqlReplication
     public Delegate HandlerFor<TRow>(SourceTable<TRow> table)
         where TRow : class =>
         (HttpContext http, string? slot, string? from, ReplicationStreams streams, CancellationToken ct) => streams.ServeAsync(table.Table, slot, from, http, ct);
+
+    /// <summary>A described table's stream (a folder table, a user's own): the same, the table read from the catalog.</summary>
+    public Delegate DescribedHandler() =>
+        (string table, HttpContext http, string? slot, string? from, ReplicationStreams streams, DescribedTables tables, CancellationToken ct) =>
+            DescribedTableEndpoints.ServeAsync(table, http, tables, ct, async t => await (await streams.ServeAsync(t, slot, from, http, ct)).ExecuteAsync(http));
 }

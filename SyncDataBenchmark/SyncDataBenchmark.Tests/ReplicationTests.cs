@@ -282,6 +282,37 @@ public sealed class ReplicationTests(InProcessLab lab, Xunit.Abstractions.ITestO
         Assert.Equal(0L, (long)(await Lab.ScalarAsync(pair.TargetDb, "select count(*) from readings where note is null and \"order\" <= 60"))!);
     }
 
+    /// <summary>
+    /// --follow's one run (FollowRunner, as the runner runs it) on a folder table: readings under its own pgbench load
+    /// (its folder's follow.pgbench.sql), followed by NpgsqlReplication, verified by the runner's checksum, every kind of
+    /// change written as its header asks and the lag sampled by readings' whole key; nothing left behind. The polled change log says why
+    /// it cannot follow readings.
+    /// </summary>
+    [Fact]
+    public async Task The_runner_follows_a_folder_table_under_its_own_write_load_verified_with_every_kind_of_change()
+    {
+        await using var pair = await FollowedPair.CreateAsync(lab, "repl_runner_readings", SyncTable.ToDescribe("readings"), 2_000);
+        await Lab.ScalarAsync(pair.SourceDb, SyncDataBenchmark.Runner.Follow.FollowSql.Read("prepare-source.sql"));
+        await Lab.ScalarAsync(pair.TargetDb, SyncDataBenchmark.Runner.Follow.FollowSql.Read("prepare-target.sql"));
+        await using var connection = new Npgsql.NpgsqlConnection(pair.SourceDb);
+        await connection.OpenAsync();
+        var table = pair.Table.DescribedAs(await SyncData.Postgres.Catalog.TableCatalog.ReadAsync(connection, "readings"));
+        var runner = new SyncDataBenchmark.Runner.Follow.FollowRunner(new SyncDataBenchmark.Runner.Follow.FollowContext(pair.SourceDb, pair.TargetDb, pair.SomeService, null), output.WriteLine);
+
+        var run = await runner.RunAsync(new SyncDataBenchmark.Runner.Follow.NpgsqlReplicationMechanism(), table, 200, 4, CancellationToken.None);
+
+        Assert.True(run.Verified, run.Error);
+        Assert.Null(run.LeftBehind);
+        Assert.Null(run.ChangeLogTriggers);
+        // The load does what its header says: each kind at least 0.4 of the rows asked per transaction (about 290
+        // transactions: a kind's count falls that low by chance far less than once in a million).
+        var (asked, achieved, transactions) = (run.MixAsked!, run.MixAchieved!, (double)run.PgbenchTransactions!);
+        Assert.True(achieved.Inserted >= 0.4 * asked.Inserted * transactions && achieved.Updated >= 0.4 * asked.Updated * transactions
+            && achieved.Deleted >= 0.4 * asked.Deleted * transactions, $"asked {asked} a transaction, {transactions} transactions; achieved {achieved}");
+        Assert.True(run.Lag is { Count: > 0 }, $"{run.Lag}");
+        Assert.Contains("change log", new SyncDataBenchmark.Runner.Follow.ChangeLogPollMechanism().WhyNot(table));
+    }
+
     [Fact]
     public async Task A_column_added_on_the_source_stops_the_follower_naming_the_DDL_change_and_leaves_no_slot()
     {

@@ -32,7 +32,12 @@ public static class FollowCommand
         try
         {
             var order = Order(settings);
-            say($"--follow: {order.Count} runs ({settings.Repeat} of each table × rate × mechanism) in an order drawn from seed {settings.Seed}.");
+            foreach (var (table, why) in from t in settings.Tables from make in FollowMechanisms.Kinds let m = make() where m.WhyNot(t) is not null select (t, $"{m.Name}: {m.WhyNot(t)}"))
+            {
+                say($"--follow on {table.Name} leaves out {why}.");
+            }
+
+            say($"--follow: {order.Count} runs ({settings.Repeat} of each table × rate × mechanism that can follow it) in an order drawn from seed {settings.Seed}.");
             foreach (var (table, rate, mechanism, repeat) in order)
             {
                 runs.Add(await runner.RunAsync(mechanism, table, rate, settings.FollowSeconds!.Value, ct) with { Repeat = repeat });
@@ -75,10 +80,11 @@ public static class FollowCommand
         }
     }
 
-    /// <summary>Every run of the matrix, --repeat of each cell, shuffled by --seed: no mechanism always runs first, or after another; each run its own mechanism instance.</summary>
+    /// <summary>Every run of the matrix, --repeat of each cell (a mechanism that cannot follow a table left out: <see cref="IFollowMechanism.WhyNot"/>), shuffled by --seed: no mechanism always runs first, or after another; each run its own mechanism instance.</summary>
     public static IReadOnlyList<(SyncData.Postgres.SyncTable Table, long Rate, IFollowMechanism Mechanism, int Repeat)> Order(BenchSettings settings)
     {
-        var runs = (from t in settings.Tables from r in settings.WriteRates from make in FollowMechanisms.Kinds from n in Enumerable.Range(1, settings.Repeat) select (t, r, make(), n)).ToArray();
+        var runs = (from t in settings.Tables from r in settings.WriteRates from make in FollowMechanisms.Kinds from n in Enumerable.Range(1, settings.Repeat)
+                    let mechanism = make() where mechanism.WhyNot(t) is null select (t, r, mechanism, n)).ToArray();
         new Random(settings.Seed).Shuffle(runs);
         return runs;
     }

@@ -55,9 +55,10 @@ public sealed class FollowRunner(FollowContext lab, Action<string> say, double? 
         }
     }
 
-    /// <summary>The source table's change-log row triggers on or off (change-log-triggers.sql).</summary>
-    private Task SetChangeLogTriggersAsync(SyncTable table, bool enabled, CancellationToken ct) =>
-        FollowSql.RunAsync(lab.SourceDb, "change-log-triggers.sql", table, ct, ("action", enabled ? "enable" : "disable"), ("name", table.Name));
+    /// <summary>The source table's change-log row triggers on or off (change-log-triggers.sql); a table without a change log has none to set.</summary>
+    private Task SetChangeLogTriggersAsync(SyncTable table, bool enabled, CancellationToken ct) => ChangeLogPollMechanism.HasChangeLog(table)
+        ? FollowSql.RunAsync(lab.SourceDb, "change-log-triggers.sql", table, ct, ("action", enabled ? "enable" : "disable"), ("name", table.Name))
+        : Task.CompletedTask;
 
     private async Task<FollowRun> MeasureAsync(IFollowMechanism mechanism, SyncTable table, FollowRun run, CancellationToken ct)
     {
@@ -71,7 +72,9 @@ public sealed class FollowRunner(FollowContext lab, Action<string> say, double? 
         run = run with
         {
             PgbenchTransactions = load.Transactions, PgbenchTps = load.Tps, Writers = WriterTransactionSummary.Of(load.TransactionMs),
-            ChangeLogTriggers = (bool?)(await FollowSql.RowAsync(lab.SourceDb, FollowSql.Fill(FollowSql.Read("change-log-triggers-state.sql"), table, ("name", table.Name)), ct))[0],
+            ChangeLogTriggers = ChangeLogPollMechanism.HasChangeLog(table)
+                ? (bool?)(await FollowSql.RowAsync(lab.SourceDb, FollowSql.Fill(FollowSql.Read("change-log-triggers-state.sql"), table, ("name", table.Name)), ct))[0]
+                : null,
             MixAsked = FollowScript.Of(table).Mix, MixAchieved = mix, SourceRowsWritten = (long)mix.Total, LoadMs = Math.Round((loadEnd - loadStart).TotalMilliseconds),
         };
         if (await CatchUpAsync(mechanism, table, ct) is { } failure)

@@ -20,6 +20,9 @@ public interface IFollowMechanism
     /// <summary>Uses SomeService and SyncDataSource (the native subscription does not): their CPU counts in the drain's.</summary>
     bool UsesServices { get; }
 
+    /// <summary>Why this mechanism cannot follow <paramref name="table"/> (said, and its runs left out), or null when it can.</summary>
+    string? WhyNot(SyncTable table) => null;
+
     /// <summary>Starts following; returns once the first copy is in and changes flow.</summary>
     Task StartAsync(FollowContext lab, SyncTable table, CancellationToken ct);
 

@@ -23,15 +23,16 @@ public sealed class NpgsqlReplicationMechanism : IFollowMechanism
 
     public bool ReadsChangeLog => false;
 
-    private static string Slot(SyncTable table) => $"{FollowMechanisms.Prefix}_{table.Name}";
+    /// <summary>The slot (and publication) of <paramref name="table"/>: the follow prefix and the table's name in the letters a slot name takes.</summary>
+    private static string Slot(SyncTable table) => FollowMechanisms.Named(table);
 
     public string? SlotOf(SyncTable table) => Slot(table);
 
-    private static string Route(SyncTable table) => $"{SyncRoutes.Follow}/{table.Name}";
+    private static string Route(SyncTable table) => $"{SyncRoutes.Follow}/{Uri.EscapeDataString(table.Name)}";
 
     public async Task StartAsync(FollowContext lab, SyncTable table, CancellationToken ct)
     {
-        await FollowSql.RunAsync(lab.TargetDb, "replication-forget.sql", table, ct);
+        await FollowSql.RunAsync(lab.TargetDb, "replication-forget.sql", table, ct, ("name", FollowSql.Literal(table.Name)));
         await FollowAsync(lab, table, ct);
     }
 

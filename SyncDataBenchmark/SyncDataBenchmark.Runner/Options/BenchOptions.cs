@@ -340,8 +340,8 @@ public sealed class BenchOptions
                 + "those choose cases, peers, profiles, repeats, links or shares of the copy-once runs. Give them without --follow."),
             (follow && r.GetValue(_rows) is { Length: > 1 }, "--follow runs at one size: give --rows one number."),
             (follow && OptionParsing.List(r.GetValue(_profile) ?? []).Count > 1, "--follow starts the services once, under one runtime profile: give --profile one name (default: default)."),
-            (follow && OptionParsing.List(r.GetValue(_table) ?? []).Any(IsDescribedLabTable),
-                $"--follow follows the lab's users and orders by their own names: public.users, public.orders and {string.Join(", ", LabTables.Names)} (tables moved as described from their catalog) do not apply."),
+            (follow && OptionParsing.List(r.GetValue(_table) ?? []).Any(IsCatalogView),
+                $"--follow follows users and orders by their own names: public.users and public.orders (their rows under another name) do not apply; the folder tables ({string.Join(", ", LabTables.Names)}) do."),
         ];
     }
 

@@ -119,6 +119,12 @@ public static class BenchCommand
                 : settings.FollowSeconds is not null ? settings with { Tables = lab.Tables } : CatalogViews.Described(settings, lab.Tables, display.Say);
         }
 
+        if (settings.FollowsOwnTable)
+        {
+            // --follow on your table by opt-in: its one table, no copy-once case to narrow.
+            return settings with { Tables = [own] };
+        }
+
         try
         {
             return OwnTableMatrix.Narrow(settings, own, lab.SourceChecksum.Rows, lab.OwnTableBytes, display.Say);

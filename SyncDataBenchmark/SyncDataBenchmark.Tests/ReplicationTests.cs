@@ -3,6 +3,7 @@ using System.Net.Http.Json;
 using SyncData.Harness;
 using SyncData.Postgres;
 using SyncData.Shared;
+using SyncDataBenchmark.Runner;
 using Xunit;
 
 namespace SyncDataBenchmark.Tests;
@@ -311,6 +312,90 @@ public sealed class ReplicationTests(InProcessLab lab, Xunit.Abstractions.ITestO
             && achieved.Deleted >= 0.4 * asked.Deleted * transactions, $"asked {asked} a transaction, {transactions} transactions; achieved {achieved}");
         Assert.True(run.Lag is { Count: > 0 }, $"{run.Lag}");
         Assert.Contains("change log", new SyncDataBenchmark.Runner.Follow.ChangeLogPollMechanism().WhyNot(table));
+    }
+
+    private const string TeamTable = "\"Team Sales\".\"Order Lines\"";
+
+    /// <summary>
+    /// --follow on a user's table checks the role's rights before installing anything, and names each one missing: one
+    /// scratch database of a team's table, roles lacking REPLICATION, SELECT, ownership, CREATE on the database, and a
+    /// publication that is not there (Fixtures/replication-own-roles.sql). wal_level is the cluster's (logical here).
+    /// </summary>
+    [Theory]
+    [InlineData("follow_owner", null, "")]
+    [InlineData("follow_replicator", "team_lines", "")]
+    [InlineData("follow_replicator", null, "does not own|may not CREATE")]
+    [InlineData("follow_reader", null, "neither REPLICATION|does not own|may not CREATE")]
+    [InlineData("follow_nobody", null, "neither REPLICATION|may not SELECT|does not own|may not CREATE")]
+    [InlineData("follow_replicator", "no_such_publication", "publication no_such_publication does not exist or does not publish")]
+    public async Task Following_a_users_table_names_each_right_its_role_lacks_before_installing_anything(string role, string? publication, string missing)
+    {
+        var owner = await UsersDatabaseAsync("repl_rights");
+        var table = await OwnTableSource.DescribeAsync(owner, TeamTable, _ => { }, CancellationToken.None);
+        var asRole = new Npgsql.NpgsqlConnectionStringBuilder(owner) { Username = role }.ConnectionString;
+
+        var found = await SyncDataBenchmark.Runner.Follow.OwnTableRights.MissingAsync(OwnTableSource.ReadOnly(asRole), table, publication, CancellationToken.None);
+
+        var expected = missing.Split('|', StringSplitOptions.RemoveEmptyEntries);
+        Assert.True(found.Count == expected.Length && expected.All(e => found.Any(f => f.Contains(e, StringComparison.Ordinal))),
+            $"expected [{string.Join("; ", expected)}], found [{string.Join("; ", found)}]");
+        Assert.Equal(0L, (long)(await Lab.ScalarAsync(owner, "select count(*) from pg_replication_slots where database = current_database()"))!);
+    }
+
+    /// <summary>
+    /// --follow on a user's table by opt-in, as FollowCommand runs it: the lab's reads through a read-only connection,
+    /// SyncDataSource as the role given; with --follow-install (the owner) a publication and a slot made, with
+    /// --follow-publication (a role with REPLICATION and SELECT only) the user's publication used and only the slot made.
+    /// The lab writes nothing; the user's own traffic (the test's updates, as the owner) is followed, its lag reported,
+    /// the target verified equal; afterwards no slot or publication of the lab's is left, and the user's is still there.
+    /// </summary>
+    [Theory]
+    [InlineData("follow_owner", null)]
+    [InlineData("follow_replicator", "team_lines")]
+    public async Task Following_a_users_table_by_opt_in_verifies_its_own_traffic_and_leaves_nothing_behind(string role, string? publication)
+    {
+        var owner = await UsersDatabaseAsync("repl_own_" + role);
+        var asRole = new Npgsql.NpgsqlConnectionStringBuilder(owner) { Username = role }.ConnectionString;
+        var table = await OwnTableSource.DescribeAsync(OwnTableSource.ReadOnly(asRole), TeamTable, _ => { }, CancellationToken.None);
+        var targetDb = await ScratchDatabase.RecreateAsync(lab.Postgres, "repl_own_target");
+        await OwnTableSource.CreateTargetAsync(targetDb, table, _ => { }, CancellationToken.None);
+        await Lab.ScalarAsync(targetDb, SyncDataBenchmark.Runner.Follow.FollowSql.Read("prepare-target.sql"));
+        Assert.Empty(await SyncDataBenchmark.Runner.Follow.OwnTableRights.MissingAsync(OwnTableSource.ReadOnly(asRole), table, publication, CancellationToken.None));
+        await using var pair = FollowedPair.Over(lab, "repl_own_pair", table, asRole, targetDb);
+        var context = new SyncDataBenchmark.Runner.Follow.FollowContext(OwnTableSource.ReadOnly(asRole), targetDb, pair.SomeService, null) { UsersDatabase = true, Publication = publication, DropsOn = asRole };
+        var runner = new SyncDataBenchmark.Runner.Follow.FollowRunner(context, output.WriteLine);
+
+        var following = runner.RunAsync(new SyncDataBenchmark.Runner.Follow.NpgsqlReplicationMechanism(), table, 0, 4, CancellationToken.None);
+        for (var order = 1; order <= 60 && !following.IsCompleted; order++)
+        {
+            await Lab.ScalarAsync(new Npgsql.NpgsqlConnectionStringBuilder(owner) { Username = "follow_owner" }.ConnectionString, Fixture("replication-own-traffic.sql"), [(long)order]);
+            await Task.Delay(50);
+        }
+
+        var run = await following;
+        Assert.True(run.Verified, run.Error);
+        Assert.True(run.Lag is { Count: > 0 }, $"{run.Lag}");
+        Assert.Null(run.LeftBehind);
+        Assert.Null(run.PgbenchTransactions);
+        Assert.Equal("0 0", (string)(await Lab.ScalarAsync(owner,
+            "select (select count(*) from pg_replication_slots where database = current_database()) || ' ' || (select count(*) from pg_publication where pubname like 'syncdata%')"))!);
+        Assert.Equal(1L, (long)(await Lab.ScalarAsync(owner, "select count(*) from pg_publication where pubname = 'team_lines'"))!);
+    }
+
+    /// <summary>A user's database of its own on the lab's cluster: a team's table of 2,004 rows and the roles of replication-own-roles.sql; the superuser's connection.</summary>
+    private async Task<string> UsersDatabaseAsync(string name)
+    {
+        // A slot an earlier, broken run left would pin the database.
+        await Lab.ScalarAsync(lab.Postgres.ConnectionString("postgres"), "select count(pg_drop_replication_slot(slot_name)) from pg_replication_slots where database = $1 and not active", [name]);
+        await Lab.ScalarAsync(lab.Postgres.ConnectionString("postgres"), $"drop database if exists {name} with (force)");
+        await Lab.ScalarAsync(lab.Postgres.ConnectionString("postgres"), $"create database {name}");
+        var owner = lab.Postgres.ConnectionString(name) + ";Pooling=false";
+        foreach (var script in new[] { "team-table.sql", "team-table-rows.sql", "replication-own-roles.sql" })
+        {
+            await Lab.ScalarAsync(owner, Fixture(script));
+        }
+
+        return owner;
     }
 
     [Fact]

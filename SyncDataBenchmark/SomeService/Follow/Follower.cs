@@ -15,7 +15,7 @@ namespace SomeService.Follow;
 /// and acknowledges each stored LSN to SyncDataSource, which confirms only that to PostgreSQL. A broken stream (the
 /// source or its database restarting) is reopened from the stored LSN; any other failure stops the follower, named.
 /// </summary>
-internal sealed class Follower(SyncTable table, string slot, int batchSize, NpgsqlDataSource target, SourceClient client, SyncOptions options,
+internal sealed class Follower(SyncTable table, string slot, string? publication, int batchSize, NpgsqlDataSource target, SourceClient client, SyncOptions options,
     SyncMetrics metrics, ILogger logger, CancellationToken serviceStopping)
 {
     /// <summary>Frames read ahead of the writer: enough to fill a batch while the previous one commits.</summary>
@@ -85,7 +85,7 @@ internal sealed class Follower(SyncTable table, string slot, int batchSize, Npgs
         var from = await applier.ReadLsnAsync(connection, ct);
         var frames = Channel.CreateBounded<ChangeFrame>(new BoundedChannelOptions(ReadAhead) { SingleReader = true, SingleWriter = true });
         using var reading = CancellationTokenSource.CreateLinkedTokenSource(ct);
-        var pump = PumpAsync(frames.Writer, ReplicationStream.ReadFramesAsync(client, table, slot, from, reading.Token), reading.Token);
+        var pump = PumpAsync(frames.Writer, ReplicationStream.ReadFramesAsync(client, table, slot, publication, from, reading.Token), reading.Token);
         await using var acknowledger = new Acknowledger(AcknowledgeAsync, reading.Token);
         try
         {

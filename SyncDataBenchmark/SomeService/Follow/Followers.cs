@@ -11,7 +11,7 @@ namespace SomeService.Follow;
 
 /// <summary>
 /// SomeService's NpgsqlReplication followers, one per table at most, and their API (<see cref="SyncRoutes.Follow"/>):
-/// POST starts one, GET reports it (GET …/stages: where each applied transaction's lag went), DELETE stops it and, with drop=true, drops the source's slot and publication (a
+/// POST starts one (?slot=, ?publication=: a user's own to decode through, ?batch=), GET reports it (GET …/stages: where each applied transaction's lag went), DELETE stops it and, with drop=true, drops the source's slot and publication (a
 /// forgotten slot keeps the source's WAL forever). A service that stops leaves its slots to resume from.
 /// </summary>
 public sealed class Followers(IServiceProvider services, NpgsqlDataSource target, IOptions<SyncOptions> options, SyncMetrics metrics,
@@ -22,7 +22,8 @@ public sealed class Followers(IServiceProvider services, NpgsqlDataSource target
     public static IEndpointRouteBuilder MapFollowApi(IEndpointRouteBuilder app)
     {
         var route = "/" + SyncRoutes.Follow + "/{table}";
-        app.MapPost(route, (string table, string? slot, int? batch, Followers followers, CancellationToken ct) => followers.StartAsync(table, slot, batch, ct));
+        app.MapPost(route, (string table, string? slot, string? publication, int? batch, Followers followers, CancellationToken ct) =>
+            followers.StartAsync(table, slot, publication, batch, ct));
         app.MapGet(route, (string table, Followers followers) =>
             followers._followers.TryGetValue(table, out var follower) ? Results.Json(follower.Status, SyncJsonContext.Default.FollowStatus) : NotFollowed(table));
         app.MapGet(route + "/" + SyncRoutes.Stages, (string table, Followers followers) =>
@@ -31,7 +32,7 @@ public sealed class Followers(IServiceProvider services, NpgsqlDataSource target
         return app;
     }
 
-    private async Task<IResult> StartAsync(string tableName, string? slot, int? batch, CancellationToken ct)
+    private async Task<IResult> StartAsync(string tableName, string? slot, string? publication, int? batch, CancellationToken ct)
     {
         slot ??= ReplicationRoutes.DefaultSlot(tableName);
         // Each wrong parameter named with its value and what it takes (issue 62: one catch-all for all three).
@@ -47,6 +48,11 @@ public sealed class Followers(IServiceProvider services, NpgsqlDataSource target
             wrong.Add($"slot: '{slot}' is not a slot name (a-z, 0-9, _, at most 63 characters).");
         }
 
+        if (publication is not null && (!ReplicationRoutes.IsSlotName(publication) || publication == slot))
+        {
+            wrong.Add($"publication: '{publication}' is not a publication name to decode through (a-z, 0-9, _, at most 63 characters, not the slot's name).");
+        }
+
         if (batch is < 1 or > 1_000_000)
         {
             wrong.Add($"batch: {batch} is outside 1–1,000,000.");
@@ -57,7 +63,7 @@ public sealed class Followers(IServiceProvider services, NpgsqlDataSource target
             return Results.Problem(string.Join(" ", wrong), statusCode: 400);
         }
 
-        var follower = new Follower(table, slot, batch ?? options.Value.DefaultBatchSize, target, services.GetRequiredService<SourceClient>(), options.Value, metrics,
+        var follower = new Follower(table, slot, publication, batch ?? options.Value.DefaultBatchSize, target, services.GetRequiredService<SourceClient>(), options.Value, metrics,
             logger, lifetime.ApplicationStopping);
         if (!_followers.TryAdd(table.Name, follower) && !ReplaceStopped(table.Name, follower))
         {

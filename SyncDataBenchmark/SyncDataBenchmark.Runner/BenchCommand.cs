@@ -121,8 +121,9 @@ public static class BenchCommand
 
         if (settings.FollowsOwnTable)
         {
-            // --follow on your table by opt-in: its one table, no copy-once case to narrow.
-            return settings with { Tables = [own] };
+            // --follow on your table by opt-in: its one table, no copy-once case to narrow, and no write rate: the lab
+            // writes nothing there (0 in the record), it follows your own traffic.
+            return settings with { Tables = [own], WriteRates = [0] };
         }
 
         try

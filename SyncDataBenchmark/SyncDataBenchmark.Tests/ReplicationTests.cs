@@ -334,7 +334,7 @@ public sealed class ReplicationTests(InProcessLab lab, Xunit.Abstractions.ITestO
         var table = await OwnTableSource.DescribeAsync(owner, TeamTable, _ => { }, CancellationToken.None);
         var asRole = new Npgsql.NpgsqlConnectionStringBuilder(owner) { Username = role }.ConnectionString;
 
-        var found = await SyncDataBenchmark.Runner.Follow.OwnTableRights.MissingAsync(OwnTableSource.ReadOnly(asRole), table, publication, CancellationToken.None);
+        var found = await SyncDataBenchmark.Runner.Follow.OwnTableRights.MissingAsync(OwnTableSource.ReadOnly(asRole), table.SqlName, publication, CancellationToken.None);
 
         var expected = missing.Split('|', StringSplitOptions.RemoveEmptyEntries);
         Assert.True(found.Count == expected.Length && expected.All(e => found.Any(f => f.Contains(e, StringComparison.Ordinal))),
@@ -360,7 +360,7 @@ public sealed class ReplicationTests(InProcessLab lab, Xunit.Abstractions.ITestO
         var targetDb = await ScratchDatabase.RecreateAsync(lab.Postgres, "repl_own_target");
         await OwnTableSource.CreateTargetAsync(targetDb, table, _ => { }, CancellationToken.None);
         await Lab.ScalarAsync(targetDb, SyncDataBenchmark.Runner.Follow.FollowSql.Read("prepare-target.sql"));
-        Assert.Empty(await SyncDataBenchmark.Runner.Follow.OwnTableRights.MissingAsync(OwnTableSource.ReadOnly(asRole), table, publication, CancellationToken.None));
+        Assert.Empty(await SyncDataBenchmark.Runner.Follow.OwnTableRights.MissingAsync(OwnTableSource.ReadOnly(asRole), table.SqlName, publication, CancellationToken.None));
         await using var pair = FollowedPair.Over(lab, "repl_own_pair", table, asRole, targetDb);
         var context = new SyncDataBenchmark.Runner.Follow.FollowContext(OwnTableSource.ReadOnly(asRole), targetDb, pair.SomeService, null) { UsersDatabase = true, Publication = publication, DropsOn = asRole };
         var runner = new SyncDataBenchmark.Runner.Follow.FollowRunner(context, output.WriteLine);

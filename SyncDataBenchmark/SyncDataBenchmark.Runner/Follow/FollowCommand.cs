@@ -14,7 +14,7 @@ public static class FollowCommand
 {
     public static async Task<int> RunAsync(BenchSettings settings, BenchLab lab, Action<string> say, BenchEnvironment environment, Stopwatch wall, CancellationToken ct)
     {
-        if (!await (settings.FollowsOwnTable ? CheckRightsAsync(settings, lab, say, ct) : PrepareAsync(lab, say, ct)))
+        if (!await (settings.FollowsOwnTable ? SayOwnTableAsync(settings, lab, say, ct) : PrepareAsync(lab, say, ct)))
         {
             return BenchCommand.SetupFailed;
         }
@@ -68,23 +68,12 @@ public static class FollowCommand
             : mechanism.WhyNot(table);
 
     /// <summary>
-    /// --follow on a user's table, before anything is installed there: each right the role lacks named
-    /// (<see cref="OwnTableRights"/>); the target made ready. What is installed, and that nothing is written, said.
+    /// --follow on a user's table (its role's rights were checked before the lab started: OwnTableRights): what is
+    /// installed there, and that nothing is written, said; the target made ready.
     /// </summary>
-    private static async Task<bool> CheckRightsAsync(BenchSettings settings, BenchLab lab, Action<string> say, CancellationToken ct)
+    private static async Task<bool> SayOwnTableAsync(BenchSettings settings, BenchLab lab, Action<string> say, CancellationToken ct)
     {
         var table = lab.OwnTable!;
-        var missing = await OwnTableRights.MissingAsync(lab.SourceDb, table, settings.FollowPublication, ct);
-        foreach (var right in missing)
-        {
-            say($"--follow cannot run on your table {table.SqlName}: {right}.");
-        }
-
-        if (missing.Count > 0)
-        {
-            return false;
-        }
-
         say(settings.FollowPublication is { } publication
             ? $"--follow-publication: decoding {table.SqlName} through your publication {publication}; the slot {FollowMechanisms.Named(table)} is made on your database and dropped at the end, whatever happens."
             : $"--follow-install: the publication and slot {FollowMechanisms.Named(table)} are made on your database and dropped at the end, whatever happens.");

@@ -200,6 +200,11 @@ public sealed class FollowRunner(FollowContext lab, Action<string> say, double? 
 
             await Task.Delay(pause, ct);
             reading.Restart();
+            if (lab.UsersDatabase)
+            {
+                // A user's traffic goes on: the target is to equal the table as it is now, not as it was.
+                source = await Lab.ReadChecksumAsync(lab.SourceDb, table, ct);
+            }
         }
 
         return null;

@@ -63,6 +63,11 @@ public sealed class BenchLab : IAsyncDisposable
         {
             // The user's database reached and the table holding rows before any cluster or service starts.
             await OwnTableSource.CheckAsync(OwnTableSource.ReadOnly(user), settings.OwnTable!, ct);
+            if (settings.FollowsOwnTable)
+            {
+                // The rights following needs, each missing one named, before anything starts or is installed.
+                await Follow.OwnTableRights.CheckAsync(settings, OwnTableSource.ReadOnly(user), ct);
+            }
         }
 
         // What a killed earlier run (or test run) left behind would compete for the same two cores.

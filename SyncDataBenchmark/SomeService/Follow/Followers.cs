@@ -74,8 +74,10 @@ public sealed class Followers(IServiceProvider services, NpgsqlDataSource target
         return Results.Json(follower.Status, SyncJsonContext.Default.FollowStatus, statusCode: 202);
     }
 
-    /// <summary>404 naming the table: not one this service follows.</summary>
-    private static IResult NotFollowed(string table) => Results.Problem($"{table} is not followed here (POST /{SyncRoutes.Follow}/{table} starts it).", statusCode: 404);
+    /// <summary>404 naming the table: none this service follows (a table of the target's database or not: only a POST looks it up).</summary>
+    private static IResult NotFollowed(string table) => Results.Problem(SyncTable.Find(table) is null
+        ? $"table: '{table}' is not a table to follow, or not followed yet (POST /{SyncRoutes.Follow}/{table} follows it if the target's database holds it)."
+        : $"{table} is not followed here (POST /{SyncRoutes.Follow}/{table} starts it).", statusCode: 404);
 
     /// <summary>
     /// The table <paramref name="name"/> names: a built-in one, or any other table of the target's database, described
@@ -95,7 +97,7 @@ public sealed class Followers(IServiceProvider services, NpgsqlDataSource target
         }
         catch (Exception ex) when (ex is TableCatalogException || ex is PostgresException { SqlState: PostgresErrorCodes.InvalidName or PostgresErrorCodes.SyntaxError })
         {
-            return (null, $"table: '{name}' is not a table to follow: {string.Join(", ", SyncTable.All.Select(t => t.Name))}, or a table of the target's database " +
+            return (null, $"table: '{name}' is not a table to follow; one of {string.Join(", ", SyncTable.All.Select(t => t.Name))}, or a table of the target's database " +
                           $"({(ex is PostgresException p ? p.MessageText : ex.Message)}).");
         }
     }

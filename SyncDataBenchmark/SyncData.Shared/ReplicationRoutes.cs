@@ -9,6 +9,13 @@ public static class ReplicationRoutes
     /// <summary>The query parameter naming the replication slot (and its publication, of the same name).</summary>
     public const string Slot = "slot";
 
+    /// <summary>
+    /// The query parameter naming a publication the source's owner made (a user's, --follow-publication): the stream
+    /// decodes through it and creates only the slot; absent, a publication of the slot's name is made for the table and
+    /// dropped with the slot. Its name takes the letters a slot name takes (<see cref="IsSlotName"/>).
+    /// </summary>
+    public const string Publication = "publication";
+
     /// <summary>The stream's query parameter: the LSN the target has committed; absent, the slot is created anew and a first copy is sent.</summary>
     public const string From = "from";
 

@@ -114,7 +114,16 @@ public static class BenchCommand
     {
         if (lab.OwnTable is not { } own)
         {
-            return lab.Tables.Any(t => t.Description is not null) ? CatalogViews.Described(settings, lab.Tables, display.Say) : settings;
+            // --follow runs no copy-once case: what those would leave out of a described table does not apply.
+            return !lab.Tables.Any(t => t.Description is not null) ? settings
+                : settings.FollowSeconds is not null ? settings with { Tables = lab.Tables } : CatalogViews.Described(settings, lab.Tables, display.Say);
+        }
+
+        if (settings.FollowsOwnTable)
+        {
+            // --follow on your table by opt-in: its one table, no copy-once case to narrow, and no write rate: the lab
+            // writes nothing there (0 in the record), it follows your own traffic.
+            return settings with { Tables = [own], WriteRates = [0] };
         }
 
         try

@@ -84,7 +84,7 @@ public sealed class BenchOptionsTests
     [InlineData(new[] { "--cases", "*:EFMerge" }, "--cases *:EFMerge selects only cases that merge into a populated target: they run only with --changed.")]
     [InlineData(new[] { "--table", "sales.lines" }, "--table sales.lines: a table of your own database needs --source-connection")]
     [InlineData(new[] { "--table", "public.users", "--changed", "1%" }, "--changed cannot move public.users, public.orders or ")]
-    [InlineData(new[] { "--table", "users,public.orders", "--follow", "10s" }, "--follow follows the lab's users and orders by their own names")]
+    [InlineData(new[] { "--table", "users,public.orders", "--follow", "10s" }, "--follow follows users and orders by their own names: public.users and public.orders")]
     [InlineData(new[] { "--source-connection", "Host=h" }, "--source-connection needs --table with exactly one table of that database, as schema.name")]
     [InlineData(new[] { "--source-connection", "Host=h", "--table", "orders" }, "--source-connection needs --table with exactly one table")]
     [InlineData(new[] { "--source-connection", "Host=h", "--table", "a.b,c.d" }, "--source-connection needs --table with exactly one table")]

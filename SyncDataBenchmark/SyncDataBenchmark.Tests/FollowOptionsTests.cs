@@ -87,12 +87,31 @@ public sealed class FollowOptionsTests
     }
 
     [Theory]
+    [InlineData("--follow-install")]
+    [InlineData("--follow-publication team_lines")]
+    public void Follow_on_a_users_table_runs_once_opted_in(string optIn)
+    {
+        var (options, parse) = Parse(["--follow", "5s", "--source-connection", "Host=x", "--table", "public.t", .. optIn.Split(' ')]);
+
+        Assert.Empty(BenchOptions.Errors(parse));
+        Assert.True(options.Settings(parse).FollowsOwnTable);
+    }
+
+    [Theory]
     [InlineData("--write-rate 100", "--write-rate is the write load of --follow")]
     [InlineData("--follow 5s --cases NpgsqlCopy:*", "cannot honour --cases")]
     [InlineData("--follow 5s --peers psql-binary --compression gzip", "cannot honour --peers, --compression")]
     [InlineData("--follow 5s --changed 1%", "cannot honour --changed")]
     [InlineData("--follow 5s --rows 1000,2000", "--follow runs at one size")]
     [InlineData("--follow 5s --source-connection Host=x --table public.t", "--follow with --source-connection would install on YOUR database a publication")]
+    [InlineData("--follow 5s --source-connection Host=x --table public.t", "opt in with --follow-install")]
+    [InlineData("--follow-install --source-connection Host=x --table public.t", "--follow-install and --follow-publication opt in to following YOUR table: give them with --follow")]
+    [InlineData("--follow 5s --follow-install --table users", "give them with --follow DURATION and --source-connection")]
+    [InlineData("--follow 5s --source-connection Host=x --table public.t --follow-install --follow-publication p", "give one of them")]
+    [InlineData("--follow 5s --source-connection Host=x --table public.t --follow-publication My-Pub", "--follow-publication: 'My-Pub' is not a publication")]
+    [InlineData("--follow 5s --source-connection Host=x --table public.t --follow-publication syncdata_follow_x", "not starting with syncdata_follow")]
+    [InlineData("--follow 5s --source-connection Host=x --table public.t --follow-install --write-rate 100", "on YOUR table the lab writes nothing")]
+    [InlineData("--follow 5s --source-connection Host=x --table public.t --follow-install --drain 5000", "on YOUR table the lab writes nothing")]
     [InlineData("--follow 0s", "--follow: '0s' is not valid")]
     [InlineData("--follow 5x", "--follow: '5x' is not valid")]
     [InlineData("--follow 5s --write-rate 0", "--write-rate: '0' is not valid")]

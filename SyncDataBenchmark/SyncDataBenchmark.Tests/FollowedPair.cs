@@ -71,6 +71,18 @@ public sealed class FollowedPair : IAsyncDisposable
         return pair;
     }
 
+    /// <summary>
+    /// Both services (in process) over databases the caller made: a user's own as the source (its role's connection, as
+    /// the runner hands SyncDataSource when following by opt-in) and the lab's target; <paramref name="name"/> names the
+    /// pair's slot, which the runner's mechanisms do not use.
+    /// </summary>
+    public static FollowedPair Over(InProcessLab lab, string name, SyncTable table, string sourceDb, string targetDb)
+    {
+        var pair = new FollowedPair(lab, name, table, sourceDb, targetDb);
+        pair.StartServices();
+        return pair;
+    }
+
     private static async Task<FollowedPair> CreateDatabasesAsync(InProcessLab lab, string name, SyncTable table, long rows, LocalPostgres sourceCluster, LocalPostgres? targetCluster = null)
     {
         var sourceDb = await ScratchDatabase.RecreateAsync(sourceCluster, name + "_source");

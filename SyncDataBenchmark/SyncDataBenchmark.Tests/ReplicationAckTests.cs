@@ -76,7 +76,7 @@ public sealed class ReplicationAckTests(InProcessLab lab)
     private static async Task ReadUntilAsync(SourceClient source, string slot, string? from, Func<ChangeFrame, bool> wanted, Func<string, Task> open)
     {
         using var life = new CancellationTokenSource();
-        await using var frames = ReplicationStream.ReadFramesAsync(source, SyncTable.Default, slot, from, life.Token).GetAsyncEnumerator(life.Token);
+        await using var frames = ReplicationStream.ReadFramesAsync(source, SyncTable.Default, slot, null, from, life.Token).GetAsyncEnumerator(life.Token);
         try
         {
             do

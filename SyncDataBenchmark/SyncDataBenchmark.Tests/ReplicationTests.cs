@@ -3,6 +3,7 @@ using System.Net.Http.Json;
 using SyncData.Harness;
 using SyncData.Postgres;
 using SyncData.Shared;
+using SyncDataBenchmark.Runner;
 using Xunit;
 
 namespace SyncDataBenchmark.Tests;
@@ -253,6 +254,148 @@ public sealed class ReplicationTests(InProcessLab lab, Xunit.Abstractions.ITestO
         Assert.True((await pair.StatusAsync()).ChangesApplied >= 60);
         Assert.Equal(await Lab.ReadChecksumAsync(pair.SourceDb, SyncTable.Orders), await Lab.ReadChecksumAsync(pair.TargetDb, SyncTable.Orders));
         Assert.Equal(0L, (long)(await Lab.ScalarAsync(pair.TargetDb, "select count(*) from orders where note is null and id <= 40"))!);
+    }
+
+    /// <summary>
+    /// A table the lab has no classes for, keyed on three columns (readings: site, "Sensor", "order"), followed by its
+    /// whole key through both apply roads: a small transaction (one statement) updating a non-key column beside
+    /// TOASTed notes ('u'), deleting rows, inserting one whose site and "Sensor" equal a deleted row's, moving a key;
+    /// then one larger than the one-statement road (staged). Keyed on one column, the deletes took every row of a site.
+    /// </summary>
+    [Fact]
+    public async Task A_table_keyed_on_three_columns_is_followed_by_its_whole_key_through_both_apply_roads()
+    {
+        await using var pair = await FollowedPair.CreateAsync(lab, "repl_composite", SyncTable.ToDescribe("readings"), 2_000);
+        await Lab.ScalarAsync(pair.SourceDb, Fixture("replication-readings-toast.sql"), [60]);
+        await pair.StartAsync();
+        await pair.WaitForAsync(s => s.State == FollowStatus.Following);
+
+        await Lab.ScalarAsync(pair.SourceDb, Fixture("replication-readings-churn.sql"));
+        await Lab.ScalarAsync(pair.SourceDb, Fixture("replication-readings-bulk.sql"));
+        await pair.DrainAsync();
+
+        var status = await pair.StatusAsync();
+        Assert.True(status.ChangesApplied > SomeService.Follow.ChangeApplier.OneStatementRows, $"{status}");
+        await using var connection = new Npgsql.NpgsqlConnection(pair.SourceDb);
+        await connection.OpenAsync();
+        var table = pair.Table.DescribedAs(await SyncData.Postgres.Catalog.TableCatalog.ReadAsync(connection, "readings"));
+        Assert.Equal(await Lab.ReadChecksumAsync(pair.SourceDb, table), await Lab.ReadChecksumAsync(pair.TargetDb, table));
+        Assert.Equal(0L, (long)(await Lab.ScalarAsync(pair.TargetDb, "select count(*) from readings where note is null and \"order\" <= 60"))!);
+    }
+
+    /// <summary>
+    /// --follow's one run (FollowRunner, as the runner runs it) on a folder table: readings under its own pgbench load
+    /// (its folder's follow.pgbench.sql), followed by NpgsqlReplication, verified by the runner's checksum, every kind of
+    /// change written as its header asks and the lag sampled by readings' whole key; nothing left behind. The polled change log says why
+    /// it cannot follow readings.
+    /// </summary>
+    [Fact]
+    public async Task The_runner_follows_a_folder_table_under_its_own_write_load_verified_with_every_kind_of_change()
+    {
+        await using var pair = await FollowedPair.CreateAsync(lab, "repl_runner_readings", SyncTable.ToDescribe("readings"), 2_000);
+        await Lab.ScalarAsync(pair.SourceDb, SyncDataBenchmark.Runner.Follow.FollowSql.Read("prepare-source.sql"));
+        await Lab.ScalarAsync(pair.TargetDb, SyncDataBenchmark.Runner.Follow.FollowSql.Read("prepare-target.sql"));
+        await using var connection = new Npgsql.NpgsqlConnection(pair.SourceDb);
+        await connection.OpenAsync();
+        var table = pair.Table.DescribedAs(await SyncData.Postgres.Catalog.TableCatalog.ReadAsync(connection, "readings"));
+        var runner = new SyncDataBenchmark.Runner.Follow.FollowRunner(new SyncDataBenchmark.Runner.Follow.FollowContext(pair.SourceDb, pair.TargetDb, pair.SomeService, null), output.WriteLine);
+
+        var run = await runner.RunAsync(new SyncDataBenchmark.Runner.Follow.NpgsqlReplicationMechanism(), table, 200, 4, CancellationToken.None);
+
+        Assert.True(run.Verified, run.Error);
+        Assert.Null(run.LeftBehind);
+        Assert.Null(run.ChangeLogTriggers);
+        // The load does what its header says: each kind at least 0.4 of the rows asked per transaction (about 290
+        // transactions: a kind's count falls that low by chance far less than once in a million).
+        var (asked, achieved, transactions) = (run.MixAsked!, run.MixAchieved!, (double)run.PgbenchTransactions!);
+        Assert.True(achieved.Inserted >= 0.4 * asked.Inserted * transactions && achieved.Updated >= 0.4 * asked.Updated * transactions
+            && achieved.Deleted >= 0.4 * asked.Deleted * transactions, $"asked {asked} a transaction, {transactions} transactions; achieved {achieved}");
+        Assert.True(run.Lag is { Count: > 0 }, $"{run.Lag}");
+        Assert.Contains("change log", new SyncDataBenchmark.Runner.Follow.ChangeLogPollMechanism().WhyNot(table));
+    }
+
+    private const string TeamTable = "\"Team Sales\".\"Order Lines\"";
+
+    /// <summary>
+    /// --follow on a user's table checks the role's rights before installing anything, and names each one missing: one
+    /// scratch database of a team's table, roles lacking REPLICATION, SELECT, ownership, CREATE on the database, and a
+    /// publication that is not there (Fixtures/replication-own-roles.sql). wal_level is the cluster's (logical here).
+    /// </summary>
+    [Theory]
+    [InlineData("follow_owner", null, "")]
+    [InlineData("follow_replicator", "team_lines", "")]
+    [InlineData("follow_replicator", null, "does not own|may not CREATE")]
+    [InlineData("follow_reader", null, "neither REPLICATION|does not own|may not CREATE")]
+    [InlineData("follow_nobody", null, "neither REPLICATION|may not SELECT|does not own|may not CREATE")]
+    [InlineData("follow_replicator", "no_such_publication", "publication no_such_publication does not exist or does not publish")]
+    public async Task Following_a_users_table_names_each_right_its_role_lacks_before_installing_anything(string role, string? publication, string missing)
+    {
+        var owner = await UsersDatabaseAsync("repl_rights");
+        var table = await OwnTableSource.DescribeAsync(owner, TeamTable, _ => { }, CancellationToken.None);
+        var asRole = new Npgsql.NpgsqlConnectionStringBuilder(owner) { Username = role }.ConnectionString;
+
+        var found = await SyncDataBenchmark.Runner.Follow.OwnTableRights.MissingAsync(OwnTableSource.ReadOnly(asRole), table.SqlName, publication, CancellationToken.None);
+
+        var expected = missing.Split('|', StringSplitOptions.RemoveEmptyEntries);
+        Assert.True(found.Count == expected.Length && expected.All(e => found.Any(f => f.Contains(e, StringComparison.Ordinal))),
+            $"expected [{string.Join("; ", expected)}], found [{string.Join("; ", found)}]");
+        Assert.Equal(0L, (long)(await Lab.ScalarAsync(owner, "select count(*) from pg_replication_slots where database = current_database()"))!);
+    }
+
+    /// <summary>
+    /// --follow on a user's table by opt-in, as FollowCommand runs it: the lab's reads through a read-only connection,
+    /// SyncDataSource as the role given; with --follow-install (the owner) a publication and a slot made, with
+    /// --follow-publication (a role with REPLICATION and SELECT only) the user's publication used and only the slot made.
+    /// The lab writes nothing; the user's own traffic (the test's updates, as the owner) is followed, its lag reported,
+    /// the target verified equal; afterwards no slot or publication of the lab's is left, and the user's is still there.
+    /// </summary>
+    [Theory]
+    [InlineData("follow_owner", null)]
+    [InlineData("follow_replicator", "team_lines")]
+    public async Task Following_a_users_table_by_opt_in_verifies_its_own_traffic_and_leaves_nothing_behind(string role, string? publication)
+    {
+        var owner = await UsersDatabaseAsync("repl_own_" + role);
+        var asRole = new Npgsql.NpgsqlConnectionStringBuilder(owner) { Username = role }.ConnectionString;
+        var table = await OwnTableSource.DescribeAsync(OwnTableSource.ReadOnly(asRole), TeamTable, _ => { }, CancellationToken.None);
+        var targetDb = await ScratchDatabase.RecreateAsync(lab.Postgres, "repl_own_target");
+        await OwnTableSource.CreateTargetAsync(targetDb, table, _ => { }, CancellationToken.None);
+        await Lab.ScalarAsync(targetDb, SyncDataBenchmark.Runner.Follow.FollowSql.Read("prepare-target.sql"));
+        Assert.Empty(await SyncDataBenchmark.Runner.Follow.OwnTableRights.MissingAsync(OwnTableSource.ReadOnly(asRole), table.SqlName, publication, CancellationToken.None));
+        await using var pair = FollowedPair.Over(lab, "repl_own_pair", table, asRole, targetDb);
+        var context = new SyncDataBenchmark.Runner.Follow.FollowContext(OwnTableSource.ReadOnly(asRole), targetDb, pair.SomeService, null) { UsersDatabase = true, Publication = publication, DropsOn = asRole };
+        var runner = new SyncDataBenchmark.Runner.Follow.FollowRunner(context, output.WriteLine);
+
+        var following = runner.RunAsync(new SyncDataBenchmark.Runner.Follow.NpgsqlReplicationMechanism(), table, 0, 4, CancellationToken.None);
+        for (var order = 1; order <= 60 && !following.IsCompleted; order++)
+        {
+            await Lab.ScalarAsync(new Npgsql.NpgsqlConnectionStringBuilder(owner) { Username = "follow_owner" }.ConnectionString, Fixture("replication-own-traffic.sql"), [(long)order]);
+            await Task.Delay(50);
+        }
+
+        var run = await following;
+        Assert.True(run.Verified, run.Error);
+        Assert.True(run.Lag is { Count: > 0 }, $"{run.Lag}");
+        Assert.Null(run.LeftBehind);
+        Assert.Null(run.PgbenchTransactions);
+        Assert.Equal("0 0", (string)(await Lab.ScalarAsync(owner,
+            "select (select count(*) from pg_replication_slots where database = current_database()) || ' ' || (select count(*) from pg_publication where pubname like 'syncdata%')"))!);
+        Assert.Equal(1L, (long)(await Lab.ScalarAsync(owner, "select count(*) from pg_publication where pubname = 'team_lines'"))!);
+    }
+
+    /// <summary>A user's database of its own on the lab's cluster: a team's table of 2,004 rows and the roles of replication-own-roles.sql; the superuser's connection.</summary>
+    private async Task<string> UsersDatabaseAsync(string name)
+    {
+        // A slot an earlier, broken run left would pin the database.
+        await Lab.ScalarAsync(lab.Postgres.ConnectionString("postgres"), "select count(pg_drop_replication_slot(slot_name)) from pg_replication_slots where database = $1 and not active", [name]);
+        await Lab.ScalarAsync(lab.Postgres.ConnectionString("postgres"), $"drop database if exists {name} with (force)");
+        await Lab.ScalarAsync(lab.Postgres.ConnectionString("postgres"), $"create database {name}");
+        var owner = lab.Postgres.ConnectionString(name) + ";Pooling=false";
+        foreach (var script in new[] { "team-table.sql", "team-table-rows.sql", "replication-own-roles.sql" })
+        {
+            await Lab.ScalarAsync(owner, Fixture(script));
+        }
+
+        return owner;
     }
 
     [Fact]

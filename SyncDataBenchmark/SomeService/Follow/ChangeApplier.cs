@@ -1,5 +1,4 @@
 using Npgsql;
-using SomeService.Insert;
 using SomeService.Sync;
 using SyncData.Postgres;
 
@@ -22,8 +21,7 @@ internal sealed class ChangeApplier(SyncTable table, string slot, int commandTim
     private static readonly string WriteLsnSql = EmbeddedSql.Read("follow-write-lsn.sql");
     private static readonly string WalSql = EmbeddedSql.Read("follow-wal.sql");
     private static readonly string AsyncCommitSql = EmbeddedSql.Read("follow-async-commit.sql");
-    private static readonly string ColumnTypesSql = EmbeddedSql.Read("follow-column-types.sql");
-    private static readonly string DeleteKeysSql = EmbeddedSql.Read("merge-delete-keys.sql");
+    private static readonly string DeleteKeysSql = EmbeddedSql.Read("follow-delete-keys.sql");
 
     /// <summary>
     /// The most rows a batch applies in its one statement; more go through COPY and the staging table. Not a measured
@@ -32,13 +30,15 @@ internal sealed class ChangeApplier(SyncTable table, string slot, int commandTim
     /// </summary>
     public const int OneStatementRows = 1_000;
 
-    private string? _key;
-    private string? _keyType;
+    private FollowedRelation? _relation;
     private string? _unnestMerge;
+    private string? _stagedMerge;
+    private string? _deleteKeys;
 
-    private readonly string[] _columns = table.Columns.Split(", ");
+    private FollowedRelation Relation => _relation ?? throw new InvalidOperationException("The follower's relation was not read (PrepareAsync).");
 
-    private string Staging => $"{table.Name}_follow_staging";
+    /// <summary>A temporary table, so no other session sees it; a described table's is one fixed name, since its own may be anything (schema, quotes, spaces).</summary>
+    private string Staging => table.Description is null ? $"{table.Name}_follow_staging" : "syncdata_follow_staging";
 
     /// <summary>The LSN the target's table is up to date with on this slot, or null (start anew).</summary>
     public async Task<string?> ReadLsnAsync(NpgsqlConnection connection, CancellationToken ct)
@@ -50,43 +50,21 @@ internal sealed class ChangeApplier(SyncTable table, string slot, int commandTim
     }
 
     /// <summary>
-    /// The relation's facts, once per follower connection: its key column and the key's position in the COPY order (as
-    /// the merges read it), each column's type, and the one-statement road's SQL built from them.
+    /// The relation's facts, once per follower connection (<see cref="FollowedRelation"/>): its whole key's positions in
+    /// the COPY order (as a batch folds changes by them), and the statements built from them.
     /// </summary>
-    public async Task<(string Key, int Position)> PrepareAsync(NpgsqlConnection connection, CancellationToken ct)
+    public async Task<int[]> PrepareAsync(NpgsqlConnection connection, CancellationToken ct)
     {
-        await using var transaction = await connection.BeginTransactionAsync(ct);
-        var merge = await MergeSql.ForAsync(new WriteTarget(table, connection, transaction, 1, commandTimeoutSeconds), ct);
-        var types = new Dictionary<string, string>(StringComparer.Ordinal);
-        await using (var command = new NpgsqlCommand(ColumnTypesSql, connection, transaction))
-        {
-            command.Parameters.Add(new() { Value = table.SqlName });
-            await using var reader = await command.ExecuteReaderAsync(ct);
-            while (await reader.ReadAsync(ct))
-            {
-                types[reader.GetString(0)] = reader.GetString(1);
-            }
-        }
-
-        await transaction.CommitAsync(ct);
-        var position = Array.IndexOf(_columns, merge.Key);
-        if (position < 0 || _columns.Any(c => !types.ContainsKey(c)))
-        {
-            throw new InvalidOperationException($"{table.Name}'s key {merge.Key} or one of its COPY columns ({table.Columns}) is not in its catalog.");
-        }
-
-        _key = merge.Key;
-        _keyType = types[merge.Key];
-        var casts = string.Join(", ", _columns.Select(c => $"u.{c}::{types[c]} as {c}"));
-        var arrays = string.Join(", ", Enumerable.Range(1, _columns.Length + 1).Select(i => $"${i}::text[]"));
-        var source = $"(select {casts}, u._unchanged::int[] as _unchanged from unnest({arrays}) as u({table.Columns}, _unchanged))";
-        _unnestMerge = Fill(MergeSqlText.Replace("{staging}", source, StringComparison.Ordinal), merge.Key);
-        return (merge.Key, position);
+        _relation = await FollowedRelation.ReadAsync(table, connection, ct);
+        _unnestMerge = _relation.Fill(MergeSqlText.Replace("{staging}", _relation.UnnestSource(), StringComparison.Ordinal), Staging);
+        _stagedMerge = _relation.Fill(MergeSqlText, Staging);
+        _deleteKeys = _relation.Fill(DeleteKeysSql, Staging);
+        return _relation.KeyPositions;
     }
 
     public async Task CreateStagingAsync(NpgsqlConnection connection, CancellationToken ct)
     {
-        await using var command = new NpgsqlCommand(Fill(CreateStagingSql, ""), connection);
+        await using var command = new NpgsqlCommand(Relation.Fill(CreateStagingSql, Staging), connection);
         await command.ExecuteNonQueryAsync(ct);
     }
 
@@ -110,13 +88,13 @@ internal sealed class ChangeApplier(SyncTable table, string slot, int commandTim
     public async Task<long> CopyAsync(NpgsqlConnection connection, IAsyncEnumerable<string?[]> rows, Func<string> consistentPoint, CancellationToken ct)
     {
         await using var transaction = await connection.BeginTransactionAsync(ct);
-        await using (var truncate = new NpgsqlCommand($"truncate {table.Name}", connection, transaction))
+        await using (var truncate = new NpgsqlCommand($"truncate {table.SqlName}", connection, transaction))
         {
             await truncate.ExecuteNonQueryAsync(ct);
         }
 
         long copied = 0;
-        await using (var writer = await connection.BeginTextImportAsync($"COPY {table.Name} ({table.Columns}) FROM STDIN", ct))
+        await using (var writer = await connection.BeginTextImportAsync($"COPY {table.SqlName} ({table.Columns}) FROM STDIN", ct))
         {
             await foreach (var row in rows.WithCancellation(ct))
             {
@@ -149,12 +127,8 @@ internal sealed class ChangeApplier(SyncTable table, string slot, int commandTim
         var began = DateTimeOffset.UtcNow;
         await using var statements = new NpgsqlBatch(connection) { Timeout = commandTimeoutSeconds };
         statements.BatchCommands.Add(new NpgsqlBatchCommand(WalSql));
-        var deleted = batch.DeletedKeys.ToArray();
-        if (deleted.Length > 0)
+        if (DeleteKeys(batch) is { } delete)
         {
-            var delete = new NpgsqlBatchCommand(DeleteKeysSql.Replace("{table}", table.Name, StringComparison.Ordinal)
-                .Replace("{key}", _key!, StringComparison.Ordinal).Replace("{key_type}", _keyType!, StringComparison.Ordinal));
-            delete.Parameters.Add(new() { Value = deleted, NpgsqlDbType = NpgsqlTypes.NpgsqlDbType.Array | NpgsqlTypes.NpgsqlDbType.Text });
             statements.BatchCommands.Add(delete);
         }
 
@@ -192,7 +166,7 @@ internal sealed class ChangeApplier(SyncTable table, string slot, int commandTim
     private NpgsqlBatchCommand UnnestMerge(List<ChangeBatch.PendingRow> upserts)
     {
         var merge = new NpgsqlBatchCommand(_unnestMerge!);
-        for (var column = 0; column < _columns.Length; column++)
+        for (var column = 0; column < Relation.Columns.Count; column++)
         {
             var values = new string?[upserts.Count];
             for (var row = 0; row < values.Length; row++)
@@ -213,9 +187,13 @@ internal sealed class ChangeApplier(SyncTable table, string slot, int commandTim
         var began = DateTimeOffset.UtcNow;
         var (written, flushed) = await WalAsync(connection, ct);
         await using var transaction = await connection.BeginTransactionAsync(ct);
-        var target = new WriteTarget(table, connection, transaction, 1, commandTimeoutSeconds);
-        var merge = await MergeSql.ForAsync(target, ct);
-        await merge.DeleteAsync(MergeScope.Changes([.. batch.DeletedKeys]), ct);
+        if (batch.DeletedKeys.ToList() is { Count: > 0 } deleted)
+        {
+            await using var command = new NpgsqlCommand(_deleteKeys!, connection, transaction) { CommandTimeout = commandTimeoutSeconds };
+            AddKeys(command.Parameters, deleted);
+            await command.ExecuteNonQueryAsync(ct);
+        }
+
         await using (var writer = await connection.BeginTextImportAsync($"COPY {Staging} ({table.Columns}, _unchanged) FROM STDIN", ct))
         {
             foreach (var row in upserts)
@@ -226,7 +204,7 @@ internal sealed class ChangeApplier(SyncTable table, string slot, int commandTim
 
         if (upserts.Count > 0)
         {
-            await using var command = new NpgsqlCommand(Fill(MergeSqlText, merge.Key), connection, transaction) { CommandTimeout = commandTimeoutSeconds };
+            await using var command = new NpgsqlCommand(_stagedMerge!, connection, transaction) { CommandTimeout = commandTimeoutSeconds };
             var merged = await command.ExecuteNonQueryAsync(ct);
             if (merged != upserts.Count)
             {
@@ -257,13 +235,26 @@ internal sealed class ChangeApplier(SyncTable table, string slot, int commandTim
         parameters.Add(new() { Value = committedAt.HasValue ? committedAt.Value : DBNull.Value, NpgsqlDbType = NpgsqlTypes.NpgsqlDbType.TimestampTz });
     }
 
-    /// <summary>Identifiers only, from SyncTable and the catalog; an unchanged column keeps the target's value.</summary>
-    private string Fill(string template, string key) =>
-        template.Replace("{table}", table.Name, StringComparison.Ordinal)
-            .Replace("{staging}", Staging, StringComparison.Ordinal)
-            .Replace("{key}", key, StringComparison.Ordinal)
-            .Replace("{columns}", table.Columns, StringComparison.Ordinal)
-            .Replace("{staged_columns}", string.Join(", ", _columns.Select(c => $"s.{c}")), StringComparison.Ordinal)
-            .Replace("{assignments}", string.Join(", ", _columns.Select((c, i) => (c, i)).Where(x => x.c != key)
-                .Select(x => $"{x.c} = case when {x.i} = any (s._unchanged) then t.{x.c} else s.{x.c} end")), StringComparison.Ordinal);
+    /// <summary>The batch's deleted keys as one statement (<see cref="FollowedRelation"/>); null when none.</summary>
+    private NpgsqlBatchCommand? DeleteKeys(ChangeBatch batch)
+    {
+        var deleted = batch.DeletedKeys.ToList();
+        if (deleted.Count == 0)
+        {
+            return null;
+        }
+
+        var delete = new NpgsqlBatchCommand(_deleteKeys!);
+        AddKeys(delete.Parameters, deleted);
+        return delete;
+    }
+
+    /// <summary>The deleted keys as parameters: a text array per key column, in <see cref="FollowedRelation.KeyPositions"/>' order.</summary>
+    private void AddKeys(NpgsqlParameterCollection parameters, List<string[]> deleted)
+    {
+        for (var column = 0; column < Relation.KeyPositions.Length; column++)
+        {
+            parameters.Add(new() { Value = deleted.Select(k => k[column]).ToArray(), NpgsqlDbType = NpgsqlTypes.NpgsqlDbType.Array | NpgsqlTypes.NpgsqlDbType.Text });
+        }
+    }
 }

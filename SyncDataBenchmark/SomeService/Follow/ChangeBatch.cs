@@ -5,9 +5,10 @@ namespace SomeService.Follow;
 /// <summary>
 /// Whole source transactions folded into each key's final state, applied as one target transaction: a key ends either
 /// deleted or as one row to upsert. An update's unchanged TOASTed columns take the value an earlier change of the batch
-/// gave them, or stay marked unchanged (the merge keeps the target's).
+/// gave them, or stay marked unchanged (the merge keeps the target's). A key is the whole primary key: the values at
+/// <paramref name="keyPositions"/>, one or several columns.
 /// </summary>
-internal sealed class ChangeBatch(int keyPosition)
+internal sealed class ChangeBatch(int[] keyPositions)
 {
     private readonly Dictionary<string, PendingRow> _rows = [];
     private readonly List<ChangeFrame> _commits = [];
@@ -28,19 +29,22 @@ internal sealed class ChangeBatch(int keyPosition)
 
     public bool IsEmpty => Changes == 0 && Lsn is null;
 
-    public IEnumerable<string> DeletedKeys => _rows.Where(r => r.Value.Deleted).Select(r => r.Key);
+    /// <summary>Each deleted key's values, in <paramref name="keyPositions"/>' order.</summary>
+    public IEnumerable<string[]> DeletedKeys => _rows.Values.Where(r => r.Deleted).Select(r => r.Key!);
 
     public IEnumerable<PendingRow> Upserts => _rows.Values.Where(r => !r.Deleted);
 
     public void Add(ChangeFrame frame)
     {
         var values = frame.Values ?? throw new InvalidOperationException($"A '{frame.Op}' frame came without values.");
-        var key = values[keyPosition] ?? throw new InvalidOperationException($"A '{frame.Op}' frame came without its key.");
+        var keyValues = Array.ConvertAll(keyPositions, p => values[p] ?? throw new InvalidOperationException($"A '{frame.Op}' frame came without its key."));
+        // PostgreSQL's text holds no NUL character, so joined by one the values name one key and no other.
+        var key = string.Join('\0', keyValues);
         Changes++;
         switch (frame.Op)
         {
             case ChangeFrame.Delete:
-                _rows[key] = PendingRow.Gone;
+                _rows[key] = PendingRow.Gone(keyValues);
                 break;
             case ChangeFrame.Update when frame.Unchanged is { Length: > 0 } unchanged && _rows.TryGetValue(key, out var earlier) && !earlier.Deleted:
                 // The columns this update did not send keep what the batch already holds for them.
@@ -68,11 +72,11 @@ internal sealed class ChangeBatch(int keyPosition)
     /// <summary>Nothing of the table changed up to the heartbeat's LSN: it joins the batch's acknowledgement.</summary>
     public void Heartbeat(ChangeFrame heartbeat) => Lsn = heartbeat.Lsn;
 
-    /// <summary>A key's final row: its values (COPY order, text) and the positions whose target values to keep; or deleted.</summary>
-    internal sealed record PendingRow(string?[] Values, int[]? Unchanged)
+    /// <summary>A key's final row: its values (COPY order, text) and the positions whose target values to keep; or deleted, with its key's values.</summary>
+    internal sealed record PendingRow(string?[] Values, int[]? Unchanged, string[]? Key = null)
     {
-        public static readonly PendingRow Gone = new([], null);
+        public static PendingRow Gone(string[] key) => new([], null, key);
 
-        public bool Deleted => ReferenceEquals(this, Gone);
+        public bool Deleted => Key is not null;
     }
 }

@@ -15,7 +15,7 @@ namespace SomeService.Follow;
 /// and acknowledges each stored LSN to SyncDataSource, which confirms only that to PostgreSQL. A broken stream (the
 /// source or its database restarting) is reopened from the stored LSN; any other failure stops the follower, named.
 /// </summary>
-internal sealed class Follower(SyncTable table, string slot, int batchSize, NpgsqlDataSource target, SourceClient client, SyncOptions options,
+internal sealed class Follower(SyncTable table, string slot, string? publication, int batchSize, NpgsqlDataSource target, SourceClient client, SyncOptions options,
     SyncMetrics metrics, ILogger logger, CancellationToken serviceStopping)
 {
     /// <summary>Frames read ahead of the writer: enough to fill a batch while the previous one commits.</summary>
@@ -80,12 +80,12 @@ internal sealed class Follower(SyncTable table, string slot, int batchSize, Npgs
     {
         await using var connection = await target.OpenConnectionAsync(ct);
         var applier = new ChangeApplier(table, slot, options.DatabaseCommandTimeoutSeconds);
-        var (_, keyPosition) = await applier.PrepareAsync(connection, ct);
+        var keyPositions = await applier.PrepareAsync(connection, ct);
         await applier.CreateStagingAsync(connection, ct);
         var from = await applier.ReadLsnAsync(connection, ct);
         var frames = Channel.CreateBounded<ChangeFrame>(new BoundedChannelOptions(ReadAhead) { SingleReader = true, SingleWriter = true });
         using var reading = CancellationTokenSource.CreateLinkedTokenSource(ct);
-        var pump = PumpAsync(frames.Writer, ReplicationStream.ReadFramesAsync(client, table, slot, from, reading.Token), reading.Token);
+        var pump = PumpAsync(frames.Writer, ReplicationStream.ReadFramesAsync(client, table, slot, publication, from, reading.Token), reading.Token);
         await using var acknowledger = new Acknowledger(AcknowledgeAsync, reading.Token);
         try
         {
@@ -97,7 +97,7 @@ internal sealed class Follower(SyncTable table, string slot, int batchSize, Npgs
 
             Update(s => s with { State = FollowStatus.Following, AppliedLsn = s.AppliedLsn ?? from });
             await applier.CommitAsynchronouslyAsync(connection, ct);
-            await ApplyAsync(frames.Reader, connection, applier, keyPosition, new FlushGate(), acknowledger, ct);
+            await ApplyAsync(frames.Reader, connection, applier, keyPositions, new FlushGate(), acknowledger, ct);
         }
         catch (ChannelClosedException closed) when (closed.InnerException is { } inner)
         {
@@ -165,9 +165,9 @@ internal sealed class Follower(SyncTable table, string slot, int batchSize, Npgs
     /// is waiting or it holds <c>batchSize</c> changes: at a low rate each transaction is applied alone (least lag), under
     /// load transactions group up to the batch size (fewer target commits).
     /// </summary>
-    private async Task ApplyAsync(ChannelReader<ChangeFrame> frames, NpgsqlConnection connection, ChangeApplier applier, int keyPosition, FlushGate gate, Acknowledger acknowledger, CancellationToken ct)
+    private async Task ApplyAsync(ChannelReader<ChangeFrame> frames, NpgsqlConnection connection, ChangeApplier applier, int[] keyPositions, FlushGate gate, Acknowledger acknowledger, CancellationToken ct)
     {
-        var batch = new ChangeBatch(keyPosition);
+        var batch = new ChangeBatch(keyPositions);
         while (true)
         {
             if (gate.HasPending && !frames.TryPeek(out _) && !await FrameWithinAsync(frames, FlushWait, ct))
@@ -198,7 +198,7 @@ internal sealed class Follower(SyncTable table, string slot, int batchSize, Npgs
             }
 
             await CommitAsync(batch, connection, applier, gate, acknowledger, ct);
-            batch = new ChangeBatch(keyPosition);
+            batch = new ChangeBatch(keyPositions);
         }
     }
 

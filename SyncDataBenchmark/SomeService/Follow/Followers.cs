@@ -4,13 +4,14 @@ using Npgsql;
 using SomeService.Fetch;
 using SomeService.Sync;
 using SyncData.Postgres;
+using SyncData.Postgres.Catalog;
 using SyncData.Shared;
 
 namespace SomeService.Follow;
 
 /// <summary>
 /// SomeService's NpgsqlReplication followers, one per table at most, and their API (<see cref="SyncRoutes.Follow"/>):
-/// POST starts one, GET reports it (GET …/stages: where each applied transaction's lag went), DELETE stops it and, with drop=true, drops the source's slot and publication (a
+/// POST starts one (?slot=, ?publication=: a user's own to decode through, ?batch=), GET reports it (GET …/stages: where each applied transaction's lag went), DELETE stops it and, with drop=true, drops the source's slot and publication (a
 /// forgotten slot keeps the source's WAL forever). A service that stops leaves its slots to resume from.
 /// </summary>
 public sealed class Followers(IServiceProvider services, NpgsqlDataSource target, IOptions<SyncOptions> options, SyncMetrics metrics,
@@ -21,7 +22,8 @@ public sealed class Followers(IServiceProvider services, NpgsqlDataSource target
     public static IEndpointRouteBuilder MapFollowApi(IEndpointRouteBuilder app)
     {
         var route = "/" + SyncRoutes.Follow + "/{table}";
-        app.MapPost(route, (string table, string? slot, int? batch, Followers followers) => followers.Start(table, slot, batch));
+        app.MapPost(route, (string table, string? slot, string? publication, int? batch, Followers followers, CancellationToken ct) =>
+            followers.StartAsync(table, slot, publication, batch, ct));
         app.MapGet(route, (string table, Followers followers) =>
             followers._followers.TryGetValue(table, out var follower) ? Results.Json(follower.Status, SyncJsonContext.Default.FollowStatus) : NotFollowed(table));
         app.MapGet(route + "/" + SyncRoutes.Stages, (string table, Followers followers) =>
@@ -30,20 +32,25 @@ public sealed class Followers(IServiceProvider services, NpgsqlDataSource target
         return app;
     }
 
-    private IResult Start(string tableName, string? slot, int? batch)
+    private async Task<IResult> StartAsync(string tableName, string? slot, string? publication, int? batch, CancellationToken ct)
     {
         slot ??= ReplicationRoutes.DefaultSlot(tableName);
         // Each wrong parameter named with its value and what it takes (issue 62: one catch-all for all three).
         var wrong = new List<string>();
-        var table = SyncTable.Find(tableName);
-        if (table is null)
+        var (table, notATable) = await FindAsync(tableName, ct);
+        if (notATable is not null)
         {
-            wrong.Add(NotATable(tableName));
+            wrong.Add(notATable);
         }
 
         if (!ReplicationRoutes.IsSlotName(slot))
         {
             wrong.Add($"slot: '{slot}' is not a slot name (a-z, 0-9, _, at most 63 characters).");
+        }
+
+        if (publication is not null && (!ReplicationRoutes.IsSlotName(publication) || publication == slot))
+        {
+            wrong.Add($"publication: '{publication}' is not a publication name to decode through (a-z, 0-9, _, at most 63 characters, not the slot's name).");
         }
 
         if (batch is < 1 or > 1_000_000)
@@ -56,7 +63,7 @@ public sealed class Followers(IServiceProvider services, NpgsqlDataSource target
             return Results.Problem(string.Join(" ", wrong), statusCode: 400);
         }
 
-        var follower = new Follower(table, slot, batch ?? options.Value.DefaultBatchSize, target, services.GetRequiredService<SourceClient>(), options.Value, metrics,
+        var follower = new Follower(table, slot, publication, batch ?? options.Value.DefaultBatchSize, target, services.GetRequiredService<SourceClient>(), options.Value, metrics,
             logger, lifetime.ApplicationStopping);
         if (!_followers.TryAdd(table.Name, follower) && !ReplaceStopped(table.Name, follower))
         {
@@ -67,11 +74,33 @@ public sealed class Followers(IServiceProvider services, NpgsqlDataSource target
         return Results.Json(follower.Status, SyncJsonContext.Default.FollowStatus, statusCode: 202);
     }
 
-    /// <summary>404 naming the table: not one this service follows, or not a table at all.</summary>
-    private static IResult NotFollowed(string table) => Results.Problem(
-        SyncTable.Find(table) is null ? NotATable(table) : $"{table} is not followed here (POST /{SyncRoutes.Follow}/{table} starts it).", statusCode: 404);
+    /// <summary>404 naming the table: none this service follows (a table of the target's database or not: only a POST looks it up).</summary>
+    private static IResult NotFollowed(string table) => Results.Problem(SyncTable.Find(table) is null
+        ? $"table: '{table}' is not a table to follow, or not followed yet (POST /{SyncRoutes.Follow}/{table} follows it if the target's database holds it)."
+        : $"{table} is not followed here (POST /{SyncRoutes.Follow}/{table} starts it).", statusCode: 404);
 
-    private static string NotATable(string table) => $"table: '{table}' is not a table to follow; one of {string.Join(", ", SyncTable.All.Select(t => t.Name))}.";
+    /// <summary>
+    /// The table <paramref name="name"/> names: a built-in one, or any other table of the target's database, described
+    /// from its catalog (a folder table as readings, a user's own: docs/own-table.md); else why it is none.
+    /// </summary>
+    private async Task<(SyncTable? Table, string? NotATable)> FindAsync(string name, CancellationToken ct)
+    {
+        if (SyncTable.Find(name) is { } named)
+        {
+            return (named, null);
+        }
+
+        try
+        {
+            await using var connection = await target.OpenConnectionAsync(ct);
+            return (SyncTable.Of(name, await TableCatalog.ReadAsync(connection, name, ct)), null);
+        }
+        catch (Exception ex) when (ex is TableCatalogException || ex is PostgresException { SqlState: PostgresErrorCodes.InvalidName or PostgresErrorCodes.SyntaxError })
+        {
+            return (null, $"table: '{name}' is not a table to follow; one of {string.Join(", ", SyncTable.All.Select(t => t.Name))}, or a table of the target's database " +
+                          $"({(ex is PostgresException p ? p.MessageText : ex.Message)}).");
+        }
+    }
 
     private bool ReplaceStopped(string table, Follower follower) =>
         _followers.TryGetValue(table, out var earlier) && !earlier.IsRunning && _followers.TryUpdate(table, follower, earlier);

@@ -14,12 +14,15 @@ internal static class ReplicationStream
 
     /// <summary>
     /// The frames of <paramref name="table"/>'s stream on <paramref name="slot"/>, from <paramref name="from"/> (the
-    /// target's stored LSN; null: the slot made anew and a first copy). The stream ends only by failing: a frame that
+    /// target's stored LSN; null: the slot made anew and a first copy), decoded through <paramref name="publication"/> (a
+    /// user's own; null: the slot's own, made by the source). The stream ends only by failing: a frame that
     /// says the source failed (its status was 200 already), or the body ending, is a <see cref="SourceStreamException"/>.
     /// </summary>
-    public static async IAsyncEnumerable<ChangeFrame> ReadFramesAsync(SourceClient client, SyncTable table, string slot, string? from, [EnumeratorCancellation] CancellationToken ct)
+    public static async IAsyncEnumerable<ChangeFrame> ReadFramesAsync(SourceClient client, SyncTable table, string slot, string? publication, string? from,
+        [EnumeratorCancellation] CancellationToken ct)
     {
-        var route = SourceRoutes.InTable(Route, table.Name) + $"?{ReplicationRoutes.Slot}={slot}" + (from is null ? "" : $"&{ReplicationRoutes.From}={from}");
+        var route = SourceRoutes.InTable(Route, table.Name) + $"?{ReplicationRoutes.Slot}={slot}" + (from is null ? "" : $"&{ReplicationRoutes.From}={from}")
+            + (publication is null ? "" : $"&{ReplicationRoutes.Publication}={publication}");
         using var response = await client.OpenReplicationAsync(route, ct);
         await using var body = await response.Content.ReadAsStreamAsync(ct);
         using var lines = new StreamReader(body);

@@ -35,12 +35,6 @@ internal sealed class MergeSql
     }
 
     /// <summary>
-    /// The key's one column, quoted as an identifier: what NpgsqlReplication's follower finds each change by; a composite
-    /// key has no one column and is refused here.
-    /// </summary>
-    public string Key => SingleKey.Name;
-
-    /// <summary>
     /// The staging table's name (the COPY merges' own, Linq2DBTempMerge's linq2db temp table): temporary, so no other
     /// session sees it. A described table's is one fixed name, since its own name may be anything (schema, quotes,
     /// spaces) and a run merges one table; a name SQL need not quote, as linq2db quotes a name it is given again.

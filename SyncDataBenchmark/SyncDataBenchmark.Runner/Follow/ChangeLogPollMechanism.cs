@@ -35,6 +35,13 @@ public sealed class ChangeLogPollMechanism : IFollowMechanism
 
     public string? SlotOf(SyncTable table) => null;
 
+    /// <summary>The lab's change log (sql/change-tracking.sql: triggers, log tables, change fetches) is kept on users and orders only.</summary>
+    public static bool HasChangeLog(SyncTable table) => table.Description is null && SyncTable.Find(table.Name) is not null;
+
+    public string? WhyNot(SyncTable table) => HasChangeLog(table)
+        ? null
+        : $"the lab's change log (sql/change-tracking.sql) is kept on {string.Join(" and ", SyncTable.All.Select(t => t.Name))} only, not on {table.Name}";
+
     /// <summary>The loop stopped; the target's watermark stays, and the next sync after the resume reads every change since.</summary>
     public Task PauseAsync(FollowContext lab, SyncTable table, CancellationToken ct) => StopAsync(lab, table);
 

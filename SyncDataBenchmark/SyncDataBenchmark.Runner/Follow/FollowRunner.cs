@@ -34,14 +34,16 @@ public sealed class FollowRunner(FollowContext lab, Action<string> say, double? 
 
     private async Task<FollowRun> RunOnceAsync(IFollowMechanism mechanism, SyncTable table, long rate, double seconds, CancellationToken ct)
     {
-        var run = new FollowRun(table.Name, mechanism.Name, rate, seconds) { TransactionsPerSecondAsked = Math.Round(FollowLoad.TransactionsPerSecond(table, rate), 1) };
+        // A user's table has no load of the lab's: nothing asked.
+        var run = new FollowRun(table.Name, mechanism.Name, rate, seconds) { TransactionsPerSecondAsked = lab.UsersDatabase ? 0 : Math.Round(FollowLoad.TransactionsPerSecond(table, rate), 1) };
         try
         {
             say($"{table.Name}, {rate:N0} rows/s, {mechanism.Name}: the target emptied, the first copy…");
             await SetChangeLogTriggersAsync(table, mechanism.ReadsChangeLog, ct);
-            await TargetPreparation.EmptyAsync(lab.TargetDb, table, await Lab.ReadChecksumAsync(lab.SourceDb, table, ct), ct);
+            var source = await Lab.ReadChecksumAsync(lab.SourceDb, table, ct);
+            _ = lab.UsersDatabase ? await OwnTableSource.EmptyTargetAsync(lab.TargetDb, table, source, ct) : await TargetPreparation.EmptyAsync(lab.TargetDb, table, source, ct);
             await mechanism.StartAsync(lab, table, ct);
-            return await MeasureAsync(mechanism, table, run, ct);
+            return lab.UsersDatabase ? await FollowUsersTrafficAsync(mechanism, table, run, ct) : await MeasureAsync(mechanism, table, run, ct);
         }
         catch (Exception ex) when (ex is not OperationCanceledException || !ct.IsCancellationRequested)
         {
@@ -55,9 +57,10 @@ public sealed class FollowRunner(FollowContext lab, Action<string> say, double? 
         }
     }
 
-    /// <summary>The source table's change-log row triggers on or off (change-log-triggers.sql).</summary>
-    private Task SetChangeLogTriggersAsync(SyncTable table, bool enabled, CancellationToken ct) =>
-        FollowSql.RunAsync(lab.SourceDb, "change-log-triggers.sql", table, ct, ("action", enabled ? "enable" : "disable"), ("name", table.Name));
+    /// <summary>The source table's change-log row triggers on or off (change-log-triggers.sql); a table without a change log has none to set.</summary>
+    private Task SetChangeLogTriggersAsync(SyncTable table, bool enabled, CancellationToken ct) => ChangeLogPollMechanism.HasChangeLog(table)
+        ? FollowSql.RunAsync(lab.SourceDb, "change-log-triggers.sql", table, ct, ("action", enabled ? "enable" : "disable"), ("name", table.Name))
+        : Task.CompletedTask;
 
     private async Task<FollowRun> MeasureAsync(IFollowMechanism mechanism, SyncTable table, FollowRun run, CancellationToken ct)
     {
@@ -71,7 +74,9 @@ public sealed class FollowRunner(FollowContext lab, Action<string> say, double? 
         run = run with
         {
             PgbenchTransactions = load.Transactions, PgbenchTps = load.Tps, Writers = WriterTransactionSummary.Of(load.TransactionMs),
-            ChangeLogTriggers = (bool?)(await FollowSql.RowAsync(lab.SourceDb, FollowSql.Fill(FollowSql.Read("change-log-triggers-state.sql"), table, ("name", table.Name)), ct))[0],
+            ChangeLogTriggers = ChangeLogPollMechanism.HasChangeLog(table)
+                ? (bool?)(await FollowSql.RowAsync(lab.SourceDb, FollowSql.Fill(FollowSql.Read("change-log-triggers-state.sql"), table, ("name", table.Name)), ct))[0]
+                : null,
             MixAsked = FollowScript.Of(table).Mix, MixAchieved = mix, SourceRowsWritten = (long)mix.Total, LoadMs = Math.Round((loadEnd - loadStart).TotalMilliseconds),
         };
         if (await CatchUpAsync(mechanism, table, ct) is { } failure)
@@ -98,6 +103,31 @@ public sealed class FollowRunner(FollowContext lab, Action<string> say, double? 
             CatchUpMs = sample.LastTargetCommitMs - sample.LastSourceCommitMs,
             Cost = spent,
         };
+    }
+
+    /// <summary>
+    /// On a user's table (FollowContext.UsersDatabase): the lab writes nothing; it follows for the run's duration whatever
+    /// the user's own traffic changes, then waits until the target equals the table (bounded as any catch-up), and
+    /// reports the lag of each transaction that arrived as the mechanism timed it (no WAL of the user's is read).
+    /// </summary>
+    private async Task<FollowRun> FollowUsersTrafficAsync(IFollowMechanism mechanism, SyncTable table, FollowRun run, CancellationToken ct)
+    {
+        say($"  following your table's own traffic for {run.Seconds:0} s; the lab writes nothing to it…");
+        await using var cost = await mechanism.OpenCostWindowAsync(lab, ct);
+        var from = await ClockAsync(ct);
+        await Task.Delay(TimeSpan.FromSeconds(run.Seconds), ct);
+        var to = await ClockAsync(ct);
+        run = run with { LoadMs = Math.Round((to - from).TotalMilliseconds) };
+        if (await CatchUpAsync(mechanism, table, ct) is { } failure)
+        {
+            return run with { Error = failure };
+        }
+
+        var spent = await cost.CloseAsync();
+        var (start, end) = (new DateTimeOffset(from, TimeSpan.Zero), new DateTimeOffset(to, TimeSpan.Zero));
+        var lags = await mechanism.OwnLagsAsync(lab, table, start, end, ct) ?? [];
+        say($"  verified; {lags.Count:N0} of your transactions arrived while it followed (the lab wrote none).");
+        return run with { Verified = true, Lag = FollowLagSummary.Of(lags), Stages = await mechanism.StagesAsync(lab, table, start, end, ct), Cost = spent };
     }
 
     /// <summary>
@@ -170,6 +200,11 @@ public sealed class FollowRunner(FollowContext lab, Action<string> say, double? 
 
             await Task.Delay(pause, ct);
             reading.Restart();
+            if (lab.UsersDatabase)
+            {
+                // A user's traffic goes on: the target is to equal the table as it is now, not as it was.
+                source = await Lab.ReadChecksumAsync(lab.SourceDb, table, ct);
+            }
         }
 
         return null;

@@ -19,11 +19,15 @@ public sealed partial record FollowScript(string Path, double RowsPerTransaction
     /// <summary>The inserted, updated and deleted rows per transaction the script asks for (its '-- mix:' line).</summary>
     public required WriteMix Mix { get; init; }
 
-    /// <summary>The script for <paramref name="table"/>; it throws naming the file when the header lacks its rows per transaction.</summary>
+    /// <summary>
+    /// The script for <paramref name="table"/>: a folder table's own (SyncData.Harness/Tables/&lt;table&gt;/follow.pgbench.sql,
+    /// so adding a table is adding a folder), else sql/follow/&lt;table&gt;.pgbench.sql; it throws naming the file when there
+    /// is none or the header lacks its rows per transaction.
+    /// </summary>
     public static FollowScript Of(SyncTable table)
     {
-        var path = System.IO.Path.Combine(Lab.RepositoryRoot, "sql", "follow", $"{table.Name}.pgbench.sql");
-        var text = File.ReadAllText(path);
+        var path = PathOf(table);
+        var text = File.Exists(path) ? File.ReadAllText(path) : throw new InvalidOperationException($"{table.Name} has no follow write load: {path} does not exist.");
         var rows = RowsLine().Match(text);
         if (!rows.Success)
         {
@@ -38,6 +42,14 @@ public sealed partial record FollowScript(string Path, double RowsPerTransaction
 
         var defines = DefineLine().Matches(text).Select(m => (m.Groups[1].Value, m.Groups[2].Value.Trim())).ToList();
         return new FollowScript(path, Number(rows.Groups[1]), defines) { Mix = new WriteMix(Number(mix.Groups[1]), Number(mix.Groups[2]), Number(mix.Groups[3])) };
+    }
+
+    /// <summary>Where <paramref name="table"/>'s script is, or would be.</summary>
+    public static string PathOf(SyncTable table)
+    {
+        var name = (table.Behind ?? table).Name;
+        var folder = System.IO.Path.Combine(Lab.RepositoryRoot, "SyncDataBenchmark", "SyncData.Harness", "Tables", name, "follow.pgbench.sql");
+        return File.Exists(folder) ? folder : System.IO.Path.Combine(Lab.RepositoryRoot, "sql", "follow", $"{name}.pgbench.sql");
     }
 
     /// <summary>pgbench's -R for a load of <paramref name="rowsPerSecond"/> rows a second.</summary>

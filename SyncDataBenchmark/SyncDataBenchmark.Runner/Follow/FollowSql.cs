@@ -52,8 +52,17 @@ public static class FollowSql
     }
 
     public static string Fill(string sql, SyncTable table, params (string Key, string Value)[] values) =>
-        values.Aggregate(sql.Replace("{{table}}", table.SqlName, StringComparison.Ordinal).Replace("{{prefix}}", FollowMechanisms.Prefix, StringComparison.Ordinal),
+        values.Aggregate(sql.Replace("{{table}}", table.SqlName, StringComparison.Ordinal).Replace("{{prefix}}", FollowMechanisms.Prefix, StringComparison.Ordinal)
+                .Replace("{{key}}", KeyText(table), StringComparison.Ordinal),
             (text, v) => text.Replace("{{" + v.Key + "}}", v.Value, StringComparison.Ordinal));
+
+    /// <summary>
+    /// A row of <paramref name="table"/> (aliased t) named by its whole primary key, as text: the lag sample joins the
+    /// source's and the target's versions by it. A built-in table's key is its id; a described one's is read from its catalog.
+    /// </summary>
+    private static string KeyText(SyncTable table) => table.Description is { PrimaryKey: { Count: > 0 } key }
+        ? key.Count == 1 ? $"t.{SyncData.Postgres.Catalog.TableDescription.Quote(key[0])}::text" : $"row({string.Join(", ", key.Select(k => "t." + SyncData.Postgres.Catalog.TableDescription.Quote(k)))})::text"
+        : "t.id::text";
 
     private static IEnumerable<string> Statements(string sql) =>
         string.Join('\n', sql.Split('\n').Where(l => !l.TrimStart().StartsWith("--", StringComparison.Ordinal)))

@@ -20,6 +20,16 @@ public interface IFollowMechanism
     /// <summary>Uses SomeService and SyncDataSource (the native subscription does not): their CPU counts in the drain's.</summary>
     bool UsesServices { get; }
 
+    /// <summary>Why this mechanism cannot follow <paramref name="table"/> (said, and its runs left out), or null when it can.</summary>
+    string? WhyNot(SyncTable table) => null;
+
+    /// <summary>
+    /// Follows a user's table by opt-in (FollowContext.UsersDatabase): only a mechanism whose every object on the user's
+    /// database is what --follow-install names (a publication and a slot) and that measures its own lag (the runner
+    /// reads no WAL there).
+    /// </summary>
+    bool FollowsUsersTable => false;
+
     /// <summary>Starts following; returns once the first copy is in and changes flow.</summary>
     Task StartAsync(FollowContext lab, SyncTable table, CancellationToken ct);
 
@@ -43,6 +53,14 @@ public interface IFollowMechanism
     /// read once the target caught up; null for a mechanism that cannot say (only NpgsqlReplication's follower measures it).
     /// </summary>
     Task<FollowStageSummary?> StagesAsync(FollowContext lab, SyncTable table, DateTimeOffset from, DateTimeOffset to, CancellationToken ct);
+
+    /// <summary>
+    /// The lag (ms) of each source transaction committed from <paramref name="from"/> to <paramref name="to"/> (the
+    /// source's clock) as the mechanism timed it itself, or null when it does not: on a user's table, whose WAL the runner
+    /// does not read, the only lag there is.
+    /// </summary>
+    Task<IReadOnlyList<double>?> OwnLagsAsync(FollowContext lab, SyncTable table, DateTimeOffset from, DateTimeOffset to, CancellationToken ct) =>
+        Task.FromResult<IReadOnlyList<double>?>(null);
 
     /// <summary>Stops following and drops every slot, publication and subscription it made; safe after a failed or partial start, and twice.</summary>
     Task StopAsync(FollowContext lab, SyncTable table);

@@ -23,15 +23,19 @@ public sealed class NpgsqlReplicationMechanism : IFollowMechanism
 
     public bool ReadsChangeLog => false;
 
-    private static string Slot(SyncTable table) => $"{FollowMechanisms.Prefix}_{table.Name}";
+    /// <summary>The slot (and publication) of <paramref name="table"/>: the follow prefix and the table's name in the letters a slot name takes.</summary>
+    private static string Slot(SyncTable table) => FollowMechanisms.Named(table);
 
     public string? SlotOf(SyncTable table) => Slot(table);
 
-    private static string Route(SyncTable table) => $"{SyncRoutes.Follow}/{table.Name}";
+    /// <summary>Its slot and publication are what --follow-install names; its follower times each transaction's lag itself (the stages).</summary>
+    public bool FollowsUsersTable => true;
+
+    private static string Route(SyncTable table) => $"{SyncRoutes.Follow}/{Uri.EscapeDataString(table.Name)}";
 
     public async Task StartAsync(FollowContext lab, SyncTable table, CancellationToken ct)
     {
-        await FollowSql.RunAsync(lab.TargetDb, "replication-forget.sql", table, ct);
+        await FollowSql.RunAsync(lab.TargetDb, "replication-forget.sql", table, ct, ("name", FollowSql.Literal(table.Name)));
         await FollowAsync(lab, table, ct);
     }
 
@@ -54,7 +58,8 @@ public sealed class NpgsqlReplicationMechanism : IFollowMechanism
     private static async Task FollowAsync(FollowContext lab, SyncTable table, CancellationToken ct)
     {
         var batch = lab.Batch is { } b ? $"&batch={b}" : "";
-        using var response = await lab.SomeService.PostAsync($"{Route(table)}?slot={Slot(table)}{batch}", null, ct);
+        var publication = lab.Publication is { } p ? $"&{ReplicationRoutes.Publication}={p}" : "";
+        using var response = await lab.SomeService.PostAsync($"{Route(table)}?slot={Slot(table)}{publication}{batch}", null, ct);
         if (response.StatusCode != HttpStatusCode.Accepted)
         {
             throw new InvalidOperationException($"POST {Route(table)} answered {(int)response.StatusCode}: {await response.Content.ReadAsStringAsync(ct)}");
@@ -76,11 +81,17 @@ public sealed class NpgsqlReplicationMechanism : IFollowMechanism
         await StatusAsync(lab, table, ct) is { State: FollowStatus.Failed or FollowStatus.Stopped } status ? $"the follower stopped: {status.Error ?? status.State}" : null;
 
     /// <summary>The follower's stage samples (GET /follow/{table}/stages), those of the transactions committed in the window.</summary>
-    public async Task<FollowStageSummary?> StagesAsync(FollowContext lab, SyncTable table, DateTimeOffset from, DateTimeOffset to, CancellationToken ct)
+    public async Task<FollowStageSummary?> StagesAsync(FollowContext lab, SyncTable table, DateTimeOffset from, DateTimeOffset to, CancellationToken ct) =>
+        FollowStageSummary.Of(await StageSamplesAsync(lab, table, ct), from, to);
+
+    /// <summary>Each transaction's lag as its four stages sum it (FollowStageSample): from the source's commit to the target's.</summary>
+    public async Task<IReadOnlyList<double>?> OwnLagsAsync(FollowContext lab, SyncTable table, DateTimeOffset from, DateTimeOffset to, CancellationToken ct) =>
+        [.. (await StageSamplesAsync(lab, table, ct)).Samples.Where(s => s.CommittedAt >= from && s.CommittedAt <= to).Select(s => s.DecodeMs + s.RelayMs + s.QueueMs + s.ApplyMs)];
+
+    private static async Task<FollowStages> StageSamplesAsync(FollowContext lab, SyncTable table, CancellationToken ct)
     {
         var route = $"{Route(table)}/{SyncRoutes.Stages}";
-        var stages = await lab.SomeService.GetFromJsonAsync(route, SyncJsonContext.Default.FollowStages, ct) ?? throw new InvalidOperationException($"GET {route} answered nothing.");
-        return FollowStageSummary.Of(stages, from, to);
+        return await lab.SomeService.GetFromJsonAsync(route, SyncJsonContext.Default.FollowStages, ct) ?? throw new InvalidOperationException($"GET {route} answered nothing.");
     }
 
     public async Task StopAsync(FollowContext lab, SyncTable table)
@@ -92,7 +103,7 @@ public sealed class NpgsqlReplicationMechanism : IFollowMechanism
         }
         finally
         {
-            await FollowSql.RunAsync(lab.SourceDb, "replication-drop.sql", table, CancellationToken.None, ("slot", Slot(table)));
+            await FollowSql.RunAsync(lab.DropsOn, "replication-drop.sql", table, CancellationToken.None, ("slot", Slot(table)));
         }
     }
 

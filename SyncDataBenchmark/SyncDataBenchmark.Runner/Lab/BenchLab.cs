@@ -63,6 +63,11 @@ public sealed class BenchLab : IAsyncDisposable
         {
             // The user's database reached and the table holding rows before any cluster or service starts.
             await OwnTableSource.CheckAsync(OwnTableSource.ReadOnly(user), settings.OwnTable!, ct);
+            if (settings.FollowsOwnTable)
+            {
+                // The rights following needs, each missing one named, before anything starts or is installed.
+                await Follow.OwnTableRights.CheckAsync(settings, OwnTableSource.ReadOnly(user), ct);
+            }
         }
 
         // What a killed earlier run (or test run) left behind would compete for the same two cores.
@@ -75,7 +80,10 @@ public sealed class BenchLab : IAsyncDisposable
             // The user's database is the source, read only; the lab's own (the cluster's, or --connection's) the target.
             var source = OwnTableSource.ReadOnly(own);
             // The read-only peers (OwnTableMatrix.Peers) read it through the same read-only connection.
-            databases = databases with { SourceDb = source, SourceServiceDb = source, PeerPlacement = databases.PeerPlacement with { SourceConnection = source } };
+            // Following by opt-in (--follow-install, --follow-publication), SyncDataSource makes the publication and writes
+            // heartbeats, which a read-only connection refuses; the runner's own reads stay read only.
+            var service = settings.FollowsOwnTable ? own : source;
+            databases = databases with { SourceDb = source, SourceServiceDb = service, PeerPlacement = databases.PeerPlacement with { SourceConnection = source } };
         }
 
         var lab = new BenchLab(databases, link, settings.Tables) { _ownTableName = settings.OwnTable, _sizeCheck = (settings.Sizes.Max(), settings.SizeCheck) };

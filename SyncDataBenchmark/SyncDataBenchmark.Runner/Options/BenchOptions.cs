@@ -3,6 +3,7 @@ using System.CommandLine.Parsing;
 using SyncData.Harness;
 using SyncData.Postgres;
 using SyncData.Shared;
+using SyncDataBenchmark.Runner.Follow;
 
 namespace SyncDataBenchmark.Runner;
 
@@ -120,6 +121,20 @@ public sealed class BenchOptions
         CustomParser = OptionParsing.ConnectionString,
     };
 
+    private readonly Option<bool> _followInstall = Flag("--follow-install",
+        "With --follow and --source-connection: opts in to INSTALLING on YOUR database, for the run only, a publication FOR TABLE the --table and a logical replication " +
+        $"slot, both named {FollowMechanisms.Prefix}_<table>, and to SyncDataSource writing a heartbeat message into its WAL every few seconds; both are dropped on " +
+        "every exit path (normal end, failure, Ctrl-C). The role needs REPLICATION (or superuser), ownership of the table and CREATE on the database, SELECT on the " +
+        "table, and the server wal_level=logical: checked before anything is installed, each missing right named. The lab writes no row of yours: it follows for " +
+        "--follow's duration whatever your own traffic changes, reading the table, its catalog and the slot's changes (docs/own-table.md).");
+
+    private readonly Option<string?> _followPublication = new("--follow-publication")
+    {
+        Description = "With --follow and --source-connection: decode through YOUR publication of this name (it must publish --table; a-z, 0-9, _) instead of creating one: " +
+                      $"only the replication slot ({FollowMechanisms.Prefix}_<table>) is installed, and dropped on every exit path. Needs REPLICATION (or superuser), SELECT " +
+                      "on the table and wal_level=logical, checked first (docs/own-table.md).",
+    };
+
     private readonly Option<Uri?> _sourceUrl = Url("--source-url", "Use this running SyncDataSource instead of starting one (needs --connection: the databases it reads).");
     private readonly Option<Uri?> _someServiceUrl = Url("--someservice-url", "Use this running SomeService instead of starting the services (needs --connection).");
     private readonly Option<bool> _noMaxRun = Flag("--no-max-run", "Run every case at every size, whatever its predicted time.");
@@ -197,7 +212,7 @@ public sealed class BenchOptions
             "Runs every runnable fetch × insert combination of SyncDataBenchmark (and the peers: psql pipes, pgcopydb, postgres_fdw, logical replication) against the same seeded table, " +
             "verifies every run, and writes results.json, results.csv, results.md and pictures. Exits 1 if any run failed or was not verified.")
         {
-            _rows, _maxRunSeconds, _noMaxRun, _repeat, _maxRepeat, _budget, _ciWidth, _caseBudget, _warmup, _maxWarmup, _jitThreshold, _seed, _cases, _pageSize, _batchSize, _out, _connection, _sourceConnection, _sourceUrl, _someServiceUrl, _tmpfs, _noPeers, _peers, _noCharts, _noSizeCheck, _follow, _outage, _drain, _writeRate, _profile, _profileCases, _link, _compression, _table, _changed, _reportFrom, _readme,
+            _rows, _maxRunSeconds, _noMaxRun, _repeat, _maxRepeat, _budget, _ciWidth, _caseBudget, _warmup, _maxWarmup, _jitThreshold, _seed, _cases, _pageSize, _batchSize, _out, _connection, _sourceConnection, _sourceUrl, _someServiceUrl, _tmpfs, _noPeers, _peers, _noCharts, _noSizeCheck, _follow, _followInstall, _followPublication, _outage, _drain, _writeRate, _profile, _profileCases, _link, _compression, _table, _changed, _reportFrom, _readme,
         };
         _cases.Validators.Add(r => ValidateCases(r, "--cases"));
         _profileCases.Validators.Add(r => ValidateCases(r, "--profile-cases"));
@@ -245,6 +260,8 @@ public sealed class BenchOptions
         Out = parse.GetValue(_out)!,
         Connection = parse.GetValue(_connection),
         SourceConnection = parse.GetValue(_sourceConnection),
+        FollowInstall = parse.GetValue(_followInstall),
+        FollowPublication = parse.GetValue(_followPublication),
         OwnTable = parse.GetValue(_sourceConnection) is null ? null : OptionParsing.List(parse.GetValue(_table) ?? []).Single(),
         RowsGiven = parse.GetResult(_rows) is { Implicit: false },
         SourceUrl = parse.GetValue(_sourceUrl),
@@ -328,28 +345,38 @@ public sealed class BenchOptions
     {
         var follow = r.GetResult(_follow) is { Implicit: false };
         Option[] honoured = [_follow, _outage, _drain, _writeRate, _rows, _table, _out, _connection, _tmpfs, _batchSize, _seed, _repeat, _noCharts, _noSizeCheck, _profile];
+        var own = r.GetValue(_sourceConnection) is not null;
+        var publication = r.GetValue(_followPublication);
+        var optedIn = r.GetValue(_followInstall) || publication is not null;
         var ignored = r.Children.OfType<OptionResult>().Where(o => !o.Implicit && !honoured.Contains(o.Option)).Select(o => o.Option.Name).ToList();
         return
         [
             (!follow && r.GetResult(_writeRate) is { Implicit: false }, "--write-rate is the write load of --follow: give --follow DURATION with it (e.g. --follow 60s)."),
             (!follow && r.GetResult(_outage) is { Implicit: false }, "--outage stops a --follow mechanism for a while: give --follow DURATION with it (e.g. --follow 30s --outage 30s)."),
             (!follow && r.GetResult(_drain) is { Implicit: false }, "--drain measures a --follow mechanism's capacity: give --follow DURATION with it (e.g. --follow 20s --drain 50000)."),
-            (follow && r.GetValue(_sourceConnection) is not null, FollowOnOwnTable),
+            (follow && own && !optedIn, FollowOnOwnTable),
+            ((!follow || !own) && optedIn, "--follow-install and --follow-publication opt in to following YOUR table: give them with --follow DURATION and --source-connection."),
+            (r.GetValue(_followInstall) && publication is not null,
+                "--follow-install creates a publication, --follow-publication names yours: give one of them."),
+            (publication is not null && (!ReplicationRoutes.IsSlotName(publication) || publication.StartsWith(FollowMechanisms.Prefix, StringComparison.Ordinal)),
+                $"--follow-publication: '{publication}' is not a publication the lab decodes through: a-z, 0-9, _ (at most 63), not starting with {FollowMechanisms.Prefix} (the lab's own, which it drops)."),
+            (follow && own && optedIn && new Option[] { _writeRate, _outage, _drain }.Any(o => r.GetResult(o) is { Implicit: false }),
+                "--write-rate, --outage and --drain write into the table with pgbench: on YOUR table the lab writes nothing, so --follow follows your own traffic for its duration; give them without --source-connection."),
             (follow && ignored.Count > 0 && r.GetValue(_sourceConnection) is null,
                 $"--follow measures its own matrix (mechanism × --write-rate × --table, on the lab's own tables at one --rows size) and cannot honour {string.Join(", ", ignored)}: "
                 + "those choose cases, peers, profiles, repeats, links or shares of the copy-once runs. Give them without --follow."),
             (follow && r.GetValue(_rows) is { Length: > 1 }, "--follow runs at one size: give --rows one number."),
             (follow && OptionParsing.List(r.GetValue(_profile) ?? []).Count > 1, "--follow starts the services once, under one runtime profile: give --profile one name (default: default)."),
-            (follow && OptionParsing.List(r.GetValue(_table) ?? []).Any(IsDescribedLabTable),
-                $"--follow follows the lab's users and orders by their own names: public.users, public.orders and {string.Join(", ", LabTables.Names)} (tables moved as described from their catalog) do not apply."),
+            (follow && OptionParsing.List(r.GetValue(_table) ?? []).Any(IsCatalogView),
+                $"--follow follows users and orders by their own names: public.users and public.orders (their rows under another name) do not apply; the folder tables ({string.Join(", ", LabTables.Names)}) do."),
         ];
     }
 
     /// <summary>What --follow would install on a user's database, said when it is refused there.</summary>
     public const string FollowOnOwnTable =
-        "--follow with --source-connection would install on YOUR database a publication and a logical replication slot (which holds WAL until dropped), the change-log " +
-        "triggers and functions the polled change fetch reads (sql/change-tracking.sql), and run pgbench's " +
-        "inserts, updates and deletes against your table. The lab never writes a user's database, so it is refused: --follow runs on the lab's own users and orders.";
+        "--follow with --source-connection would install on YOUR database a publication and a logical replication slot (which holds WAL until dropped). The lab does " +
+        "not write a user's database unless asked, so it is refused: opt in with --follow-install (a publication and a slot, both dropped on every exit path), or " +
+        "--follow-publication NAME (your publication; only the slot is made and dropped). The lab never writes your table: it follows your own traffic.";
 
     /// <summary>The values given, or the option's one default (BenchSettings) when none were.</summary>
     private static IReadOnlyList<T> OrDefault<T>(List<T> given, IReadOnlyList<T> defaults) => given.Count > 0 ? given : defaults;

@@ -75,6 +75,15 @@ public sealed record BenchSettings
     public string? Connection { get; init; }
     /// <summary>--source-connection: a user's database holding <see cref="OwnTable"/>, only read; null: the lab's own seeded tables.</summary>
     public string? SourceConnection { get; init; }
+
+    /// <summary>--follow-install: the user opted in to a publication and a slot on their database for a --follow run (dropped on every exit path).</summary>
+    public bool FollowInstall { get; init; }
+
+    /// <summary>--follow-publication: the user's own publication to decode through; only the slot is made (and dropped).</summary>
+    public string? FollowPublication { get; init; }
+
+    /// <summary>A --follow run on the user's table, opted in to (<see cref="FollowInstall"/> or <see cref="FollowPublication"/>).</summary>
+    public bool FollowsOwnTable => FollowSeconds is not null && SourceConnection is not null && (FollowInstall || FollowPublication is not null);
     /// <summary>The user's table as --table named it (schema.name, SQL's spelling); null without --source-connection.</summary>
     public string? OwnTable { get; init; }
     /// <summary>--source-connection: what the runner leaves out on the user's table and why (cases, merges, peers), one line each, for the record.</summary>

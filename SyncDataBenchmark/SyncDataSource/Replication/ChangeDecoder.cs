@@ -67,7 +67,7 @@ internal sealed class ChangeDecoder(SyncTable table, FrameQueue frames)
     private int[] Positions(RelationMessage relation)
     {
         var names = relation.Columns.Select(c => c.ColumnName).ToList();
-        if (relation.RelationName != table.Name || names.Count != _columns.Count || names.Any(n => !_columns.Contains(n)))
+        if (!IsTheTable(relation) || names.Count != _columns.Count || names.Any(n => !_columns.Contains(n)))
         {
             throw new InvalidOperationException(
                 $"The source's {relation.Namespace}.{relation.RelationName} now has the columns ({string.Join(", ", names)}), not {table.Name}'s ({table.Columns}): " +
@@ -76,6 +76,12 @@ internal sealed class ChangeDecoder(SyncTable table, FrameQueue frames)
 
         return [.. names.Select(n => _columns.IndexOf(n))];
     }
+
+    /// <summary>The relation is the followed table: a built-in one by its name, a described one by its schema and name as stored.</summary>
+    private bool IsTheTable(RelationMessage relation) =>
+        table.Description is { } described
+            ? relation.Namespace == described.Schema && relation.RelationName == described.Name
+            : relation.RelationName == table.Name;
 
     /// <summary>Every value of <paramref name="tuple"/>, in the table's COPY order; 'u' values are named in Unchanged.</summary>
     private async Task<ChangeFrame> RowAsync(string op, ReplicationTuple tuple, CancellationToken ct)

@@ -14,11 +14,14 @@ public static class ReplicationApi
 
     public static IEndpointRouteBuilder MapReplicationApi(this IEndpointRouteBuilder app)
     {
-        foreach (var table in ISourceTable.All.Select(t => t.Table.Name))
+        // Each built-in table's routes, and any other table's (its name a route parameter; the literal routes win).
+        var routes = ISourceTable.All.Select(t => (Ack: SourceRoutes.InTable(ReplicationRoutes.Ack, t.Table.Name), Drop: SourceRoutes.InTable(ReplicationRoutes.Drop, t.Table.Name)))
+            .Append((SourceRoutes.AnyTable(ReplicationRoutes.Ack), SourceRoutes.AnyTable(ReplicationRoutes.Drop)));
+        foreach (var (ack, drop) in routes)
         {
-            app.MapPost("/" + SourceRoutes.InTable(ReplicationRoutes.Ack, table),
+            app.MapPost("/" + ack,
                 (string? slot, string? lsn, ReplicationStreams streams, CancellationToken ct) => streams.AcknowledgeAsync(slot, lsn, ct));
-            app.MapDelete("/" + SourceRoutes.InTable(ReplicationRoutes.Drop, table),
+            app.MapDelete("/" + drop,
                 (string? slot, ReplicationStreams streams, CancellationToken ct) => streams.DropAsync(slot, ct));
         }
 

@@ -27,7 +27,7 @@ internal static class ReplicationSql
     {
         await using var batch = source.CreateBatch();
         batch.BatchCommands.Add(new(DropPublication.Replace("{publication}", slot, StringComparison.Ordinal)));
-        batch.BatchCommands.Add(new(CreatePublication.Replace("{publication}", slot, StringComparison.Ordinal).Replace("{table}", table.Name, StringComparison.Ordinal)));
+        batch.BatchCommands.Add(new(CreatePublication.Replace("{publication}", slot, StringComparison.Ordinal).Replace("{table}", table.SqlName, StringComparison.Ordinal)));
         await batch.ExecuteNonQueryAsync(ct);
     }
 
@@ -65,9 +65,9 @@ internal static class ReplicationSql
             await import.ExecuteNonQueryAsync(ct);
         }
 
-        var columns = ColumnNames(table);
+        var columns = SpelledColumns(table);
         var sql = Copy.Replace("{text_columns}", string.Join(", ", columns.Select(c => $"{c}::text")), StringComparison.Ordinal)
-            .Replace("{table}", table.Name, StringComparison.Ordinal);
+            .Replace("{table}", table.SqlName, StringComparison.Ordinal);
         await using var command = new NpgsqlCommand(sql, connection, transaction) { CommandTimeout = 0 };
         await using var reader = await command.ExecuteReaderAsync(System.Data.CommandBehavior.SequentialAccess, ct);
         while (await reader.ReadAsync(ct))
@@ -82,6 +82,14 @@ internal static class ReplicationSql
         }
     }
 
-    /// <summary><paramref name="table"/>'s columns in COPY order (SyncTable.Columns), the order of every frame's values.</summary>
-    public static IReadOnlyList<string> ColumnNames(SyncTable table) => table.Columns.Split(", ");
+    /// <summary>
+    /// <paramref name="table"/>'s columns in COPY order (SyncTable.Columns), the order of every frame's values, as stored
+    /// (as pgoutput's relation message names them): a described table's from its description, since a quoted name may hold ", ".
+    /// </summary>
+    public static IReadOnlyList<string> ColumnNames(SyncTable table) =>
+        table.Description is { } described ? [.. described.CopyColumns.Select(c => c.Name)] : table.Columns.Split(", ");
+
+    /// <summary>The same as SQL spells them.</summary>
+    private static IReadOnlyList<string> SpelledColumns(SyncTable table) =>
+        table.Description is null ? ColumnNames(table) : [.. ColumnNames(table).Select(SyncData.Postgres.Catalog.TableDescription.Quote)];
 }

@@ -28,7 +28,7 @@ public sealed class ReplicationStreams(NpgsqlDataSource source, IConfiguration c
     /// from= the slot and publication are made anew and a first copy is sent; with it, the slot's changes after that LSN.
     /// A failure after the response began is sent as the last frame (the status is 200 already).
     /// </summary>
-    internal async Task<IResult> ServeAsync(SyncTable table, string? slot, string? from, HttpContext http, CancellationToken ct)
+    internal async Task<IResult> ServeAsync(SyncTable table, string? slot, string? from, HttpContext http, CancellationToken ct, string? publication = null)
     {
         slot ??= ReplicationRoutes.DefaultSlot(table.Name);
         NpgsqlLogSequenceNumber? start = null;
@@ -37,9 +37,10 @@ public sealed class ReplicationStreams(NpgsqlDataSource source, IConfiguration c
             start = parsed;
         }
 
-        if (!ReplicationRoutes.IsSlotName(slot) || (from is not null && start is null))
+        if (!ReplicationRoutes.IsSlotName(slot) || (from is not null && start is null) || (publication is not null && (!ReplicationRoutes.IsSlotName(publication) || publication == slot)))
         {
-            return TypedResults.Problem($"slot must be a PostgreSQL slot name (a-z, 0-9, _), from an LSN (X/X); got slot '{slot}', from '{from}'.", statusCode: 400);
+            return TypedResults.Problem($"slot must be a PostgreSQL slot name (a-z, 0-9, _), from an LSN (X/X), publication (if given) a name of the same letters other than the slot's; " +
+                                        $"got slot '{slot}', from '{from}', publication '{publication}'.", statusCode: 400);
         }
 
         using var session = await TakeOverAsync(slot, ct);
@@ -48,7 +49,7 @@ public sealed class ReplicationStreams(NpgsqlDataSource source, IConfiguration c
         {
             http.Response.ContentType = "application/x-ndjson";
             await http.Response.StartAsync(session.Stopping.Token);
-            await StreamAsync(table, session, start, frames, session.Stopping.Token);
+            await StreamAsync(table, session, publication, start, frames, session.Stopping.Token);
         }
         catch (Exception ex) when (!session.Stopping.IsCancellationRequested)
         {
@@ -148,7 +149,8 @@ public sealed class ReplicationStreams(NpgsqlDataSource source, IConfiguration c
         }
     }
 
-    private async Task StreamAsync(SyncTable table, ReplicationSession session, NpgsqlLogSequenceNumber? from, FrameWriter frames, CancellationToken ct)
+    /// <param name="publication">A publication the source's owner made (only the slot is created), or null: one of the slot's name, made here.</param>
+    private async Task StreamAsync(SyncTable table, ReplicationSession session, string? publication, NpgsqlLogSequenceNumber? from, FrameWriter frames, CancellationToken ct)
     {
         // A server that cannot decode fails the stream naming the setting (a Failed frame: the follower reports failed);
         // the slot's own error, SQLSTATE 55000, counts as transient and had the follower retry for ever. A database that
@@ -167,7 +169,7 @@ public sealed class ReplicationStreams(NpgsqlDataSource source, IConfiguration c
         }
         else
         {
-            slot = await CreateAndCopyAsync(table, session.Slot, replication, frames, ct);
+            slot = await CreateAndCopyAsync(table, session.Slot, publication, replication, frames, ct);
             resume = slot.ConsistentPoint;
         }
 
@@ -175,7 +177,7 @@ public sealed class ReplicationStreams(NpgsqlDataSource source, IConfiguration c
         var queue = new FrameQueue(frames, ct);
         try
         {
-            await DecodeAsync(table, session, replication, slot, resume, queue, ct);
+            await DecodeAsync(table, session, publication ?? session.Slot, replication, slot, resume, queue, ct);
         }
         catch
         {
@@ -188,11 +190,11 @@ public sealed class ReplicationStreams(NpgsqlDataSource source, IConfiguration c
     }
 
     /// <summary>The slot's messages from <paramref name="resume"/>, decoded into <paramref name="queue"/> until the stream ends or fails.</summary>
-    private static async Task DecodeAsync(SyncTable table, ReplicationSession session, LogicalReplicationConnection replication, PgOutputReplicationSlot slot,
+    private static async Task DecodeAsync(SyncTable table, ReplicationSession session, string publication, LogicalReplicationConnection replication, PgOutputReplicationSlot slot,
         NpgsqlLogSequenceNumber resume, FrameQueue queue, CancellationToken ct)
     {
         var decoder = new ChangeDecoder(table, queue);
-        var streamOptions = new PgOutputReplicationOptions(session.Slot, PgOutputProtocolVersion.V1, binary: false, messages: true);
+        var streamOptions = new PgOutputReplicationOptions(publication, PgOutputProtocolVersion.V1, binary: false, messages: true);
         // The session lets go of the connection before Npgsql's enumerator ends (that clears its feedback timers).
         await using var messages = replication.StartReplication(slot, streamOptions, ct, resume).GetAsyncEnumerator(ct);
         try
@@ -217,10 +219,14 @@ public sealed class ReplicationStreams(NpgsqlDataSource source, IConfiguration c
     /// stays idle (its next command would end the snapshot): the copy holds exactly the commits before the consistent
     /// point, the stream every commit after it.
     /// </summary>
-    private async Task<PgOutputReplicationSlot> CreateAndCopyAsync(SyncTable table, string name, LogicalReplicationConnection replication, FrameWriter frames, CancellationToken ct)
+    private async Task<PgOutputReplicationSlot> CreateAndCopyAsync(SyncTable table, string name, string? publication, LogicalReplicationConnection replication, FrameWriter frames, CancellationToken ct)
     {
         await ReplicationSql.DropAsync(source, name, ct);
-        await ReplicationSql.RecreatePublicationAsync(source, name, table, ct);
+        if (publication is null)
+        {
+            await ReplicationSql.RecreatePublicationAsync(source, name, table, ct);
+        }
+
         var slot = await replication.CreatePgOutputReplicationSlot(name, temporarySlot: false, LogicalSlotSnapshotInitMode.Export, cancellationToken: ct);
         await foreach (var row in ReplicationSql.ReadCopyAsync(source, table, slot.SnapshotName!, ct))
         {

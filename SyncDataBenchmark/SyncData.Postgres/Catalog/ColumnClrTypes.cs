@@ -45,6 +45,36 @@ public static class ColumnClrTypes
         // inet keeps its netmask (192.168.0.1/24), which IPAddress drops: NpgsqlInet; cidr as .NET's IPNetwork (Npgsql's NpgsqlCidr is obsolete).
         ["inet"] = new(ColumnValueKind.Inet, "NpgsqlTypes.NpgsqlInet", "Inet", -1, true),
         ["cidr"] = new(ColumnValueKind.Cidr, "System.Net.IPNetwork", "Cidr", -1, true),
+        // decimal, as Npgsql reads money: cash_send's int64 of hundredths (exact both ways: Npgsql writes the decimal times 100 back).
+        ["money"] = new(ColumnValueKind.Money, "decimal", "Money", 8, true),
+        // BitArray, as EF Core's Npgsql provider maps bit(n) and varbit (Npgsql's ADO default for bit(1) is bool; the entity declares BitArray for every length).
+        ["bit"] = new(ColumnValueKind.Bits, "System.Collections.BitArray", "Bit", -1, false),
+        ["varbit"] = new(ColumnValueKind.Bits, "System.Collections.BitArray", "Varbit", -1, false),
+    };
+
+    /// <summary>The element types an array of the generator's is of (an array is T?[] of one dimension from 1: NULL elements kept): those every writer's library reads as an array of the element's CLR type.</summary>
+    private static readonly HashSet<ColumnValueKind> ArrayElements =
+    [
+        ColumnValueKind.Boolean, ColumnValueKind.Int16, ColumnValueKind.Int32, ColumnValueKind.Int64, ColumnValueKind.Float4, ColumnValueKind.Float8,
+        ColumnValueKind.Numeric, ColumnValueKind.Text, ColumnValueKind.Uuid, ColumnValueKind.Timestamp, ColumnValueKind.TimestampTz, ColumnValueKind.Date,
+        ColumnValueKind.Time, ColumnValueKind.Jsonb, ColumnValueKind.Json,
+    ];
+
+    /// <summary>PostgreSQL's built-in ranges by subtype, as NpgsqlRange&lt;T&gt; of the subtype's CLR type; each multirange as NpgsqlRange&lt;T&gt;[] (EF Core's Npgsql provider's mappings).</summary>
+    private static readonly Dictionary<string, (string Subtype, string Range, bool Multi)> Ranges = new(StringComparer.Ordinal)
+    {
+        ["int4range"] = ("int4", "IntegerRange", false),
+        ["int8range"] = ("int8", "BigIntRange", false),
+        ["numrange"] = ("numeric", "NumericRange", false),
+        ["tsrange"] = ("timestamp", "TimestampRange", false),
+        ["tstzrange"] = ("timestamptz", "TimestampTzRange", false),
+        ["daterange"] = ("date", "DateRange", false),
+        ["int4multirange"] = ("int4", "IntegerMultirange", true),
+        ["int8multirange"] = ("int8", "BigIntMultirange", true),
+        ["nummultirange"] = ("numeric", "NumericMultirange", true),
+        ["tsmultirange"] = ("timestamp", "TimestampMultirange", true),
+        ["tstzmultirange"] = ("timestamptz", "TimestampTzMultirange", true),
+        ["datemultirange"] = ("date", "DateMultirange", true),
     };
 
     /// <summary>
@@ -52,10 +82,14 @@ public static class ColumnClrTypes
     /// EF fetches' JSON, ArrowStream's schema, GrpcStream's .proto) are generated per kind and have none for them.
     /// </summary>
     public static bool OnlyFromCopy(ColumnValueKind kind) => kind is ColumnValueKind.Interval or ColumnValueKind.MacAddr or ColumnValueKind.Point or ColumnValueKind.Circle
-        or ColumnValueKind.Inet or ColumnValueKind.Cidr;
+        or ColumnValueKind.Inet or ColumnValueKind.Cidr or ColumnValueKind.Money or ColumnValueKind.Bits or ColumnValueKind.Array or ColumnValueKind.Range
+        or ColumnValueKind.Multirange;
 
     private static readonly ColumnClrType TextArray = new(ColumnValueKind.TextArray, "string?[]", "Array | Text", -1, false);
     private static readonly ColumnClrType Enum = new(ColumnValueKind.Enum, "", "", -1, true);
+
+    // citext (contrib's extension, so outside pg_catalog): a string, as Npgsql and EF Core's provider read it; the target gets the extension (TableCatalog).
+    private static readonly ColumnClrType Citext = new(ColumnValueKind.Text, "string", "Citext", -1, false);
 
     /// <summary>The CLR type <paramref name="column"/>'s values are held in, or null with <paramref name="whyNot"/> saying why none is.</summary>
     public static ColumnClrType? Of(TableColumn column, out string whyNot)
@@ -78,20 +112,50 @@ public static class ColumnClrTypes
             return TextArray;
         }
 
+        if (type is { Kind: "b", Name: "", TypeName: "citext" })
+        {
+            return Citext;
+        }
+
         if (Mapped.TryGetValue(type.Name, out var mapped))
         {
             return mapped;
+        }
+
+        if ((ArrayOf(type) ?? RangeOf(type)) is { } composed)
+        {
+            return composed;
         }
 
         whyNot = Unmapped(type);
         return null;
     }
 
+    /// <summary>An array of a mapped element (<see cref="ArrayElements"/>) as T?[], written as Array | the element's NpgsqlDbType.</summary>
+    private static ColumnClrType? ArrayOf(ColumnBaseType type) =>
+        type.Element.Length > 0 && Mapped.TryGetValue(type.Element, out var element) && ArrayElements.Contains(element.Kind)
+            ? new(ColumnValueKind.Array, $"{element.ClrType}?[]", $"Array | {element.NpgsqlDbType}", -1, false, element)
+            : null;
+
+    private static ColumnClrType? RangeOf(ColumnBaseType type)
+    {
+        if (!Ranges.TryGetValue(type.Name, out var range))
+        {
+            return null;
+        }
+
+        var subtype = Mapped[range.Subtype];
+        return range.Multi
+            ? new(ColumnValueKind.Multirange, $"NpgsqlTypes.NpgsqlRange<{subtype.ClrType}>[]", range.Range, -1, false, subtype)
+            : new(ColumnValueKind.Range, $"NpgsqlTypes.NpgsqlRange<{subtype.ClrType}>", range.Range, -1, true, subtype);
+    }
+
     private static string Unmapped(ColumnBaseType type) => type switch
     {
-        { Kind: "r" or "m" } => "a range is NpgsqlRange<T> in EF Core, which the generator does not map",
-        { Element.Length: > 0 } => "the generator maps text[] alone among arrays",
-        { Kind: "e" or "b", Name.Length: > 0 } => "the generator does not map this type (it maps bool, int2/4/8, float4/8, numeric, text, varchar, char(n), xml, uuid, timestamp, timestamptz, date, time, interval, bytea, json, jsonb, inet, cidr, macaddr, macaddr8, point, circle, text[], enums and domains over them)",
+        { Kind: "r" or "m" } => "the generator maps the built-in ranges and multiranges (int4, int8, num, ts, tstz, date) alone",
+        { Element.Length: > 0 } => "the generator maps arrays of bool, int2/4/8, float4/8, numeric, text, varchar, char(n), uuid, timestamp, timestamptz, date, time, json and jsonb alone",
+        { Name: "tsvector" } => "the generator does not map tsvector: Npgsql's NpgsqlTsVector is built only by parsing its text (no public constructor from lexemes), and the COPY decoder reads the binary form",
+        { Kind: "e" or "b", Name.Length: > 0 } => "the generator does not map this type (it maps bool, int2/4/8, float4/8, numeric, money, text, varchar, char(n), citext, xml, uuid, timestamp, timestamptz, date, time, interval, bytea, bit, varbit, json, jsonb, inet, cidr, macaddr, macaddr8, point, circle, arrays of the plain ones, the built-in ranges and multiranges, enums and domains over them)",
         _ => "the generator maps no user-defined type but an enum or a domain over a type it maps",
     };
 }

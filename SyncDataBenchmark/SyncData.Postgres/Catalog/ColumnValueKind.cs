@@ -27,4 +27,12 @@ public enum ColumnValueKind
     Circle,
     Inet,
     Cidr,
+    Money,
+    Bits,
+    /// <summary>An array of one dimension from 1 of a mapped element type (its <see cref="ColumnClrType.Element"/>); text[] is <see cref="TextArray"/>.</summary>
+    Array,
+    /// <summary>A range of a mapped subtype (<see cref="ColumnClrType.Element"/>), NpgsqlRange&lt;T&gt;.</summary>
+    Range,
+    /// <summary>A multirange, NpgsqlRange&lt;T&gt;[].</summary>
+    Multirange,
 }

@@ -69,7 +69,7 @@ public static class DescribedTableReach
 
         if (table.CopyColumns.FirstOrDefault(c => ColumnClrTypes.Of(c, out _) is { } clr && ColumnClrTypes.OnlyFromCopy(clr.Kind)) is { } unsent)
         {
-            return $"{fetch.Name} sends rows in a wire format generated per type (JSON, Arrow's schema, the table's .proto), which carries no {unsent.Base!.Name} yet, " +
+            return $"{fetch.Name} sends rows in a wire format generated per type (JSON, Arrow's schema, the table's .proto), which carries no {unsent.Base!.Formatted} yet, " +
                    $"and {table.QualifiedName}'s column {TableDescription.Quote(unsent.Name)} is {unsent.Type} (NpgsqlCopy carries it into the typed writers)";
         }
 
@@ -144,6 +144,15 @@ public static class DescribedTableReach
         {
             return $"{insert.Name} (linq2db) hands Npgsql a macaddr's PhysicalAddress as a string, which Npgsql refuses for that type (point, circle, inet and cidr " +
                    $"are not tried through linq2db yet), and {table.QualifiedName}'s column {TableDescription.Quote(odd.Name)} is {odd.Type}";
+        }
+
+        // Seen: EFCore.BulkExtensions hands the importer the element's store type for an array of numeric or of a character
+        // type ("numeric" for numeric[] and numeric(12,2)[], "character" for character(2)[]), which Npgsql takes for the element.
+        var elements = table.CopyColumns.FirstOrDefault(c => c.Base is { Element: "numeric" or "bpchar" or "varchar" });
+        if (elements is not null && insert.Library == "EFCore.BulkExtensions")
+        {
+            return $"{insert.Name} ({insert.Library}) hands Npgsql's binary importer EF Core's store type of {table.QualifiedName}'s column {TableDescription.Quote(elements.Name)}, " +
+                   $"{elements.Base!.Formatted}, as its element's, which Npgsql takes for the element type and refuses the array (the other writers carry it)";
         }
 
         var always = table.CopyColumns.FirstOrDefault(c => c.Identity == "a");

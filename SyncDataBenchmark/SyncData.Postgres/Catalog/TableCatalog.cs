@@ -76,7 +76,7 @@ public static class TableCatalog
         return (columns, typeOids);
     }
 
-    /// <summary>CREATE statements for the enums and domains the columns use (a domain's base type first); any other user-defined type is refused by name.</summary>
+    /// <summary>CREATE statements for the enums, domains and extensions' types the columns use (a domain's base type first); any other user-defined type is refused by name.</summary>
     private static async Task<List<string>> UserTypesAsync(NpgsqlConnection connection, string table, HashSet<long> oids, CancellationToken ct)
     {
         var statements = new List<string>();
@@ -110,6 +110,8 @@ public static class TableCatalog
             "e" => $"create schema if not exists {schema};\ncreate type {name} as enum ({string.Join(", ", type.GetFieldValue<string[]>(4))})",
             "d" => $"create schema if not exists {schema};\ncreate domain {name} as {type.GetString(5)}{(type.GetBoolean(6) ? " not null" : "")}" +
                    string.Concat(type.GetFieldValue<string[]>(7).Select(check => " " + check)),
+            // An extension's type (citext): the extension, into the schema that holds the type, where the target has it not.
+            "b" when !type.IsDBNull(9) => $"create schema if not exists {schema};\ncreate extension if not exists {TableDescription.Quote(type.GetString(9))} with schema {schema}",
             var kind => throw new TableCatalogException(
                 $"{table} uses the user-defined type {name} (typtype '{kind}'): the lab creates enums and domains in the target, not this kind; create it in the target first."),
         };

@@ -79,6 +79,108 @@ public abstract class GeneratedCopyDecoder<TRow>(string table, string[] columns,
     /// <summary>cidr_send's layout (inet's): as .NET's IPNetwork, its prefix the netmask's bits (cidr has no bits set past them).</summary>
     protected static System.Net.IPNetwork Cidr(ReadOnlySpan<byte> bytes) => new(new System.Net.IPAddress(bytes[4..(4 + bytes[3])]), bytes[1]);
 
+    /// <summary>money's binary form (cash_send: an int64 of hundredths) as decimal, as Npgsql reads it and writes it back (times 100).</summary>
+    protected static decimal Money(ReadOnlySpan<byte> bytes) => System.Buffers.Binary.BinaryPrimitives.ReadInt64BigEndian(bytes) / 100m;
+
+    /// <summary>bit and varbit's binary form (the length in bits, then the bits, the first in each byte's high bit) as BitArray (whose bit 0 is a byte's low bit).</summary>
+    protected static System.Collections.BitArray Bits(ReadOnlySpan<byte> bytes)
+    {
+        var bits = new System.Collections.BitArray(System.Buffers.Binary.BinaryPrimitives.ReadInt32BigEndian(bytes));
+        for (var i = 0; i < bits.Length; i++)
+        {
+            bits[i] = (bytes[4 + (i / 8)] & (0x80 >> (i % 8))) != 0;
+        }
+
+        return bits;
+    }
+
+    /// <summary>Reads one array element or range bound, the bytes of its value alone.</summary>
+    protected delegate T ElementReader<out T>(ReadOnlySpan<byte> bytes);
+
+    /// <summary>
+    /// array_send's layout (dimensions, a NULL flag, the element type, each dimension's length and lower bound, then each
+    /// element's length, -1 for NULL, and bytes) as T?[]: one dimension from 1 (or none, empty), as every library's
+    /// array type holds it; any other shape refused by row, column and value.
+    /// </summary>
+    protected T[] ArrayOf<T>(ReadOnlySpan<byte> bytes, string column, ElementReader<T> read)
+    {
+        var dimensions = System.Buffers.Binary.BinaryPrimitives.ReadInt32BigEndian(bytes);
+        if (dimensions == 0)
+        {
+            return [];
+        }
+
+        var length = System.Buffers.Binary.BinaryPrimitives.ReadInt32BigEndian(bytes[12..]);
+        var lowerBound = System.Buffers.Binary.BinaryPrimitives.ReadInt32BigEndian(bytes[16..]);
+        if (dimensions != 1 || lowerBound != 1)
+        {
+            throw Refused(column, $"an array of {dimensions} dimension(s), the first from {lowerBound}", "a .NET array holds one dimension from 0, which Npgsql writes from 1");
+        }
+
+        var elements = new T[length];
+        var at = 20;
+        for (var i = 0; i < length; i++)
+        {
+            var size = System.Buffers.Binary.BinaryPrimitives.ReadInt32BigEndian(bytes[at..]);
+            at += 4;
+            if (size >= 0)
+            {
+                elements[i] = read(bytes.Slice(at, size));
+                at += size;
+            }
+        }
+
+        return elements;
+    }
+
+    /// <summary>range_send's layout (a flags byte, then each finite bound's length and bytes) as NpgsqlRange&lt;T&gt;, the flags kept as Npgsql writes them back: empty, inclusive, infinite.</summary>
+    protected static NpgsqlTypes.NpgsqlRange<T> RangeOf<T>(ReadOnlySpan<byte> bytes, ElementReader<T> read)
+    {
+        const byte Empty = 0x01, LowerInclusive = 0x02, UpperInclusive = 0x04, LowerInfinite = 0x08, UpperInfinite = 0x10;
+        var flags = bytes[0];
+        if ((flags & Empty) != 0)
+        {
+            return NpgsqlTypes.NpgsqlRange<T>.Empty;
+        }
+
+        var at = 1;
+        T lower = default!, upper = default!;
+        if ((flags & LowerInfinite) == 0)
+        {
+            lower = Bound(bytes, ref at, read);
+        }
+
+        if ((flags & UpperInfinite) == 0)
+        {
+            upper = Bound(bytes, ref at, read);
+        }
+
+        return new(lower, (flags & LowerInclusive) != 0, (flags & LowerInfinite) != 0, upper, (flags & UpperInclusive) != 0, (flags & UpperInfinite) != 0);
+    }
+
+    /// <summary>multirange_send's layout (the count, then each range's length and range_send bytes) as NpgsqlRange&lt;T&gt;[].</summary>
+    protected static NpgsqlTypes.NpgsqlRange<T>[] MultirangeOf<T>(ReadOnlySpan<byte> bytes, ElementReader<T> read)
+    {
+        var ranges = new NpgsqlTypes.NpgsqlRange<T>[System.Buffers.Binary.BinaryPrimitives.ReadInt32BigEndian(bytes)];
+        var at = 4;
+        for (var i = 0; i < ranges.Length; i++)
+        {
+            var size = System.Buffers.Binary.BinaryPrimitives.ReadInt32BigEndian(bytes[at..]);
+            ranges[i] = RangeOf(bytes.Slice(at + 4, size), read);
+            at += 4 + size;
+        }
+
+        return ranges;
+    }
+
+    private static T Bound<T>(ReadOnlySpan<byte> bytes, ref int at, ElementReader<T> read)
+    {
+        var size = System.Buffers.Binary.BinaryPrimitives.ReadInt32BigEndian(bytes[at..]);
+        var value = read(bytes.Slice(at + 4, size));
+        at += 4 + size;
+        return value;
+    }
+
     /// <summary>An enum's label as the generated CLR enum's value (a label added to the type after the class was generated is refused).</summary>
     protected TEnum Label<TEnum>(ReadOnlySpan<byte> bytes, string column, Dictionary<string, TEnum> labels)
         where TEnum : struct, Enum

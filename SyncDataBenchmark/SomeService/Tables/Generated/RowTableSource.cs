@@ -253,35 +253,40 @@ internal static class RowTableSource
     }
 
     /// <summary>The expression that reads column <paramref name="column"/>'s binary value from <c>bytes</c>.</summary>
-    private static string Decode(GeneratedColumn column)
+    private static string Decode(GeneratedColumn column) => Decode(column.Clr, RowClassSource.Literal(column.Column.Name), column.EnumName);
+
+    /// <summary>The expression that reads a value of <paramref name="clr"/> from <c>bytes</c>, naming column <paramref name="name"/> (a C# literal) in a refusal.</summary>
+    private static string Decode(ColumnClrType clr, string name, string? enumName) => clr.Kind switch
     {
-        var name = RowClassSource.Literal(column.Column.Name);
-        return column.Clr.Kind switch
-        {
-            ColumnValueKind.Boolean => "bytes[0] != 0",
-            ColumnValueKind.Int16 => "BinaryPrimitives.ReadInt16BigEndian(bytes)",
-            ColumnValueKind.Int32 => "BinaryPrimitives.ReadInt32BigEndian(bytes)",
-            ColumnValueKind.Int64 => "BinaryPrimitives.ReadInt64BigEndian(bytes)",
-            ColumnValueKind.Float4 => "BinaryPrimitives.ReadSingleBigEndian(bytes)",
-            ColumnValueKind.Float8 => "BinaryPrimitives.ReadDoubleBigEndian(bytes)",
-            ColumnValueKind.Numeric => $"Decimal(bytes, {name})",
-            ColumnValueKind.Text or ColumnValueKind.Json => "System.Text.Encoding.UTF8.GetString(bytes)",
-            ColumnValueKind.Jsonb => $"Jsonb(bytes, {name})",
-            ColumnValueKind.Uuid => "new System.Guid(bytes, bigEndian: true)",
-            ColumnValueKind.Timestamp => $"Timestamp(BinaryPrimitives.ReadInt64BigEndian(bytes), {name}, System.DateTimeKind.Unspecified)",
-            ColumnValueKind.TimestampTz => $"Timestamp(BinaryPrimitives.ReadInt64BigEndian(bytes), {name}, System.DateTimeKind.Utc)",
-            ColumnValueKind.Date => $"Date(BinaryPrimitives.ReadInt32BigEndian(bytes), {name})",
-            ColumnValueKind.Time => $"Time(BinaryPrimitives.ReadInt64BigEndian(bytes), {name})",
-            ColumnValueKind.Bytea => "bytes.ToArray()",
-            ColumnValueKind.TextArray => $"TextArray(bytes, {name})",
-            ColumnValueKind.Enum => $"Label(bytes, {name}, {column.EnumName}Labels)",
-            ColumnValueKind.Interval => $"Interval(bytes, {name})",
-            ColumnValueKind.MacAddr => "new System.Net.NetworkInformation.PhysicalAddress(bytes.ToArray())",
-            ColumnValueKind.Point => "new NpgsqlTypes.NpgsqlPoint(BinaryPrimitives.ReadDoubleBigEndian(bytes), BinaryPrimitives.ReadDoubleBigEndian(bytes[8..]))",
-            ColumnValueKind.Inet => "Inet(bytes)",
-            ColumnValueKind.Cidr => "Cidr(bytes)",
-            ColumnValueKind.Circle => "new NpgsqlTypes.NpgsqlCircle(BinaryPrimitives.ReadDoubleBigEndian(bytes), BinaryPrimitives.ReadDoubleBigEndian(bytes[8..]), BinaryPrimitives.ReadDoubleBigEndian(bytes[16..]))",
-            _ => throw new InvalidOperationException($"No decoding for {column.Clr.Kind}."),
-        };
-    }
+        ColumnValueKind.Boolean => "bytes[0] != 0",
+        ColumnValueKind.Int16 => "BinaryPrimitives.ReadInt16BigEndian(bytes)",
+        ColumnValueKind.Int32 => "BinaryPrimitives.ReadInt32BigEndian(bytes)",
+        ColumnValueKind.Int64 => "BinaryPrimitives.ReadInt64BigEndian(bytes)",
+        ColumnValueKind.Float4 => "BinaryPrimitives.ReadSingleBigEndian(bytes)",
+        ColumnValueKind.Float8 => "BinaryPrimitives.ReadDoubleBigEndian(bytes)",
+        ColumnValueKind.Numeric => $"Decimal(bytes, {name})",
+        ColumnValueKind.Text or ColumnValueKind.Json => "System.Text.Encoding.UTF8.GetString(bytes)",
+        ColumnValueKind.Jsonb => $"Jsonb(bytes, {name})",
+        ColumnValueKind.Uuid => "new System.Guid(bytes, bigEndian: true)",
+        ColumnValueKind.Timestamp => $"Timestamp(BinaryPrimitives.ReadInt64BigEndian(bytes), {name}, System.DateTimeKind.Unspecified)",
+        ColumnValueKind.TimestampTz => $"Timestamp(BinaryPrimitives.ReadInt64BigEndian(bytes), {name}, System.DateTimeKind.Utc)",
+        ColumnValueKind.Date => $"Date(BinaryPrimitives.ReadInt32BigEndian(bytes), {name})",
+        ColumnValueKind.Time => $"Time(BinaryPrimitives.ReadInt64BigEndian(bytes), {name})",
+        ColumnValueKind.Bytea => "bytes.ToArray()",
+        ColumnValueKind.TextArray => $"TextArray(bytes, {name})",
+        ColumnValueKind.Enum => $"Label(bytes, {name}, {enumName}Labels)",
+        ColumnValueKind.Interval => $"Interval(bytes, {name})",
+        ColumnValueKind.MacAddr => "new System.Net.NetworkInformation.PhysicalAddress(bytes.ToArray())",
+        ColumnValueKind.Point => "new NpgsqlTypes.NpgsqlPoint(BinaryPrimitives.ReadDoubleBigEndian(bytes), BinaryPrimitives.ReadDoubleBigEndian(bytes[8..]))",
+        ColumnValueKind.Inet => "Inet(bytes)",
+        ColumnValueKind.Cidr => "Cidr(bytes)",
+        ColumnValueKind.Circle => "new NpgsqlTypes.NpgsqlCircle(BinaryPrimitives.ReadDoubleBigEndian(bytes), BinaryPrimitives.ReadDoubleBigEndian(bytes[8..]), BinaryPrimitives.ReadDoubleBigEndian(bytes[16..]))",
+        ColumnValueKind.Money => "Money(bytes)",
+        ColumnValueKind.Bits => "Bits(bytes)",
+        // Each element or bound read as a column of its type is (the lambda's bytes the element's), named by the column.
+        ColumnValueKind.Array => $"ArrayOf<{clr.Element!.ClrType}?>(bytes, {name}, bytes => {Decode(clr.Element, name, null)})",
+        ColumnValueKind.Range => $"RangeOf<{clr.Element!.ClrType}>(bytes, bytes => {Decode(clr.Element, name, null)})",
+        ColumnValueKind.Multirange => $"MultirangeOf<{clr.Element!.ClrType}>(bytes, bytes => {Decode(clr.Element, name, null)})",
+        _ => throw new InvalidOperationException($"No decoding for {clr.Kind}."),
+    };
 }

@@ -22,8 +22,11 @@ public sealed class ReplicationAckTests(InProcessLab lab)
     /// <summary>Streams started (each resuming the slot) with acknowledgements sent throughout their start.</summary>
     private const int Starts = 15;
 
-    /// <summary>How long any answer or frame may take: a limit for a hang, not a measurement.</summary>
-    private static readonly TimeSpan Limit = TimeSpan.FromSeconds(30);
+    /// <summary>
+    /// How long any answer or frame may take: a limit for a hang (a confirmation waiting on a kept lock waits for ever), not
+    /// a measurement, so far past what a loaded machine needs: 30 s was once reached on a 2-core machine at load 18.
+    /// </summary>
+    private static readonly TimeSpan Limit = TimeSpan.FromMinutes(3);
 
     [Fact]
     public async Task Acknowledgements_sent_while_a_stream_starts_are_never_a_500_and_a_later_one_confirms()

@@ -170,6 +170,25 @@ public sealed class GeneratedRowTableTests(InProcessLab lab) : IAsyncLifetime
     }
 
     /// <summary>
+    /// A generated table's page query is compiled once, not per page: EF Core's query cache keys on the expression
+    /// tree, so a page's value (the offset, the key after) must reach it as a parameter, as the written users' query
+    /// closes over a local. Pages of 3 rows (100 of public.users, 67 of public.orders), counted by EF Core's own events.
+    /// </summary>
+    [Theory]
+    [InlineData("EFOffsetPaging", "public.users")]
+    [InlineData("EFKeysetPaging", "public.users")]
+    [InlineData("EFOffsetPaging", "public.orders")]
+    public async Task A_generated_page_query_is_compiled_once_not_per_page(string fetch, string name)
+    {
+        await using var pair = Pair();
+        using var compilations = new QueryCompilations("SyncDataSource.Generated");
+        var run = await RunAsync(pair, fetch, "NpgsqlCopy", name, pageSize: 3);
+        Assert.True(run.Verified, run.Error);
+        Assert.True(compilations.Commands >= run.Rows / 3, $"{compilations.Commands} commands seen for {run.Rows} rows");
+        Assert.True(compilations.Compiled <= 2, $"{compilations.Compiled} compilations for {compilations.Commands} commands");
+    }
+
+    /// <summary>
     /// orders.exchange_rate NaN (decimal has none) and a timestamp of 0001-01-01 00:00:00 (DateTime.MinValue, which Npgsql
     /// writes as -infinity): the run fails naming the row, the column and the value, and is rolled back.
     /// </summary>

@@ -43,9 +43,14 @@ internal sealed class ReplicationSession(string slot, CancellationToken requestA
     /// SomeService committed everything up to <paramref name="lsn"/>: confirmed to PostgreSQL at once (never backwards),
     /// so the slot frees the WAL before it.
     /// </summary>
+    /// <remarks>
+    /// Abandoned when the stream stops: a confirmation waiting on Npgsql's feedback lock kept <see cref="DetachAsync"/>
+    /// waiting, so the stream never ended and the slot's next stream failed with a 500 after 30 s (ReplicationAckTests).
+    /// </remarks>
     public async Task ConfirmAsync(NpgsqlLogSequenceNumber lsn, CancellationToken ct)
     {
-        await _confirming.WaitAsync(ct);
+        using var either = CancellationTokenSource.CreateLinkedTokenSource(ct, Stopping.Token);
+        await _confirming.WaitAsync(either.Token);
         try
         {
             if (lsn <= _confirmed || _connection is null)
@@ -55,7 +60,7 @@ internal sealed class ReplicationSession(string slot, CancellationToken requestA
 
             _confirmed = lsn;
             _connection.SetReplicationStatus(lsn);
-            await _connection.SendStatusUpdate(ct);
+            await _connection.SendStatusUpdate(either.Token);
         }
         finally
         {

@@ -104,7 +104,8 @@ public sealed class ReplicationStreams(NpgsqlDataSource source, IConfiguration c
         }
         // NullReferenceException: Npgsql's status update on a stream whose enumerator has just failed (its feedback timers
         // cleared before the session could let go of the connection).
-        catch (Exception ex) when (ex is ObjectDisposedException or NpgsqlException or InvalidOperationException or NullReferenceException)
+        catch (Exception ex) when (ex is ObjectDisposedException or NpgsqlException or InvalidOperationException or NullReferenceException ||
+                                   (ex is OperationCanceledException && session.Stopping.IsCancellationRequested))
         {
             return TypedResults.Problem($"The stream of {slot} ended while confirming: {ex.Message}", statusCode: 409);
         }

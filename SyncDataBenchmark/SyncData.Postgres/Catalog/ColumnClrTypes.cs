@@ -61,7 +61,7 @@ public static class ColumnClrTypes
     ];
 
     /// <summary>PostgreSQL's built-in ranges by subtype, as NpgsqlRange&lt;T&gt; of the subtype's CLR type; each multirange as NpgsqlRange&lt;T&gt;[] (EF Core's Npgsql provider's mappings).</summary>
-    private static readonly Dictionary<string, (string Subtype, string Range, bool Multi)> Ranges = new(StringComparer.Ordinal)
+    private static readonly Dictionary<string, (string Subtype, string Range, bool Multi)> Ranges = WithMultiranges(new(StringComparer.Ordinal)
     {
         ["int4range"] = ("int4", "IntegerRange", false),
         ["int8range"] = ("int8", "BigIntRange", false),
@@ -69,13 +69,18 @@ public static class ColumnClrTypes
         ["tsrange"] = ("timestamp", "TimestampRange", false),
         ["tstzrange"] = ("timestamptz", "TimestampTzRange", false),
         ["daterange"] = ("date", "DateRange", false),
-        ["int4multirange"] = ("int4", "IntegerMultirange", true),
-        ["int8multirange"] = ("int8", "BigIntMultirange", true),
-        ["nummultirange"] = ("numeric", "NumericMultirange", true),
-        ["tsmultirange"] = ("timestamp", "TimestampMultirange", true),
-        ["tstzmultirange"] = ("timestamptz", "TimestampTzMultirange", true),
-        ["datemultirange"] = ("date", "DateMultirange", true),
-    };
+    });
+
+    /// <summary>Each range's multirange, named as PostgreSQL names it (int4range → int4multirange, IntegerRange → IntegerMultirange).</summary>
+    private static Dictionary<string, (string Subtype, string Range, bool Multi)> WithMultiranges(Dictionary<string, (string Subtype, string Range, bool Multi)> ranges)
+    {
+        foreach (var (name, range) in ranges.ToList())
+        {
+            ranges[name.Replace("range", "multirange", StringComparison.Ordinal)] = (range.Subtype, range.Range.Replace("Range", "Multirange", StringComparison.Ordinal), true);
+        }
+
+        return ranges;
+    }
 
     /// <summary>
     /// Kinds only NpgsqlCopy's COPY decoder reads into the generated class so far: the typed fetches' wire formats (the

@@ -141,6 +141,7 @@ public sealed class FollowRunner(FollowContext lab, Action<string> say, double? 
         say($"  drain: {mechanism.Name} stopped while pgbench writes a backlog of {changes:N0} changes…");
         await mechanism.PauseAsync(lab, table, ct);
         var before = await FollowLag.FlushedPositionAsync(lab.SourceDb, ct);
+        var written = new DateTimeOffset(await ClockAsync(ct), TimeSpan.Zero);
         await FollowLoad.BacklogAsync(lab.SourceDb, table, changes, ct);
         var walStart = await FollowLag.FlushedPositionAsync(lab.SourceDb, ct);
         var backlog = (long)(await WrittenRows.SinceAsync(lab.SourceDb, table, before, ct)).Total;
@@ -156,8 +157,18 @@ public sealed class FollowRunner(FollowContext lab, Action<string> say, double? 
         }
 
         var last = await FollowLag.LastAppliedAsync(lab.SourceDb, lab.TargetDb, table, walStart, ct);
-        var drain = new FollowDrain(backlog, last is { } end ? Math.Round(end - ToEpochMs(restart), 1) : null, true, last is null ? "no backlog row's commit found in the target's WAL" : null) { Cpu = spent };
+        var stages = await mechanism.StagesAsync(lab, table, written, new DateTimeOffset(restart, TimeSpan.Zero), ct);
+        var drain = new FollowDrain(backlog, last is { } end ? Math.Round(end - ToEpochMs(restart), 1) : null, true, last is null ? "no backlog row's commit found in the target's WAL" : null)
+        {
+            Cpu = spent, Stages = stages,
+            FirstAppliedMs = stages?.FirstApplied is { } first ? Math.Round((first - new DateTimeOffset(restart, TimeSpan.Zero)).TotalMilliseconds, 1) : null,
+        };
         say($"  drained {backlog:N0} changes in {drain.Ms:N0} ms: {drain.RowsPerSecond:N0} rows/s, {drain.CpuPerChangeUs:N1} µs of CPU a change.");
+        if (stages is not null)
+        {
+            say($"  its {stages.Batches:N0} batches ({stages.BatchChanges.P50:N0} changes at the median) applied for {stages.ApplyingMs:N0} ms; the first committed {drain.FirstAppliedMs:N0} ms after the restart.");
+        }
+
         return drain;
     }
 

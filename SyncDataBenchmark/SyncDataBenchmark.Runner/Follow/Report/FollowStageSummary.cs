@@ -22,6 +22,12 @@ public sealed record FollowStageSummary(
     StageQuantiles BatchChanges,
     long Dropped)
 {
+    /// <summary>The target's time spent applying these transactions' batches: each batch's apply once, summed (ms); null in records before it.</summary>
+    public double? ApplyingMs { get; init; }
+
+    /// <summary>When the first of these transactions committed on the target (its source commit plus its four stages, the follower's clock); null in records before it.</summary>
+    public DateTimeOffset? FirstApplied { get; init; }
+
     /// <summary>The samples of transactions the source committed from <paramref name="from"/> to <paramref name="to"/>; null when none.</summary>
     public static FollowStageSummary? Of(FollowStages stages, DateTimeOffset from, DateTimeOffset to)
     {
@@ -43,6 +49,10 @@ public sealed record FollowStageSummary(
             StageQuantiles.Of([.. batches.Select(s => s.AckMs)]),
             StageQuantiles.Of([.. batches.Select(s => (double)s.BatchTransactions)]),
             StageQuantiles.Of([.. batches.Select(s => (double)s.BatchChanges)]),
-            stages.Dropped);
+            stages.Dropped)
+        {
+            ApplyingMs = Math.Round(batches.Sum(s => s.ApplyMs), 1),
+            FirstApplied = samples.Min(s => s.CommittedAt.AddMilliseconds(s.DecodeMs + s.RelayMs + s.QueueMs + s.ApplyMs)),
+        };
     }
 }

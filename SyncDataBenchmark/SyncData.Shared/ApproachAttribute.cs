@@ -43,12 +43,6 @@ public sealed class ApproachAttribute(ApproachKind kind, string name) : Attribut
     public bool Changes { get; set; }
 
     /// <summary>
-    /// Fetch: it follows the source continuously (a first copy, then every change as it commits) instead of answering one
-    /// run: it is started and stopped through SomeService's follow API (docs/replication.md), never paired in a run.
-    /// </summary>
-    public bool Follows { get; set; }
-
-    /// <summary>
     /// Insert: the library it writes through, as a refusal names it ("EFBulk (EFCore.BulkExtensions) …": a described
     /// table's reach, DescribedTableReach); a writer with <see cref="ApproachTraits.GeneratedRows"/> must name it.
     /// </summary>

@@ -37,9 +37,7 @@ public sealed class ApproachCatalog
 
     /// <summary>Why a combination cannot run, or null when it can.</summary>
     public string? Incompatibility(FetchApproach fetch, InsertApproach insert) =>
-        this[fetch].Follows
-            ? $"{fetch} follows the source continuously and applies the changes itself: start it with POST {SyncRoutes.Follow}/{{table}} (docs/replication.md); a run cannot use it."
-            : this[insert].CopyBytes && !this[fetch].CopyBytes
+        this[insert].CopyBytes && !this[fetch].CopyBytes
             ? $"{insert} relays the source's binary COPY bytes unparsed, so it needs {Names("f=", _fetches, f => f.CopyBytes)}; {fetch} delivers JSON."
             : this[fetch].Changes && !this[insert].Merges
                 ? $"{fetch} delivers only the changes since the last sync, and {insert} empties the target and loads every row: it needs {Names("i=", _inserts, i => i.Merges)}."

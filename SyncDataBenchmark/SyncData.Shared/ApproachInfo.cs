@@ -6,7 +6,7 @@ namespace SyncData.Shared;
 /// implements), and served as such at SomeService's GET /approaches. <see cref="Route"/> is a fetch's, null for an insert;
 /// <see cref="Library"/> and <see cref="Traits"/> are an insert's (what can carry a described table: DescribedTableReach).
 /// </summary>
-public sealed record ApproachInfo(ApproachKind Kind, string Name, bool CopyBytes, bool Pages, bool Batches, string? Route, bool Changes = false, bool Merges = false, bool Follows = false,
+public sealed record ApproachInfo(ApproachKind Kind, string Name, bool CopyBytes, bool Pages, bool Batches, string? Route, bool Changes = false, bool Merges = false,
     string? Library = null, ApproachTraits Traits = ApproachTraits.None)
 {
     /// <summary>What <paramref name="type"/> (a fetch's or a writer's class) declares.</summary>
@@ -35,12 +35,12 @@ public sealed record ApproachInfo(ApproachKind Kind, string Name, bool CopyBytes
             return (declared.Traits & ~(ApproachTraits.GeneratedRows | ApproachTraits.Keyed)) != 0
                 ? throw new InvalidOperationException($"{type.Name} declares a fetch with a writer's trait ({declared.Traits}): a fetch declares GeneratedRows and Keyed, or nothing.")
                 : new(declared.Kind, declared.Name, declared.CopyBytes, declared.Pages, declared.Batches,
-                    declared.Route ?? SourceRoutes.Of(declared.Name), declared.Changes, Follows: declared.Follows, Traits: declared.Traits);
+                    declared.Route ?? SourceRoutes.Of(declared.Name), declared.Changes, Traits: declared.Traits);
         }
 
         // A writer's kind is its interface's, said once there: a class that says it again could say it differently.
-        var kind = declared.CopyBytes || declared.Changes || declared.Follows || declared.Route is not null
-            ? throw new InvalidOperationException($"{type.Name} declares an insert with a fetch's fact (CopyBytes, Changes, Follows or Route): its interface says what it consumes.")
+        var kind = declared.CopyBytes || declared.Changes || declared.Route is not null
+            ? throw new InvalidOperationException($"{type.Name} declares an insert with a fetch's fact (CopyBytes, Changes or Route): its interface says what it consumes.")
             : WriterKindAttribute.Of(type);
         // A refusal of a writer that carries a described table names its library.
         return declared.Traits.HasFlag(ApproachTraits.GeneratedRows) && declared.Library is null

@@ -1,11 +1,15 @@
 namespace SyncData.Shared;
 
 /// <summary>
-/// NpgsqlReplication's routes beside its stream (the fetch's declared route, GET ?slot=&amp;from=): the acknowledgement
-/// and the slot's removal, under the table's name as every source route (<see cref="SourceRoutes.InTable"/>).
+/// NpgsqlReplication's routes: its stream, the acknowledgement and the slot's removal, under the table's name as every
+/// source route (<see cref="SourceRoutes.InTable"/>). Following is a part of its own (SyncDataSource/Replication,
+/// SomeService/Follow), not a fetch: it answers no run, so the fetch catalogue does not list it.
 /// </summary>
 public static class ReplicationRoutes
 {
+    /// <summary>GET ?slot=&amp;from=&amp;publication=: the stream of changes (a first copy when no from), newline-delimited <see cref="ChangeFrame"/>s.</summary>
+    public const string Stream = "users/replication";
+
     /// <summary>The query parameter naming the replication slot (and its publication, of the same name).</summary>
     public const string Slot = "slot";
 
@@ -23,7 +27,7 @@ public static class ReplicationRoutes
     public const string Ack = "users/replication/ack";
 
     /// <summary>DELETE ?slot=: drops the slot and its publication (a forgotten slot keeps WAL forever).</summary>
-    public const string Drop = "users/replication";
+    public const string Drop = Stream;
 
     /// <summary>The slot names a caller may give: a PostgreSQL slot name is lower-case letters, digits and underscores, up to 63.</summary>
     public static bool IsSlotName(string? name) =>

@@ -65,9 +65,7 @@ public sealed class ApproachRegistryTests
                 // A change fetch delivers only what changed: only a writer that merges can apply it.
                 var merges = typeof(IMergeWriter).IsAssignableFrom(writerType) || typeof(ICopyBytesMergeWriter).IsAssignableFrom(writerType);
                 var canRun = (readsRows || (readsBytes && typeof(IBinaryCopyConsumer).IsAssignableFrom(consumerType)))
-                             && (merges || !Approaches[fetch].Changes)
-                             // A fetch that follows the source applies its changes itself (SomeService/Follow): no run pairs it.
-                             && !Approaches[fetch].Follows;
+                             && (merges || !Approaches[fetch].Changes);
                 Assert.True(canRun == (Approaches.Incompatibility(fetch, insert) is null), $"{fetch} × {insert}: writer/source types say {canRun}, the catalogue disagrees.");
             }
         }

@@ -18,8 +18,7 @@ public sealed class ChangeMergeTests(MergeLab lab)
 {
     private static ApproachCatalog Catalog => ApproachRegistry.Catalog;
 
-    // NpgsqlReplication (Follows) is never a run: ReplicationTests are its own.
-    private static IEnumerable<FetchApproach> ChangeFetches => Catalog.Fetches.Where(f => Catalog[f].Changes && !Catalog[f].Follows);
+    private static IEnumerable<FetchApproach> ChangeFetches => Catalog.Fetches.Where(f => Catalog[f].Changes);
 
     public static TheoryData<string> ChangeFetchNames() => [.. ChangeFetches.Select(f => f.Name)];
 

@@ -35,7 +35,7 @@ public sealed class MergeWriterRegistryTests
         { typeof(ABytesMerge), true, true, null },
         { typeof(TwoWays), false, false, "TwoWays must implement exactly one writer interface with [WriterKind]; it implements 2." },
         { typeof(NoWay), false, false, "NoWay must implement exactly one writer interface with [WriterKind]; it implements 0." },
-        { typeof(SaysCopyBytes), false, false, "SaysCopyBytes declares an insert with a fetch's fact (CopyBytes, Changes, Follows or Route): its interface says what it consumes." },
+        { typeof(SaysCopyBytes), false, false, "SaysCopyBytes declares an insert with a fetch's fact (CopyBytes, Changes or Route): its interface says what it consumes." },
         { typeof(CarriesWithoutLibrary), false, false, "CarriesWithoutLibrary declares GeneratedRows but no Library: a refusal names the library it writes through." },
     };
 

@@ -9,9 +9,6 @@ namespace SomeService.Follow;
 /// <summary>NpgsqlReplication's stream as the follower reads it: the source's <see cref="ChangeFrame"/>s, one JSON object a line.</summary>
 internal static class ReplicationStream
 {
-    /// <summary>The route of the fetch that follows the source (its declaration says Follows), not named here: one approach, one file.</summary>
-    private static readonly string Route = ApproachCatalog.DeclaredFetches.Single(f => f.Follows).Route!;
-
     /// <summary>
     /// The frames of <paramref name="table"/>'s stream on <paramref name="slot"/>, from <paramref name="from"/> (the
     /// target's stored LSN; null: the slot made anew and a first copy), decoded through <paramref name="publication"/> (a
@@ -21,7 +18,7 @@ internal static class ReplicationStream
     public static async IAsyncEnumerable<ChangeFrame> ReadFramesAsync(SourceClient client, SyncTable table, string slot, string? publication, string? from,
         [EnumeratorCancellation] CancellationToken ct)
     {
-        var route = SourceRoutes.InTable(Route, table.Name) + $"?{ReplicationRoutes.Slot}={slot}" + (from is null ? "" : $"&{ReplicationRoutes.From}={from}")
+        var route = SourceRoutes.InTable(ReplicationRoutes.Stream, table.Name) + $"?{ReplicationRoutes.Slot}={slot}" + (from is null ? "" : $"&{ReplicationRoutes.From}={from}")
             + (publication is null ? "" : $"&{ReplicationRoutes.Publication}={publication}");
         using var response = await client.OpenReplicationAsync(route, ct);
         await using var body = await response.Content.ReadAsStreamAsync(ct);

@@ -221,13 +221,20 @@ public sealed class FollowOptionsTests
         var summary = FollowStageSummary.Of(stages, start.AddSeconds(1), start.AddSeconds(100))!;
 
         Assert.Equal(100, summary.Transactions);
-        Assert.Equal(new StageQuantiles(50.5, 95.05, 99.01), summary.DecodeMs);
-        Assert.Equal(101, summary.RelayMs.P50, 6);
+        Assert.Equal(new StageQuantiles(50.5, 95.05, 99.01), summary[FollowStage.Decode]);
+        Assert.Equal(101, summary[FollowStage.Relay].P50, 6);
         Assert.Equal(51, summary.Batches); // batches 0 (its second transaction) … 50 (its first)
-        Assert.Equal(25, summary.AckMs.P50, 6);
+        Assert.Equal(25, summary[FollowStage.Ack].P50, 6);
         Assert.Equal(new StageQuantiles(2, 2, 2), summary.BatchTransactions);
         Assert.Equal(7, summary.Dropped);
         Assert.Null(FollowStageSummary.Of(stages, start.AddSeconds(200), start.AddSeconds(300)));
+        // In the record each stage keeps the key records made before the one declaration carry (decodeMs … ackMs).
+        var json = System.Text.Json.JsonSerializer.Serialize(summary, new System.Text.Json.JsonSerializerOptions(System.Text.Json.JsonSerializerDefaults.Web));
+        Assert.Contains("\"decodeMs\":{\"p50\":50.5", json);
+        Assert.Contains("\"ackMs\":", json);
+        var read = System.Text.Json.JsonSerializer.Deserialize<FollowStageSummary>(json, new System.Text.Json.JsonSerializerOptions(System.Text.Json.JsonSerializerDefaults.Web))!;
+        Assert.All(FollowStage.All, stage => Assert.Equal(summary[stage], read[stage]));
+        Assert.Equal((summary.Batches, summary.ApplyingMs, summary.FirstApplied), (read.Batches, read.ApplyingMs, read.FirstApplied));
 
         FollowRun[] runs = [new("users", "NpgsqlReplication", 100, 30) { Stages = summary }, new("users", "native subscription", 100, 30)];
         var md = new StringBuilder();

@@ -22,7 +22,7 @@ internal sealed class FollowStageLog(string table, SyncMetrics metrics)
     public void Add(ChangeBatch batch, DateTimeOffset began, DateTimeOffset committed, TimeSpan acknowledgement)
     {
         var number = Interlocked.Increment(ref _batches);
-        metrics.FollowStage(table, SyncMetrics.AckStage, acknowledgement.TotalMilliseconds);
+        metrics.RecordStage(table, FollowStage.Ack, acknowledgement.TotalMilliseconds);
         foreach (var commit in batch.Commits)
         {
             // A SyncDataSource that sends no receipt time (older code) leaves its transactions unsampled.

@@ -91,20 +91,17 @@ public sealed class SyncMetrics
         }
     }
 
-    /// <summary>The stage tag of the acknowledgement after a batch (sync.follow.stage).</summary>
-    internal const string AckStage = "ack";
-
-    /// <summary>A transaction's four stages into sync.follow.stage.</summary>
+    /// <summary>A transaction's lag stages into sync.follow.stage (<see cref="FollowStage.Lag"/>).</summary>
     internal void FollowStages(string table, FollowStageSample sample)
     {
-        FollowStage(table, "decode", sample.DecodeMs);
-        FollowStage(table, "relay", sample.RelayMs);
-        FollowStage(table, "queue", sample.QueueMs);
-        FollowStage(table, "apply", sample.ApplyMs);
+        foreach (var stage in FollowStage.Lag)
+        {
+            RecordStage(table, stage, stage.Of(sample));
+        }
     }
 
-    internal void FollowStage(string table, string stage, double milliseconds) =>
-        _followStage.Record(milliseconds / 1000, new KeyValuePair<string, object?>("table", table), new KeyValuePair<string, object?>("stage", stage));
+    internal void RecordStage(string table, FollowStage stage, double milliseconds) =>
+        _followStage.Record(milliseconds / 1000, new KeyValuePair<string, object?>("table", table), new KeyValuePair<string, object?>("stage", stage.Name));
 
     private IEnumerable<Measurement<long>> AppliedLsns()
     {

@@ -86,7 +86,7 @@ public sealed class NpgsqlReplicationMechanism : IFollowMechanism
 
     /// <summary>Each transaction's lag as its four stages sum it (FollowStageSample): from the source's commit to the target's.</summary>
     public async Task<IReadOnlyList<double>?> OwnLagsAsync(FollowContext lab, SyncTable table, DateTimeOffset from, DateTimeOffset to, CancellationToken ct) =>
-        [.. (await StageSamplesAsync(lab, table, ct)).Samples.Where(s => s.CommittedAt >= from && s.CommittedAt <= to).Select(s => s.DecodeMs + s.RelayMs + s.QueueMs + s.ApplyMs)];
+        [.. (await StageSamplesAsync(lab, table, ct)).Samples.Where(s => s.CommittedAt >= from && s.CommittedAt <= to).Select(FollowStage.LagMs)];
 
     private static async Task<FollowStages> StageSamplesAsync(FollowContext lab, SyncTable table, CancellationToken ct)
     {

@@ -1,3 +1,4 @@
+using SyncData.Shared;
 using SyncDataBenchmark.Runner.Report;
 using static SyncDataBenchmark.Runner.Report.ReportFormat;
 
@@ -65,11 +66,7 @@ public static class FollowColumns
         new("Mechanism", r => r.Mechanism),
         new("Write rate (rows/s)", r => Rows(r.WriteRate), Numeric: true),
         new("n (transactions)", r => r.Stages is { } s ? Rows(s.Transactions) : None, StagesLegend, Numeric: true),
-        new("Decode", r => Quantiles(r.Stages?.DecodeMs), Numeric: true),
-        new("Relay", r => Quantiles(r.Stages?.RelayMs), Numeric: true),
-        new("Queue", r => Quantiles(r.Stages?.QueueMs), Numeric: true),
-        new("Apply", r => Quantiles(r.Stages?.ApplyMs), Numeric: true),
-        new("Ack", r => Quantiles(r.Stages?.AckMs), Numeric: true),
+        .. FollowStage.All.Select(stage => new ReportColumn<FollowRun>(stage.Title, r => Quantiles(r.Stages?[stage]), Numeric: true)),
         new("Batches", r => r.Stages is { } s ? Rows(s.Batches) : None, Numeric: true),
         new("Transactions a batch", r => Counts(r.Stages?.BatchTransactions), Numeric: true),
         new("Changes a batch", r => Counts(r.Stages?.BatchChanges), Numeric: true),

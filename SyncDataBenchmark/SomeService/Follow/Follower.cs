@@ -160,62 +160,15 @@ internal sealed class Follower(SyncTable table, string slot, string? publication
         acknowledger.Release(consistentPoint!);
     }
 
-    /// <summary>
-    /// Whole transactions into batches: a batch is cut only at a commit (or heartbeat), and applied as soon as no frame
-    /// is waiting or it holds <c>batchSize</c> changes: at a low rate each transaction is applied alone (least lag), under
-    /// load transactions group up to the batch size (fewer target commits).
-    /// </summary>
+    /// <summary>Batches of whole transactions (<see cref="ChangeBatches"/>), each committed, then the next.</summary>
     private async Task ApplyAsync(ChannelReader<ChangeFrame> frames, NpgsqlConnection connection, ChangeApplier applier, int[] keyPositions, FlushGate gate, Acknowledger acknowledger, CancellationToken ct)
     {
-        var batch = new ChangeBatch(keyPositions);
+        var batches = new ChangeBatches(frames, keyPositions, batchSize, ChangeBatches.GatherWait);
         while (true)
         {
-            if (gate.HasPending && !frames.TryPeek(out _) && !await FrameWithinAsync(frames, FlushWait, ct))
-            {
-                // Nothing more came: the walwriter has flushed the last commits by now; acknowledge them.
-                await ReleaseAsync(gate, connection, applier, acknowledger, ct);
-            }
-
-            var frame = await frames.ReadAsync(ct);
-            switch (frame.Op)
-            {
-                case ChangeFrame.Insert or ChangeFrame.Update or ChangeFrame.Delete:
-                    batch.Add(frame);
-                    continue;
-                case ChangeFrame.Commit:
-                    batch.Commit(frame);
-                    break;
-                case ChangeFrame.Heartbeat:
-                    batch.Heartbeat(frame);
-                    break;
-                default:
-                    throw new InvalidOperationException($"A '{frame.Op}' frame came after the first copy.");
-            }
-
-            if (batch.Changes < batchSize && frames.TryPeek(out _))
-            {
-                continue;
-            }
-
+            // Nothing more came for a while: the walwriter has flushed the last commits by now; acknowledge them.
+            var batch = await batches.NextAsync(() => gate.HasPending, c => ReleaseAsync(gate, connection, applier, acknowledger, c), ct);
             await CommitAsync(batch, connection, applier, gate, acknowledger, ct);
-            batch = new ChangeBatch(keyPositions);
-        }
-    }
-
-    /// <summary>How long an idle follower waits for a frame before acknowledging what the target flushed meanwhile (the walwriter flushes every 200 ms by default).</summary>
-    private static readonly TimeSpan FlushWait = TimeSpan.FromMilliseconds(250);
-
-    private static async Task<bool> FrameWithinAsync(ChannelReader<ChangeFrame> frames, TimeSpan wait, CancellationToken ct)
-    {
-        using var timeout = CancellationTokenSource.CreateLinkedTokenSource(ct);
-        timeout.CancelAfter(wait);
-        try
-        {
-            return await frames.WaitToReadAsync(timeout.Token);
-        }
-        catch (OperationCanceledException) when (!ct.IsCancellationRequested)
-        {
-            return false;
         }
     }
 

@@ -22,26 +22,40 @@ internal static class ReplicationStream
             + (publication is null ? "" : $"&{ReplicationRoutes.Publication}={publication}");
         using var response = await client.OpenReplicationAsync(route, ct);
         await using var body = await response.Content.ReadAsStreamAsync(ct);
-        using var lines = new StreamReader(body);
+        await foreach (var frame in FramesAsync(body, table.Name, ct))
+        {
+            yield return frame;
+        }
+    }
+
+    /// <summary>
+    /// The frames of a stream's <paramref name="body"/>, each as soon as its line has arrived (a commit frame stamped with
+    /// its read time); the body's end or a failure frame is a <see cref="SourceStreamException"/>.
+    /// </summary>
+    internal static async IAsyncEnumerable<ChangeFrame> FramesAsync(Stream body, string table, [EnumeratorCancellation] CancellationToken ct)
+    {
+        // The frames parsed straight from the body's UTF-8, one top-level value a line: no line string decoded to UTF-16
+        // and transcoded back for the parser (a drain reads tens of thousands of frames a second).
+        await using var frames = JsonSerializer.DeserializeAsyncEnumerable(body, SyncJsonContext.Default.ChangeFrame, topLevelValues: true, ct).GetAsyncEnumerator(ct);
         while (true)
         {
-            string? line;
+            ChangeFrame? frame;
             try
             {
-                line = await lines.ReadLineAsync(ct);
+                frame = await frames.MoveNextAsync() ? frames.Current : null;
             }
-            catch (Exception ex) when (ex is IOException or HttpRequestException)
+            catch (Exception ex) when (ex is IOException or HttpRequestException or JsonException)
             {
-                throw new SourceStreamException($"The replication stream of {table.Name} broke: {ex.Message}", ex);
+                // A frame cut off mid-line is the body breaking too.
+                throw new SourceStreamException($"The replication stream of {table} broke: {ex.Message}", ex is JsonException ? new IOException(ex.Message, ex) : ex);
             }
 
-            var frame = line is null ? null : JsonSerializer.Deserialize(line, SyncJsonContext.Default.ChangeFrame);
             if (frame is null || frame.Op is ChangeFrame.Failed or ChangeFrame.Broken)
             {
                 // A body that ended, or a database that went away, is a broken stream the follower opens again (an IOException inside).
                 throw new SourceStreamException(frame?.Error is { } error
-                    ? $"SyncDataSource's replication stream of {table.Name} {(frame.Op == ChangeFrame.Broken ? "broke" : "failed")}: {error}"
-                    : $"SyncDataSource's replication stream of {table.Name} ended (a stream ends only when the source stops or fails).",
+                    ? $"SyncDataSource's replication stream of {table} {(frame.Op == ChangeFrame.Broken ? "broke" : "failed")}: {error}"
+                    : $"SyncDataSource's replication stream of {table} ended (a stream ends only when the source stops or fails).",
                     frame is null ? new IOException("The stream's body ended.") : frame.Op == ChangeFrame.Broken ? new IOException("The source's database went away.") : null);
             }
 

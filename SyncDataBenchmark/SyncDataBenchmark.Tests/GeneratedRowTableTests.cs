@@ -58,6 +58,18 @@ public sealed class GeneratedRowTableTests(GeneratedRowTableLab shared) : IClass
             data.Add("NpgsqlCopy", insert, Ranges);
         }
 
+        // Timestamps and dates at DateTime's and DateOnly's edges, finite ones kept finite: every writer, and every typed
+        // fetch's wire format.
+        foreach (var insert in new[] { "NpgsqlCopy", "EFTypical", "EFBulk", "Linq2DB", "Linq2DBCopy" })
+        {
+            data.Add("NpgsqlCopy", insert, Stamps);
+        }
+
+        data.Add("EFStream", "NpgsqlCopy", Stamps);
+        data.Add("EFKeysetPaging", "EFBulk", Stamps);
+        data.Add("ArrowStream", "EFTypical", Stamps);
+        data.Add("GrpcStream", "Linq2DB", Stamps);
+
         // Arrays of numeric and of the character types: EFBulk is refused them (below).
         data.Add("NpgsqlCopy", "EFTypical", BulkArrays);
         data.Add("NpgsqlCopy", "Linq2DBCopy", BulkArrays);
@@ -183,6 +195,17 @@ public sealed class GeneratedRowTableTests(GeneratedRowTableLab shared) : IClass
     [InlineData("NpgsqlCopy", "EFTypical", Ranges, "mn", "nummultirange", "{[1,1e30)}", "(id = 1): mn = 1000000000000000000000000000000 cannot be carried")]
     [InlineData("NpgsqlCopy", "EFTypical", Spans, "span", "interval", "3000000 hours", "(id = 3): span = 0 months 0 days 10800000000000000 microseconds cannot be carried")]
     [InlineData("NpgsqlCopy", "Linq2DBCopy", Spans, "span", "interval", "1 day -1 hour", "(id = 3): span = 0 months 1 days -3600000000 microseconds cannot be carried")]
+    [InlineData("NpgsqlCopy", "EFBulk", Stamps, "tz", "timestamptz", "0001-12-31 23:59:59.999999+00 BC", "(id = 1): tz = 0001-12-31 23:59:59.999999 BC+00 cannot be carried")]
+    [InlineData("NpgsqlCopy", "Linq2DB", Stamps, "ts", "timestamp", "294276-12-31 23:59:59.999999", "(id = 1): ts = 294276-12-31 23:59:59.999999 cannot be carried")]
+    [InlineData("NpgsqlCopy", "EFTypical", Stamps, "d", "date", "0001-12-31 BC", "(id = 1): d = 0001-12-31 BC cannot be carried")]
+    [InlineData("EFStream", "EFTypical", Stamps, "ts", "timestamp", "4713-01-01 00:00:00 BC", "row 1: ts = 4713-01-01 00:00:00 BC cannot be read into a .NET DateTime")]
+    [InlineData("ArrowStream", "NpgsqlCopy", Stamps, "tz", "timestamptz", "10000-01-01 00:00:00+00", "row 1: tz = 10000-01-01 00:00:00+00 cannot be read into a .NET DateTime")]
+    [InlineData("GrpcStream", "NpgsqlCopy", Stamps, "d", "date", "10000-01-01", "row 1: d = 10000-01-01 cannot be read into a .NET DateOnly")]
+    [InlineData("NpgsqlCopy", "Linq2DBCopy", Typed, "total", "numeric", "-1234567890123456789012345678.9012345678", "(Region = 2, order = 2, Line No = 4): total = -1234567890123456789012345678.9012345678 cannot be carried")]
+    [InlineData("NpgsqlCopy", "EFTypical", Typed, "total", "numeric", "79228162514264337593543950336", "(Region = 2, order = 2, Line No = 4): total = 79228162514264337593543950336 cannot be carried")]
+    [InlineData("NpgsqlCopy", "NpgsqlCopy", Typed, "total", "numeric", "-Infinity", "(Region = 2, order = 2, Line No = 4): total = -Infinity cannot be carried")]
+    [InlineData("EFStream", "EFBulk", Typed, "total", "numeric", "0.12345678901234567890123456789", "row (Region = 2, order = 2, Line No = 4): total = 0.12345678901234567890123456789 cannot be read into .NET's decimal exactly")]
+    [InlineData("GrpcStream", "Linq2DB", Typed, "total", "numeric", "-Infinity", "row (Region = 2, order = 2, Line No = 4): total = -Infinity cannot be read into .NET's decimal exactly")]
     public async Task A_value_the_generated_class_cannot_hold_fails_naming_row_column_and_value_and_leaves_the_target_as_it_was(
         string fetch, string insert, string name, string column, string type, string value, string named)
     {
@@ -190,7 +213,7 @@ public sealed class GeneratedRowTableTests(GeneratedRowTableLab shared) : IClass
         Assert.True((await RunAsync(pair, "NpgsqlCopyRaw", name)).Verified);
         var table = await DescribeAsync(shared.Source, name);
         var before = await Lab.ReadChecksumAsync(shared.Target, table);
-        var where = name switch { Typed => "\"Region\" = 2 and \"order\" = 2", Spans => "id = 3", Arrays or Ranges or BulkArrays => "id = 1", _ => "id = 150" };
+        var where = name switch { Typed => "\"Region\" = 2 and \"order\" = 2", Spans => "id = 3", Arrays or Ranges or BulkArrays or Stamps => "id = 1", _ => "id = 150" };
         var original = (string?)await Lab.ScalarAsync(shared.Source, $"select {column}::text from {table.SqlName} where {where}");
         await Lab.ScalarAsync(shared.Source, $"update {table.SqlName} set {column} = $1::{type} where {where}", [value]);
         try
@@ -218,6 +241,7 @@ public sealed class GeneratedRowTableTests(GeneratedRowTableLab shared) : IClass
         [Arrays] = "team-more-types-drift.sql",
         [Ranges] = "team-more-types-drift.sql",
         [BulkArrays] = "team-more-types-drift.sql",
+        [Stamps] = "team-more-types-drift.sql",
     };
 
     /// <summary>The merge writers the generated row table serves, on a target made to differ from the source: equal to it afterwards over every column.</summary>
@@ -253,6 +277,8 @@ public sealed class GeneratedRowTableTests(GeneratedRowTableLab shared) : IClass
     [InlineData("Linq2DBTempMerge", Arrays)]
     [InlineData("EFMerge", Ranges)]
     [InlineData("Linq2DBMerge", Ranges)]
+    [InlineData("EFMerge", Stamps)]
+    [InlineData("Linq2DBMerge", Stamps)]
     public async Task A_merge_writer_makes_a_differing_target_equal_to_the_source_through_the_generated_class(string insert, string name)
     {
         var pair = shared.Pair;

@@ -12,3 +12,6 @@ insert into "Team Sales"."Ranges" (id) values (99) on conflict do nothing;
 delete from "Team Sales"."Bulk Arrays" where id = 2;
 update "Team Sales"."Bulk Arrays" set amounts = '{1.5,-0.01,NULL,9999999999.99}' where id = 1;
 insert into "Team Sales"."Bulk Arrays" (id) values (99) on conflict do nothing;
+delete from "Team Sales"."Stamps" where id = 2;
+update "Team Sales"."Stamps" set ts = '5000-06-15 12:34:56.789013' where id = 1;
+insert into "Team Sales"."Stamps" (id) values (99) on conflict do nothing;

@@ -40,3 +40,15 @@ insert into "Team Sales"."Ranges" values
     (2, 'empty', 'empty', 'empty', 'empty', 'empty', 'empty', '{}', '{}', '{}', '{}', '{}', '{}'),
     (3, null, null, null, null, null, null, null, null, null, null, null, null),
     (4, '(,)', '(,5]', '(,)', '(,"2024-01-01 00:00"]', '[-infinity,)', '(,)', '{(,)}', '{(,)}', '{(,)}', '{(,)}', '{(,)}', '{(,)}');
+-- "Stamps": timestamps and dates at the edges of what DateTime and DateOnly hold: year 5000, the last finite
+-- microsecond before year 10000 (not DateTime.MaxValue, which Npgsql writes as infinity: a finite extreme must stay
+-- finite), the first after 0001-01-01 00:00:00 and the day after 0001-01-01 (DateTime/DateOnly.MinValue are written as
+-- -infinity), ±infinity either way round, microseconds. BC and past 9999 are refused by name (GeneratedRowTableTests).
+create table "Team Sales"."Stamps" (id integer primary key, tz timestamptz, ts timestamp, d date);
+insert into "Team Sales"."Stamps" values
+    (1, '5000-06-15 12:34:56.789012+00', '5000-06-15 12:34:56.789012', '5000-06-15'),
+    (2, '9999-12-31 23:59:59.999999+00', '9999-12-31 23:59:59.999999', '9999-12-30'),
+    (3, '0001-01-01 00:00:00.000001+00', '0001-01-01 00:00:00.000001', '0001-01-02'),
+    (4, 'infinity', '-infinity', 'infinity'),
+    (5, '-infinity', 'infinity', '-infinity'),
+    (6, null, null, null);

@@ -24,11 +24,12 @@ public sealed class GeneratedRowTableLab(InProcessLab lab) : IAsyncLifetime
     public const string Arrays = "\"Team Sales\".\"Arrays\"";
     public const string Ranges = "\"Team Sales\".\"Ranges\"";
     public const string BulkArrays = "\"Team Sales\".\"Bulk Arrays\"";
+    public const string Search = "\"Team Sales\".\"Search\"";
     public const string Stamps = "\"Team Sales\".\"Stamps\"";
     private const int Users = 300;
     private const int Orders = 200;
 
-    private static readonly string[] Described = [Typed, QuotedEnum, Spans, Texts, OddTypes, MoneyBits, Arrays, Ranges, BulkArrays, Stamps];
+    private static readonly string[] Described = [Typed, QuotedEnum, Spans, Texts, OddTypes, MoneyBits, Arrays, Ranges, BulkArrays, Search, Stamps];
 
     public string Source { get; private set; } = null!;
 

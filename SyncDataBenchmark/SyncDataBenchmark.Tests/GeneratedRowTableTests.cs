@@ -58,6 +58,12 @@ public sealed class GeneratedRowTableTests(GeneratedRowTableLab shared) : IClass
             data.Add("NpgsqlCopy", insert, Ranges);
         }
 
+        // tsvector and tsquery as Npgsql's NpgsqlTsVector and NpgsqlTsQuery, read from their binary COPY form.
+        foreach (var insert in new[] { "NpgsqlCopy", "EFTypical", "EFBulk", "Linq2DB", "Linq2DBCopy" })
+        {
+            data.Add("NpgsqlCopy", insert, Search);
+        }
+
         // Timestamps and dates at DateTime's and DateOnly's edges, finite ones kept finite: every writer, and every typed
         // fetch's wire format.
         foreach (var insert in new[] { "NpgsqlCopy", "EFTypical", "EFBulk", "Linq2DB", "Linq2DBCopy" })
@@ -195,6 +201,7 @@ public sealed class GeneratedRowTableTests(GeneratedRowTableLab shared) : IClass
     [InlineData("NpgsqlCopy", "EFTypical", Ranges, "mn", "nummultirange", "{[1,1e30)}", "(id = 1): mn = 1000000000000000000000000000000 cannot be carried")]
     [InlineData("NpgsqlCopy", "EFTypical", Spans, "span", "interval", "3000000 hours", "(id = 3): span = 0 months 0 days 10800000000000000 microseconds cannot be carried")]
     [InlineData("NpgsqlCopy", "Linq2DBCopy", Spans, "span", "interval", "1 day -1 hour", "(id = 3): span = 0 months 1 days -3600000000 microseconds cannot be carried")]
+    [InlineData("NpgsqlCopy", "EFTypical", Search, "query", "tsquery", "", "(id = 1): query = '' (an empty tsquery) cannot be carried")]
     [InlineData("NpgsqlCopy", "EFBulk", Stamps, "tz", "timestamptz", "0001-12-31 23:59:59.999999+00 BC", "(id = 1): tz = 0001-12-31 23:59:59.999999 BC+00 cannot be carried")]
     [InlineData("NpgsqlCopy", "Linq2DB", Stamps, "ts", "timestamp", "294276-12-31 23:59:59.999999", "(id = 1): ts = 294276-12-31 23:59:59.999999 cannot be carried")]
     [InlineData("NpgsqlCopy", "EFTypical", Stamps, "d", "date", "0001-12-31 BC", "(id = 1): d = 0001-12-31 BC cannot be carried")]
@@ -213,7 +220,7 @@ public sealed class GeneratedRowTableTests(GeneratedRowTableLab shared) : IClass
         Assert.True((await RunAsync(pair, "NpgsqlCopyRaw", name)).Verified);
         var table = await DescribeAsync(shared.Source, name);
         var before = await Lab.ReadChecksumAsync(shared.Target, table);
-        var where = name switch { Typed => "\"Region\" = 2 and \"order\" = 2", Spans => "id = 3", Arrays or Ranges or BulkArrays or Stamps => "id = 1", _ => "id = 150" };
+        var where = name switch { Typed => "\"Region\" = 2 and \"order\" = 2", Spans => "id = 3", Arrays or Ranges or BulkArrays or Stamps or Search => "id = 1", _ => "id = 150" };
         var original = (string?)await Lab.ScalarAsync(shared.Source, $"select {column}::text from {table.SqlName} where {where}");
         await Lab.ScalarAsync(shared.Source, $"update {table.SqlName} set {column} = $1::{type} where {where}", [value]);
         try
@@ -241,6 +248,7 @@ public sealed class GeneratedRowTableTests(GeneratedRowTableLab shared) : IClass
         [Arrays] = "team-more-types-drift.sql",
         [Ranges] = "team-more-types-drift.sql",
         [BulkArrays] = "team-more-types-drift.sql",
+        [Search] = "team-more-types-drift.sql",
         [Stamps] = "team-more-types-drift.sql",
     };
 
@@ -277,6 +285,9 @@ public sealed class GeneratedRowTableTests(GeneratedRowTableLab shared) : IClass
     [InlineData("Linq2DBTempMerge", Arrays)]
     [InlineData("EFMerge", Ranges)]
     [InlineData("Linq2DBMerge", Ranges)]
+    [InlineData("NpgsqlCopyMerge", Search)]
+    [InlineData("EFMerge", Search)]
+    [InlineData("Linq2DBTempMerge", Search)]
     [InlineData("EFMerge", Stamps)]
     [InlineData("Linq2DBMerge", Stamps)]
     public async Task A_merge_writer_makes_a_differing_target_equal_to_the_source_through_the_generated_class(string insert, string name)
@@ -333,6 +344,7 @@ public sealed class GeneratedRowTableTests(GeneratedRowTableLab shared) : IClass
     [InlineData("ArrowStream", "NpgsqlCopy", MoneyBits, "money", "cash")]
     [InlineData("GrpcStream", "EFBulk", Arrays, "integer[]", "ints")]
     [InlineData("EFKeysetPaging", "Linq2DB", Ranges, "int4range", "r4")]
+    [InlineData("ArrowStream", "EFTypical", Search, "tsvector", "doc")]
     public async Task A_typed_fetch_is_refused_a_type_its_wire_format_does_not_carry_naming_the_column(string fetch, string insert, string name, string type, string column)
     {
         var pair = shared.Pair;

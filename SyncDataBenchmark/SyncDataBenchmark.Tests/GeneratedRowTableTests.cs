@@ -2,6 +2,7 @@ using SyncData.Harness;
 using SyncData.Postgres;
 using SyncData.Shared;
 using Xunit;
+using static SyncDataBenchmark.Tests.GeneratedRowTableLab;
 using static SyncDataBenchmark.Tests.OwnTablePair;
 
 namespace SyncDataBenchmark.Tests;
@@ -11,53 +12,13 @@ namespace SyncDataBenchmark.Tests;
 /// the row classes from the target's catalog and compiles them at the trigger. A team's table of every type the generator
 /// maps (Fixtures/team-typed.sql), and the built-in tables seen through their catalog (public.users, public.orders: the
 /// generated path on the same physical table as the written one), move and verify over every column; a value the
-/// generated class cannot hold fails naming its row, column and value and leaves the target as it was.
+/// generated class cannot hold fails naming its row, column and value and leaves the target as it was. The cases share
+/// one source, target and pair of services (<see cref="GeneratedRowTableLab"/>).
 /// </summary>
 [Collection(InProcessCollection.Name)]
 [Trait("Tier", "Lab")]
-public sealed class GeneratedRowTableTests(InProcessLab lab) : IAsyncLifetime
+public sealed class GeneratedRowTableTests(GeneratedRowTableLab shared) : IClassFixture<GeneratedRowTableLab>
 {
-    private const string Typed = "\"Team Sales\".\"Typed Lines\"";
-    private const string QuotedEnum = "\"Team Sales\".\"Quoted Enum\"";
-    private const string Spans = "\"Team Sales\".\"Spans\"";
-    private const string Texts = "\"Team Sales\".\"Texts\"";
-    private const string OddTypes = "\"Team Sales\".\"Odd Types\"";
-    private const string MoneyBits = "\"Team Sales\".\"Money Bits\"";
-    private const string Arrays = "\"Team Sales\".\"Arrays\"";
-    private const string Ranges = "\"Team Sales\".\"Ranges\"";
-    private const string BulkArrays = "\"Team Sales\".\"Bulk Arrays\"";
-    private const int Users = 300;
-    private const int Orders = 200;
-    private string _source = null!;
-    private string _target = null!;
-
-    public async Task InitializeAsync()
-    {
-        _source = await ScratchDatabase.RecreateAsync(lab.Postgres, "gen_source");
-        await SqlScripts.SeedAsync(_source, SyncTable.Users, Users);
-        await Lab.ScalarAsync(_source, "select seed_orders($1, 1)", [Orders]);
-        await Lab.ScalarAsync(_source, await Fixture("awkward-orders.sql"));
-        await Lab.ScalarAsync(_source, await Fixture("team-typed.sql"));
-        await Lab.ScalarAsync(_source, await Fixture("team-intervals.sql"));
-        await Lab.ScalarAsync(_source, await Fixture("team-odd-types.sql"));
-        await Lab.ScalarAsync(_source, await Fixture("team-more-types.sql"));
-        _target = await ScratchDatabase.RecreateAsync(lab.Postgres, "gen_target");
-        await Lab.ScalarAsync(_target, (await DescribeAsync(_source, Typed)).Description!.CreateSql);
-        await Lab.ScalarAsync(_target, (await DescribeAsync(_source, QuotedEnum)).Description!.CreateSql);
-        await Lab.ScalarAsync(_target, (await DescribeAsync(_source, Spans)).Description!.CreateSql);
-        await Lab.ScalarAsync(_target, (await DescribeAsync(_source, Texts)).Description!.CreateSql);
-        foreach (var name in new[] { OddTypes, MoneyBits, Arrays, Ranges, BulkArrays })
-        {
-            await Lab.ScalarAsync(_target, (await DescribeAsync(_source, name)).Description!.CreateSql);
-        }
-    }
-
-    public Task DisposeAsync() => Task.CompletedTask;
-
-    private static Task<string> Fixture(string name) => File.ReadAllTextAsync(Path.Combine(AppContext.BaseDirectory, "Fixtures", name));
-
-    private InProcessPair Pair() => Start(lab, _source, _target);
-
     public static TheoryData<string, string, string> Carried()
     {
         var data = new TheoryData<string, string, string>();
@@ -96,6 +57,24 @@ public sealed class GeneratedRowTableTests(InProcessLab lab) : IAsyncLifetime
             data.Add("NpgsqlCopy", insert, Arrays);
             data.Add("NpgsqlCopy", insert, Ranges);
         }
+
+        // tsvector and tsquery as Npgsql's NpgsqlTsVector and NpgsqlTsQuery, read from their binary COPY form.
+        foreach (var insert in new[] { "NpgsqlCopy", "EFTypical", "EFBulk", "Linq2DB", "Linq2DBCopy" })
+        {
+            data.Add("NpgsqlCopy", insert, Search);
+        }
+
+        // Timestamps and dates at DateTime's and DateOnly's edges, finite ones kept finite: every writer, and every typed
+        // fetch's wire format.
+        foreach (var insert in new[] { "NpgsqlCopy", "EFTypical", "EFBulk", "Linq2DB", "Linq2DBCopy" })
+        {
+            data.Add("NpgsqlCopy", insert, Stamps);
+        }
+
+        data.Add("EFStream", "NpgsqlCopy", Stamps);
+        data.Add("EFKeysetPaging", "EFBulk", Stamps);
+        data.Add("ArrowStream", "EFTypical", Stamps);
+        data.Add("GrpcStream", "Linq2DB", Stamps);
 
         // Arrays of numeric and of the character types: EFBulk is refused them (below).
         data.Add("NpgsqlCopy", "EFTypical", BulkArrays);
@@ -160,12 +139,12 @@ public sealed class GeneratedRowTableTests(InProcessLab lab) : IAsyncLifetime
     [MemberData(nameof(Carried))]
     public async Task A_typed_writer_moves_a_described_table_through_its_generated_class_and_verifies_every_column(string fetch, string insert, string name)
     {
-        await using var pair = Pair();
+        var pair = shared.Pair;
         var run = await RunAsync(pair, fetch, insert, name, pageSize: 3);
         Assert.True(run.Verified, run.Error);
-        var table = await DescribeAsync(_source, name);
-        var source = await Lab.ReadChecksumAsync(_source, table);
-        Assert.Equal(source, await Lab.ReadChecksumAsync(_target, table));
+        var table = await DescribeAsync(shared.Source, name);
+        var source = await Lab.ReadChecksumAsync(shared.Source, table);
+        Assert.Equal(source, await Lab.ReadChecksumAsync(shared.Target, table));
         Assert.Equal(source.Rows, run.Rows);
     }
 
@@ -180,7 +159,7 @@ public sealed class GeneratedRowTableTests(InProcessLab lab) : IAsyncLifetime
     [InlineData("EFOffsetPaging", "public.orders")]
     public async Task A_generated_page_query_is_compiled_once_not_per_page(string fetch, string name)
     {
-        await using var pair = Pair();
+        var pair = shared.Pair;
         using var compilations = new QueryCompilations("SyncDataSource.Generated");
         var run = await RunAsync(pair, fetch, "NpgsqlCopy", name, pageSize: 3);
         Assert.True(run.Verified, run.Error);
@@ -222,26 +201,38 @@ public sealed class GeneratedRowTableTests(InProcessLab lab) : IAsyncLifetime
     [InlineData("NpgsqlCopy", "EFTypical", Ranges, "mn", "nummultirange", "{[1,1e30)}", "(id = 1): mn = 1000000000000000000000000000000 cannot be carried")]
     [InlineData("NpgsqlCopy", "EFTypical", Spans, "span", "interval", "3000000 hours", "(id = 3): span = 0 months 0 days 10800000000000000 microseconds cannot be carried")]
     [InlineData("NpgsqlCopy", "Linq2DBCopy", Spans, "span", "interval", "1 day -1 hour", "(id = 3): span = 0 months 1 days -3600000000 microseconds cannot be carried")]
+    [InlineData("NpgsqlCopy", "EFTypical", Search, "query", "tsquery", "", "(id = 1): query = '' (an empty tsquery) cannot be carried")]
+    [InlineData("NpgsqlCopy", "EFBulk", Stamps, "tz", "timestamptz", "0001-12-31 23:59:59.999999+00 BC", "(id = 1): tz = 0001-12-31 23:59:59.999999 BC+00 cannot be carried")]
+    [InlineData("NpgsqlCopy", "Linq2DB", Stamps, "ts", "timestamp", "294276-12-31 23:59:59.999999", "(id = 1): ts = 294276-12-31 23:59:59.999999 cannot be carried")]
+    [InlineData("NpgsqlCopy", "EFTypical", Stamps, "d", "date", "0001-12-31 BC", "(id = 1): d = 0001-12-31 BC cannot be carried")]
+    [InlineData("EFStream", "EFTypical", Stamps, "ts", "timestamp", "4713-01-01 00:00:00 BC", "row 1: ts = 4713-01-01 00:00:00 BC cannot be read into a .NET DateTime")]
+    [InlineData("ArrowStream", "NpgsqlCopy", Stamps, "tz", "timestamptz", "10000-01-01 00:00:00+00", "row 1: tz = 10000-01-01 00:00:00+00 cannot be read into a .NET DateTime")]
+    [InlineData("GrpcStream", "NpgsqlCopy", Stamps, "d", "date", "10000-01-01", "row 1: d = 10000-01-01 cannot be read into a .NET DateOnly")]
+    [InlineData("NpgsqlCopy", "Linq2DBCopy", Typed, "total", "numeric", "-1234567890123456789012345678.9012345678", "(Region = 2, order = 2, Line No = 4): total = -1234567890123456789012345678.9012345678 cannot be carried")]
+    [InlineData("NpgsqlCopy", "EFTypical", Typed, "total", "numeric", "79228162514264337593543950336", "(Region = 2, order = 2, Line No = 4): total = 79228162514264337593543950336 cannot be carried")]
+    [InlineData("NpgsqlCopy", "NpgsqlCopy", Typed, "total", "numeric", "-Infinity", "(Region = 2, order = 2, Line No = 4): total = -Infinity cannot be carried")]
+    [InlineData("EFStream", "EFBulk", Typed, "total", "numeric", "0.12345678901234567890123456789", "row (Region = 2, order = 2, Line No = 4): total = 0.12345678901234567890123456789 cannot be read into .NET's decimal exactly")]
+    [InlineData("GrpcStream", "Linq2DB", Typed, "total", "numeric", "-Infinity", "row (Region = 2, order = 2, Line No = 4): total = -Infinity cannot be read into .NET's decimal exactly")]
     public async Task A_value_the_generated_class_cannot_hold_fails_naming_row_column_and_value_and_leaves_the_target_as_it_was(
         string fetch, string insert, string name, string column, string type, string value, string named)
     {
-        await using var pair = Pair();
+        var pair = shared.Pair;
         Assert.True((await RunAsync(pair, "NpgsqlCopyRaw", name)).Verified);
-        var table = await DescribeAsync(_source, name);
-        var before = await Lab.ReadChecksumAsync(_target, table);
-        var where = name switch { Typed => "\"Region\" = 2 and \"order\" = 2", Spans => "id = 3", Arrays or Ranges or BulkArrays => "id = 1", _ => "id = 150" };
-        var original = (string?)await Lab.ScalarAsync(_source, $"select {column}::text from {table.SqlName} where {where}");
-        await Lab.ScalarAsync(_source, $"update {table.SqlName} set {column} = $1::{type} where {where}", [value]);
+        var table = await DescribeAsync(shared.Source, name);
+        var before = await Lab.ReadChecksumAsync(shared.Target, table);
+        var where = name switch { Typed => "\"Region\" = 2 and \"order\" = 2", Spans => "id = 3", Arrays or Ranges or BulkArrays or Stamps or Search => "id = 1", _ => "id = 150" };
+        var original = (string?)await Lab.ScalarAsync(shared.Source, $"select {column}::text from {table.SqlName} where {where}");
+        await Lab.ScalarAsync(shared.Source, $"update {table.SqlName} set {column} = $1::{type} where {where}", [value]);
         try
         {
             var run = await RunAsync(pair, fetch, insert, name);
             Assert.True(run.Status == RunStatus.Failed, run.Error);
             Assert.Contains(named, run.Error, StringComparison.Ordinal);
-            Assert.Equal(before, await Lab.ReadChecksumAsync(_target, table));
+            Assert.Equal(before, await Lab.ReadChecksumAsync(shared.Target, table));
         }
         finally
         {
-            await Lab.ScalarAsync(_source, $"update {table.SqlName} set {column} = $1::{type} where {where}", [(object?)original ?? DBNull.Value]);
+            await Lab.ScalarAsync(shared.Source, $"update {table.SqlName} set {column} = $1::{type} where {where}", [(object?)original ?? DBNull.Value]);
         }
     }
 
@@ -257,6 +248,8 @@ public sealed class GeneratedRowTableTests(InProcessLab lab) : IAsyncLifetime
         [Arrays] = "team-more-types-drift.sql",
         [Ranges] = "team-more-types-drift.sql",
         [BulkArrays] = "team-more-types-drift.sql",
+        [Search] = "team-more-types-drift.sql",
+        [Stamps] = "team-more-types-drift.sql",
     };
 
     /// <summary>The merge writers the generated row table serves, on a target made to differ from the source: equal to it afterwards over every column.</summary>
@@ -292,17 +285,22 @@ public sealed class GeneratedRowTableTests(InProcessLab lab) : IAsyncLifetime
     [InlineData("Linq2DBTempMerge", Arrays)]
     [InlineData("EFMerge", Ranges)]
     [InlineData("Linq2DBMerge", Ranges)]
+    [InlineData("NpgsqlCopyMerge", Search)]
+    [InlineData("EFMerge", Search)]
+    [InlineData("Linq2DBTempMerge", Search)]
+    [InlineData("EFMerge", Stamps)]
+    [InlineData("Linq2DBMerge", Stamps)]
     public async Task A_merge_writer_makes_a_differing_target_equal_to_the_source_through_the_generated_class(string insert, string name)
     {
-        await using var pair = Pair();
+        var pair = shared.Pair;
         Assert.True((await RunAsync(pair, "NpgsqlCopyRaw", name)).Verified);
-        await Lab.ScalarAsync(_target, await Fixture(Drift[name]));
-        var table = await DescribeAsync(_source, name);
-        var source = await Lab.ReadChecksumAsync(_source, table);
-        Assert.NotEqual(source, await Lab.ReadChecksumAsync(_target, table));
+        await Lab.ScalarAsync(shared.Target, await Fixture(Drift[name]));
+        var table = await DescribeAsync(shared.Source, name);
+        var source = await Lab.ReadChecksumAsync(shared.Source, table);
+        Assert.NotEqual(source, await Lab.ReadChecksumAsync(shared.Target, table));
         var run = await RunAsync(pair, insert, name);
         Assert.True(run.Verified, run.Error);
-        Assert.Equal(source, await Lab.ReadChecksumAsync(_target, table));
+        Assert.Equal(source, await Lab.ReadChecksumAsync(shared.Target, table));
     }
 
     /// <summary>
@@ -312,15 +310,15 @@ public sealed class GeneratedRowTableTests(InProcessLab lab) : IAsyncLifetime
     [Fact]
     public async Task EFMerge_leaves_a_change_of_numeric_scale_alone_and_the_run_fails_verification()
     {
-        await using var pair = Pair();
+        var pair = shared.Pair;
         Assert.True((await RunAsync(pair, "NpgsqlCopyRaw", Typed)).Verified);
-        await Lab.ScalarAsync(_target, await Fixture(Drift[Typed]));
-        var table = await DescribeAsync(_source, Typed);
-        var before = await Lab.ReadChecksumAsync(_target, table);
+        await Lab.ScalarAsync(shared.Target, await Fixture(Drift[Typed]));
+        var table = await DescribeAsync(shared.Source, Typed);
+        var before = await Lab.ReadChecksumAsync(shared.Target, table);
         var run = await RunAsync(pair, "EFMerge", Typed);
         Assert.True(run.Status == RunStatus.Failed, run.Error);
         Assert.Contains("Verification failed, rolled back", run.Error, StringComparison.Ordinal);
-        Assert.Equal(before, await Lab.ReadChecksumAsync(_target, table));
+        Assert.Equal(before, await Lab.ReadChecksumAsync(shared.Target, table));
     }
 
     [Theory]
@@ -332,7 +330,7 @@ public sealed class GeneratedRowTableTests(InProcessLab lab) : IAsyncLifetime
     [InlineData("EFBulkMerge", BulkArrays, "EFBulkMerge (EFCore.BulkExtensions) hands Npgsql's binary importer EF Core's store type")]
     public async Task A_writer_the_generator_does_not_serve_is_refused_naming_why(string insert, string name, string why)
     {
-        await using var pair = Pair();
+        var pair = shared.Pair;
         Assert.Contains(why, await RefusalAsync(pair, "NpgsqlCopy", insert, name), StringComparison.Ordinal);
     }
 
@@ -346,9 +344,10 @@ public sealed class GeneratedRowTableTests(InProcessLab lab) : IAsyncLifetime
     [InlineData("ArrowStream", "NpgsqlCopy", MoneyBits, "money", "cash")]
     [InlineData("GrpcStream", "EFBulk", Arrays, "integer[]", "ints")]
     [InlineData("EFKeysetPaging", "Linq2DB", Ranges, "int4range", "r4")]
+    [InlineData("ArrowStream", "EFTypical", Search, "tsvector", "doc")]
     public async Task A_typed_fetch_is_refused_a_type_its_wire_format_does_not_carry_naming_the_column(string fetch, string insert, string name, string type, string column)
     {
-        await using var pair = Pair();
+        var pair = shared.Pair;
         Assert.Contains($"{fetch} sends rows in a wire format generated per type (JSON, Arrow's schema, the table's .proto), which carries no {type} yet, " +
                         $"and {name}'s column \"{column}\" is {type}", await RefusalAsync(pair, fetch, insert, name), StringComparison.Ordinal);
     }

@@ -113,7 +113,7 @@ public sealed class OwnTableServiceTests(InProcessLab lab) : IAsyncLifetime
     [InlineData("EFStream", "EFTypical", Table, "is a table the lab has no classes for: EFStream sends rows in a wire format generated per type (JSON, Arrow's schema, " +
                                                 "the table's .proto), which carries no interval yet, and \"Team Sales\".\"Order Lines\"'s column \"span\" is interval")]
     [InlineData("NpgsqlCopy", "NpgsqlCopy", Table, "is a table the lab has no classes for: NpgsqlCopy (Npgsql's binary importer) writes rows of a class generated " +
-                                                   "from the table's catalog, and \"Team Sales\".\"Order Lines\"'s column \"words\" is tsvector: the generator does not map tsvector")]
+                                                   "from the table's catalog, and \"Team Sales\".\"Order Lines\"'s column \"words\" is tsvector[]: the generator maps arrays of bool")]
     [InlineData("NpgsqlCopy", "EFBulk", Table, "EFBulk (EFCore.BulkExtensions) writes rows of a class generated from the table's catalog, and \"Team Sales\".\"Order Lines\"'s column \"words\" is tsvector")]
     [InlineData("NpgsqlCopy", "EFTypical", AlwaysKeyed, "EFTypical (EF Core) INSERTs, and \"Team Sales\".\"Always Keyed\"'s column \"id\" is GENERATED ALWAYS AS IDENTITY")]
     [InlineData("NpgsqlCopy", "Linq2DB", AlwaysKeyed, "Linq2DB (linq2db) INSERTs, and \"Team Sales\".\"Always Keyed\"'s column \"id\" is GENERATED ALWAYS AS IDENTITY")]

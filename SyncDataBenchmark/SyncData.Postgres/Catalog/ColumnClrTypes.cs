@@ -50,6 +50,9 @@ public static class ColumnClrTypes
         // BitArray, as EF Core's Npgsql provider maps bit(n) and varbit (Npgsql's ADO default for bit(1) is bool; the entity declares BitArray for every length).
         ["bit"] = new(ColumnValueKind.Bits, "System.Collections.BitArray", "Bit", -1, false),
         ["varbit"] = new(ColumnValueKind.Bits, "System.Collections.BitArray", "Varbit", -1, false),
+        // Npgsql's own types, which EF Core's provider maps them to (its full-text search mapping).
+        ["tsvector"] = new(ColumnValueKind.TsVector, "NpgsqlTypes.NpgsqlTsVector", "TsVector", -1, false),
+        ["tsquery"] = new(ColumnValueKind.TsQuery, "NpgsqlTypes.NpgsqlTsQuery", "TsQuery", -1, false),
     };
 
     /// <summary>The element types an array of the generator's is of (an array is T?[] of one dimension from 1: NULL elements kept): those every writer's library reads as an array of the element's CLR type.</summary>
@@ -88,7 +91,7 @@ public static class ColumnClrTypes
     /// </summary>
     public static bool OnlyFromCopy(ColumnValueKind kind) => kind is ColumnValueKind.Interval or ColumnValueKind.MacAddr or ColumnValueKind.Point or ColumnValueKind.Circle
         or ColumnValueKind.Inet or ColumnValueKind.Cidr or ColumnValueKind.Money or ColumnValueKind.Bits or ColumnValueKind.Array or ColumnValueKind.Range
-        or ColumnValueKind.Multirange;
+        or ColumnValueKind.Multirange or ColumnValueKind.TsVector or ColumnValueKind.TsQuery;
 
     private static readonly ColumnClrType TextArray = new(ColumnValueKind.TextArray, "string?[]", "Array | Text", -1, false);
     private static readonly ColumnClrType Enum = new(ColumnValueKind.Enum, "", "", -1, true);
@@ -159,8 +162,7 @@ public static class ColumnClrTypes
     {
         { Kind: "r" or "m" } => "the generator maps the built-in ranges and multiranges (int4, int8, num, ts, tstz, date) alone",
         { Element.Length: > 0 } => "the generator maps arrays of bool, int2/4/8, float4/8, numeric, text, varchar, char(n), uuid, timestamp, timestamptz, date, time, json and jsonb alone",
-        { Name: "tsvector" } => "the generator does not map tsvector: Npgsql's NpgsqlTsVector is built only by parsing its text (no public constructor from lexemes), and the COPY decoder reads the binary form",
-        { Kind: "e" or "b", Name.Length: > 0 } => "the generator does not map this type (it maps bool, int2/4/8, float4/8, numeric, money, text, varchar, char(n), citext, xml, uuid, timestamp, timestamptz, date, time, interval, bytea, bit, varbit, json, jsonb, inet, cidr, macaddr, macaddr8, point, circle, arrays of the plain ones, the built-in ranges and multiranges, enums and domains over them)",
+        { Kind: "e" or "b", Name.Length: > 0 } => "the generator does not map this type (it maps bool, int2/4/8, float4/8, numeric, money, text, varchar, char(n), citext, xml, uuid, timestamp, timestamptz, date, time, interval, bytea, bit, varbit, json, jsonb, tsvector, tsquery, inet, cidr, macaddr, macaddr8, point, circle, arrays of the plain ones, the built-in ranges and multiranges, enums and domains over them)",
         _ => "the generator maps no user-defined type but an enum or a domain over a type it maps",
     };
 }

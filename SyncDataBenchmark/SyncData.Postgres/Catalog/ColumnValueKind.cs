@@ -35,4 +35,6 @@ public enum ColumnValueKind
     Range,
     /// <summary>A multirange, NpgsqlRange&lt;T&gt;[].</summary>
     Multirange,
+    TsVector,
+    TsQuery,
 }

@@ -40,3 +40,26 @@ insert into "Team Sales"."Ranges" values
     (2, 'empty', 'empty', 'empty', 'empty', 'empty', 'empty', '{}', '{}', '{}', '{}', '{}', '{}'),
     (3, null, null, null, null, null, null, null, null, null, null, null, null),
     (4, '(,)', '(,5]', '(,)', '(,"2024-01-01 00:00"]', '[-infinity,)', '(,)', '{(,)}', '{(,)}', '{(,)}', '{(,)}', '{(,)}', '{(,)}');
+-- "Search": tsvector and tsquery as Npgsql's NpgsqlTsVector and NpgsqlTsQuery (an empty tsvector; weights A–D,
+-- positions up to 16383, a lexeme without positions, a quote, a backslash, non-ASCII; prefix, weighted, negated, phrase
+-- and distance operators nested, whose operands' order matters). Not an empty tsquery: PostgreSQL 15's tsqueryrecv
+-- refuses the one its tsquerysend writes, so no binary COPY carries it (named, GeneratedRowTableTests).
+create table "Team Sales"."Search" (id integer primary key, doc tsvector, query tsquery);
+insert into "Team Sales"."Search" values
+    (1, $$'a' 'fat':1A 'cat':2,3B,4C,5 'it''s':16383 'back\\slash':9 'Zoë':7A$$,
+        $$'fat' & ( 'cat':AB | !'rat':* ) <-> 'sat' <3> 'mat':*D | !!'b\\c'$$),
+    (2, '', 'x:*A'),
+    (3, null, null),
+    (4, to_tsvector('english', 'The quick brown foxes jumped over the lazy dogs'), to_tsquery('english', '!(quick & fox) | brown:* <2> dog'));
+-- "Stamps": timestamps and dates at the edges of what DateTime and DateOnly hold: year 5000, the last finite
+-- microsecond before year 10000 (not DateTime.MaxValue, which Npgsql writes as infinity: a finite extreme must stay
+-- finite), the first after 0001-01-01 00:00:00 and the day after 0001-01-01 (DateTime/DateOnly.MinValue are written as
+-- -infinity), ±infinity either way round, microseconds. BC and past 9999 are refused by name (GeneratedRowTableTests).
+create table "Team Sales"."Stamps" (id integer primary key, tz timestamptz, ts timestamp, d date);
+insert into "Team Sales"."Stamps" values
+    (1, '5000-06-15 12:34:56.789012+00', '5000-06-15 12:34:56.789012', '5000-06-15'),
+    (2, '9999-12-31 23:59:59.999999+00', '9999-12-31 23:59:59.999999', '9999-12-30'),
+    (3, '0001-01-01 00:00:00.000001+00', '0001-01-01 00:00:00.000001', '0001-01-02'),
+    (4, 'infinity', '-infinity', 'infinity'),
+    (5, '-infinity', 'infinity', '-infinity'),
+    (6, null, null, null);

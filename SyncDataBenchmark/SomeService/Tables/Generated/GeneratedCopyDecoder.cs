@@ -191,7 +191,20 @@ public abstract class GeneratedCopyDecoder<TRow>(string table, string[] columns,
             : throw Refused(column, $"'{label}'", $"{typeof(TEnum).Name} has no value for the label (values: {string.Join(", ", labels.Keys)})");
     }
 
-    private SourceStreamException Refused(string column, string value, string why) =>
+    /// <summary>
+    /// tsquery as Npgsql's NpgsqlTsQuery; an empty one is refused by row, column and value: PostgreSQL 15's tsqueryrecv
+    /// refuses the empty tsquery its own tsquerysend writes, and every writer sends tsquery in binary.
+    /// </summary>
+    protected NpgsqlTypes.NpgsqlTsQuery TsQuery(ReadOnlySpan<byte> bytes, string column)
+    {
+        var query = PostgresTextSearch.TsQuery(bytes);
+        return query.Kind != NpgsqlTypes.NpgsqlTsQuery.NodeKind.Empty ? query
+            : throw Refused(column, "'' (an empty tsquery)", "PostgreSQL 15's tsqueryrecv refuses the empty tsquery its own tsquerysend writes " +
+                "(\"malformed tsquery: operand not found\"), and every writer sends tsquery in binary (COPY's binary format, Npgsql's parameters)",
+                "No binary COPY carries it, the raw relays' neither.");
+    }
+
+    private SourceStreamException Refused(string column, string value, string why, string carriers = OnlyRawRelays) =>
         new($"row {Tuple:N0} of the COPY{(KeySoFar.Length > 0 ? $" ({KeySoFar})" : "")}: {column} = {value} cannot be carried by a parsed COPY row " +
-            $"(SomeService's reader, into the class generated for {table} every writer library is handed): {why}. {OnlyRawRelays}");
+            $"(SomeService's reader, into the class generated for {table} every writer library is handed): {why}. {carriers}");
 }

@@ -283,6 +283,8 @@ internal static class RowTableSource
         ColumnValueKind.Circle => "new NpgsqlTypes.NpgsqlCircle(BinaryPrimitives.ReadDoubleBigEndian(bytes), BinaryPrimitives.ReadDoubleBigEndian(bytes[8..]), BinaryPrimitives.ReadDoubleBigEndian(bytes[16..]))",
         ColumnValueKind.Money => "Money(bytes)",
         ColumnValueKind.Bits => "Bits(bytes)",
+        ColumnValueKind.TsVector => "SomeService.Fetch.PostgresTextSearch.TsVector(bytes)",
+        ColumnValueKind.TsQuery => $"TsQuery(bytes, {name})",
         // Each element or bound read as a column of its type is (the lambda's bytes the element's), named by the column.
         ColumnValueKind.Array => $"ArrayOf<{clr.Element!.ClrType}?>(bytes, {name}, bytes => {Decode(clr.Element, name, null)})",
         ColumnValueKind.Range => $"RangeOf<{clr.Element!.ClrType}>(bytes, bytes => {Decode(clr.Element, name, null)})",

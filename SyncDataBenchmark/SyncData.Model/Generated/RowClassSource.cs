@@ -118,7 +118,8 @@ public static class RowClassSource
         var mapEnums = string.Concat(mapped.Select(e =>
             $".MapEnum<{e.Name}>({Literal(e.Type.TypeName)}, {(e.Type.Schema == "public" ? "null" : Literal(e.Type.Schema))})")) + (nodaTime ? ".UseNodaTime()" : "");
         var context = ContextOf(entity);
-        source.AppendLine($"public sealed class {context}(DbContextOptions<{context}> options) : DbContext(options)").AppendLine("{");
+        // Partial, so that a service's tail can add to it (SyncDataSource's: the guarded SELECT the entity is read by, in the model).
+        source.AppendLine($"public sealed partial class {context}(DbContextOptions<{context}> options) : DbContext(options)").AppendLine("{");
         source.AppendLine($"    public DbSet<{entity}> Rows => Set<{entity}>();");
         source.AppendLine($"    public static DbContext Open(NpgsqlConnection connection, int commandTimeoutSeconds) => new {context}(");
         source.AppendLine($"        new DbContextOptionsBuilder<{context}>().UseNpgsql(connection, o => o.CommandTimeout(commandTimeoutSeconds){mapEnums}).Options);");

@@ -35,8 +35,9 @@ public sealed class DescribedRowClasses(IConfiguration configuration, NpgsqlData
     private (IDescribedSourceRows, NpgsqlDataSource?) Build(string name, TableDescription description)
     {
         // The same description generates the same source: its namespace, named after it, is compiled once per process.
-        var ns = RowClassCompiler.Namespace(Prefix, RowClassSource.Generate(name, description, Prefix, []));
-        var assembly = RowClassCompiler.Compile(RowClassSource.Generate(name, description, ns, []), ns);
+        var tail = SendableQueryTail.Of(SendableSelect.Of(description, SendableDbContext.Refusal));
+        var ns = RowClassCompiler.Namespace(Prefix, RowClassSource.Generate(name, description, Prefix, [], tail));
+        var assembly = RowClassCompiler.Compile(RowClassSource.Generate(name, description, ns, [], tail), ns);
         var entityName = RowClassSource.EntityOf(description);
         var entity = assembly.GetType($"{ns}.{entityName}", throwOnError: true)!;
         var context = assembly.GetType($"{ns}.{RowClassSource.ContextOf(entityName)}", throwOnError: true)!;
@@ -46,8 +47,7 @@ public sealed class DescribedRowClasses(IConfiguration configuration, NpgsqlData
         // Pooled, as SendableDbContext is: a context made and disposed per page paid EF's options lookup and service
         // resolution on every page (seen in dotnet-trace: DbContext.get_ContextServices, ServiceProviderCache, Interceptors).
         var pool = context.GetMethod("Pool")!.CreateDelegate<Func<NpgsqlDataSource, Func<DbContext>>>()(dataSource);
-        var query = SendableSelect.Of(description, SendableDbContext.Refusal);
-        var rows = (IDescribedSourceRows)Activator.CreateInstance(typeof(DescribedSourceRows<>).MakeGenericType(entity), pool, query)!;
+        var rows = (IDescribedSourceRows)Activator.CreateInstance(typeof(DescribedSourceRows<>).MakeGenericType(entity), pool)!;
         return (rows, own);
     }
 

@@ -8,12 +8,13 @@ namespace SyncDataSource.Tables;
 
 /// <summary>
 /// A described table's rows as objects of the entity class generated from the source's catalog (SyncData.Model/Generated),
-/// read through its generated EF context by the guarded query derived from the description (SendableSelect): what a team
+/// read through its generated EF context by the guarded query derived from the description (SendableSelect), which the
+/// context's model maps the entity to (<see cref="SendableQueryTail"/>): what a team
 /// would write with its own entity, as the lab's EF fetches read users and orders: streamed (EFStream) or paged in key
 /// order (EFOffsetPaging, EFKeysetPaging: <see cref="DescribedKey{TRow}"/>). Its contexts come from a pool over a data
 /// source of the table's own, on which the generated enums are mapped (<see cref="DescribedRowClasses"/>).
 /// </summary>
-public sealed class DescribedSourceRows<TRow>(Func<DbContext> pooled, string query) : IDescribedSourceRows
+public sealed class DescribedSourceRows<TRow>(Func<DbContext> pooled) : IDescribedSourceRows
     where TRow : class
 {
     private static readonly JsonTypeInfo<IAsyncEnumerable<TRow>> Json = GeneratedRowJson.Of<IAsyncEnumerable<TRow>>();
@@ -40,7 +41,8 @@ public sealed class DescribedSourceRows<TRow>(Func<DbContext> pooled, string que
         return ReadPageAsync(page, errors, rows => isAfter is null ? rows : rows.Where(isAfter), ct);
     }
 
-    private IQueryable<TRow> Rows(DbContext db) => db.Set<TRow>().FromSqlRaw(query).AsNoTracking();
+    /// <summary>The rows by the guarded query the context's model maps the entity to (<see cref="SendableQueryTail"/>).</summary>
+    private static IQueryable<TRow> Rows(DbContext db) => db.Set<TRow>().AsNoTracking();
 
     /// <summary>The page <paramref name="select"/> picks from the rows in key order, read in the run's snapshot, or the errors found so far; a refused value is a named 422.</summary>
     private async Task<IResult> ReadPageAsync(DescribedPage page, Dictionary<string, string[]> errors, Func<IOrderedQueryable<TRow>, IQueryable<TRow>> select, CancellationToken ct)

@@ -167,8 +167,7 @@ public sealed class GeneratedRowTableTests(GeneratedRowTableLab shared) : IClass
         Assert.True(run.Verified, run.Error);
         Assert.True(compilations.Commands >= run.Rows / 3, $"{compilations.Commands} commands seen for {run.Rows} rows");
         Assert.True(compilations.Compiled <= 2, $"{compilations.Compiled} compilations for {compilations.Commands} commands");
-        Assert.True(compilations.Compiled >= 1, "no compilation seen");
-        Assert.Equal(0, compilations.CompiledOffModel);
+        Assert.Equal(0, compilations.OffModel);
     }
 
     /// <summary>

@@ -33,11 +33,12 @@ public sealed class QueryCompilations : IObserver<DiagnosticListener>, IObserver
     public int Compiled => Volatile.Read(ref _compiled);
 
     /// <summary>
-    /// Of <see cref="Compiled"/>, the queries not read by the SQL the model maps their entity to (ToSqlQuery): their root
-    /// is a FromSql one (FromSqlRaw, SQL given with every query and its root built again each time), or their entity has
-    /// no SQL mapped in the model.
+    /// The queries compiled and the commands sent not by the SQL the model maps the entity to (ToSqlQuery): a query whose
+    /// root is a FromSql one (FromSqlRaw, SQL given with every query and its root built again each time) or whose entity
+    /// has no SQL mapped; a command of a context whose model maps an entity without SQL (seen even when an earlier test
+    /// of the process compiled the query: EF Core's query cache outlives a context).
     /// </summary>
-    public int CompiledOffModel => Volatile.Read(ref _offModel);
+    public int OffModel => Volatile.Read(ref _offModel);
 
     /// <summary>Commands a context of the namespace sent (RelationalEventId.CommandExecuting): a page's query, and its snapshot's.</summary>
     public int Commands => Volatile.Read(ref _commands);
@@ -67,6 +68,10 @@ public sealed class QueryCompilations : IObserver<DiagnosticListener>, IObserver
         else if (value.Value is CommandEventData command && command.Context is { } context && Ours(context, context.GetType()))
         {
             Interlocked.Increment(ref _commands);
+            if (context.Model.GetEntityTypes().Any(e => e.GetSqlQuery() is null))
+            {
+                Interlocked.Increment(ref _offModel);
+            }
         }
     }
 
@@ -76,7 +81,7 @@ public sealed class QueryCompilations : IObserver<DiagnosticListener>, IObserver
         && ((type.Namespace?.StartsWith(_namespace, StringComparison.Ordinal) ?? false)
             || type.GetGenericArguments().Any(a => a.Namespace?.StartsWith(_namespace, StringComparison.Ordinal) ?? false));
 
-    /// <summary>Whether an expression reads an entity otherwise than by its model's SQL (<see cref="CompiledOffModel"/>).</summary>
+    /// <summary>Whether an expression reads an entity otherwise than by its model's SQL (<see cref="OffModel"/>).</summary>
     private sealed class QueryRoots : ExpressionVisitor
     {
         private bool _offModel;
